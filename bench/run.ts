@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: measurements that belong out of the test suite. Prints a
+ * table and writes bench/results.json. Each section is a file of bench/ that
+ * exports `run(ctx)` returning rows; add one per capability.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sections } from './sections.js';
+
+export interface Row {
+  section: string;
+  metric: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+const only = process.argv.slice(2);
+const results: Row[] = [];
+for (const [name, run] of Object.entries(sections)) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  process.stderr.write(`# ${name}...\n`);
+  const t0 = performance.now();
+  const rows = await run();
+  results.push(...rows);
+  process.stderr.write(`# ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+const width = (k: keyof Row) => Math.max(...results.map((r) => String(r[k] ?? '').length), String(k).length);
+const cols: Array<keyof Row> = ['section', 'metric', 'value', 'unit', 'note'];
+const line = (r: Record<string, unknown>) => cols.map((c) => String(r[c] ?? '').padEnd(width(c))).join('  ');
+console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
+for (const r of results) console.log(line({ ...r, value: Number.isInteger(r.value) ? r.value : r.value.toFixed(2) }));
+
+const file = fileURLToPath(new URL('./results.json', import.meta.url));
+fs.writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+console.log(`\nwrote ${file}`);

@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const PG_SERVER = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function withPgDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_SERVER });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  try {
+    const u = new URL(PG_SERVER);
+    u.pathname = `/${name}`;
+    return await fn(u.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+export interface Service {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  child: ChildProcess;
+  /** ms from spawn to the first 200 of /healthz */
+  coldStartMs: number;
+  stop(): Promise<void>;
+}
+
+/** Runs `npm start` (or another script) as an operator would and waits for /healthz. */
+export async function startService(env: Record<string, string>, script = 'start'): Promise<Service> {
+  const port = await freePort();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-data-'));
+  const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
+  const t0 = performance.now();
+  const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.status === 200) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    if (performance.now() - t0 > 180_000) throw new Error('service did not become healthy in 180 s');
+  }
+  const coldStartMs = performance.now() - t0;
+  return {
+    url,
+    env: fullEnv,
+    child,
+    coldStartMs,
+    async stop() {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the operator CLI against a service's environment and returns its JSON. */
+export function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`admin ${args.join(' ')}: ${err}`))));
+  });
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { userForKey } from '../src/auth/authenticate.js';
+import { keyFromHeaders } from '../src/auth/keys.js';
+import type { Db } from '../src/db/client.js';
+import { AppError, unauthorized } from '../src/errors.js';
+import type { GraphQLServer } from '../src/graphql/yoga.js';
+import { sendError } from '../src/http/errors.js';
+import { executeOperation } from './execute.js';
+import { routes } from './routes.js';
+
+/** Mounts the route table; anything else answers 404 in the spec's error shape. */
+export async function registerRest(fastify: FastifyInstance, graphql: GraphQLServer, db: Db): Promise<void> {
+  for (const r of routes) {
+    fastify.route({
+      method: r.method,
+      url: r.url,
+      handler: async (req, reply) => {
+        const variables = await r.variables(req);
+        const data = await executeOperation(graphql, req, r.operation, variables);
+        const body = await r.respond(data, req, reply);
+        return reply.code(r.status ?? 200).send(body);
+      },
+    });
+  }
+  // every /v1 endpoint needs a key, so the key is checked before the route is: an
+  // unknown route tells nothing to a caller without one
+  fastify.setNotFoundHandler(async (req, reply) => {
+    if (req.url.startsWith('/v1/')) {
+      const key = keyFromHeaders((n) => headerValue(req.headers[n]));
+      if (!(await userForKey(db, key))) {
+        return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
+      }
+    }
+    return sendError(reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`));
+  });
+}
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

@@ -1,0 +1,21 @@
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { Logger } from './logger.js';
+import type { PubSub } from './pubsub.js';
+
+/** Enqueues background work; implemented over Agenda in workers/agenda.ts. */
+export interface JobQueue {
+  /** runs as soon as a worker is free; returns the job id */
+  enqueue(name: string, data: Record<string, unknown>, opts?: { at?: Date; priority?: number }): Promise<string>;
+  /** the `userId` a job was enqueued for, or null when the job is unknown or has no owner */
+  ownerOf(jobId: string): Promise<string | null>;
+}
+
+/** What every part of a process shares: resolvers, services and jobs receive it. */
+export interface App {
+  config: Config;
+  db: Db;
+  log: Logger;
+  pubsub: PubSub;
+  jobs: JobQueue;
+}

@@ -1,0 +1,552 @@
+/**
+ * Operator CLI: `npm run --silent admin -- <noun> <verb> [--flags]` (CONTRACT.md, Operator CLI).
+ *
+ * Prints exactly one JSON object on stdout; on error a one-line message on stderr
+ * and exit code 2 (usage: unknown command, missing or invalid flag) or 1 (anything else).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { generateApiKey, hashApiKey, KEY_PREFIX, newWebhookSecret } from '../auth/keys.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { createPrisma, Prisma, type Db } from '../db/client.ts';
+import { openDatabase } from '../db/database.ts';
+import { findRunningServer } from '../db/embedded.ts';
+
+// Nothing but the result may reach stdout: whatever a library prints goes to stderr.
+const writeStdout = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = console.error;
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations', import.meta.url));
+
+// ---------------------------------------------------------------------------
+// errors
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+  }
+}
+const usage = (message: string) => new CliError(message, 2);
+
+// ---------------------------------------------------------------------------
+// argv
+
+type FlagKind = 'string' | 'boolean';
+
+interface Flags {
+  has(name: string): boolean;
+  str(name: string): string | undefined;
+  required(name: string): string;
+  bool(name: string): boolean;
+}
+
+/** `--flag value`, `--flag=value`, and boolean `--flag` (or `--flag=true|false`); nothing positional. */
+export function parseFlags(argv: string[], spec: Record<string, FlagKind>): Flags {
+  const values = new Map<string, string | boolean>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw usage(`unexpected argument "${arg}"`);
+    const [, name, inline] = m;
+    const kind = spec[name];
+    if (!kind) throw usage(`unknown flag --${name}`);
+    if (values.has(name)) throw usage(`--${name} given twice`);
+    if (kind === 'boolean') {
+      if (inline === undefined || inline === 'true') values.set(name, true);
+      else if (inline === 'false') values.set(name, false);
+      else throw usage(`--${name} takes no value`);
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      // a following flag means the value was forgotten; `--name=--x` passes such a value on purpose
+      if (next === undefined || next.startsWith('--')) throw usage(`--${name} needs a value`);
+      value = next;
+      i++;
+    }
+    values.set(name, value);
+  }
+  return {
+    has: (name) => values.has(name),
+    str: (name) => values.get(name) as string | undefined,
+    required(name) {
+      const v = values.get(name);
+      if (v === undefined) throw usage(`--${name} is required`);
+      return v as string;
+    },
+    bool: (name) => values.get(name) === true,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// values
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INT_MAX = 2_147_483_647; // PostgreSQL integer
+
+function uuid(flag: string, value: string): string {
+  if (!UUID.test(value)) throw usage(`--${flag} must be a UUID, got "${value}"`);
+  return value.toLowerCase();
+}
+
+function count(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > INT_MAX) {
+    throw usage(`--${flag} must be a whole number from 0 to ${INT_MAX}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function shortName(flag: string, value: string): string {
+  const v = value.trim();
+  if (v.length < 1 || v.length > 100) throw usage(`--${flag} must be 1-100 characters`);
+  return v;
+}
+
+function httpUrl(flag: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usage(`--${flag} must be a valid URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`--${flag} must be an http(s) URL`);
+  return url.toString();
+}
+
+function email(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw usage(`--email must be an email address, got "${value}"`);
+  return v;
+}
+
+// ---------------------------------------------------------------------------
+// data of the commands
+
+const PLATFORMS = ['videoshare', 'shortvideo', 'photoshare', 'microblog', 'socialnet', 'prosocial'] as const;
+type Platform = (typeof PLATFORMS)[number];
+
+/**
+ * What the editor would have saved for each kind of preset media: the API cannot
+ * make saved media (SPEC.md, Preset), so the CLI stands in for the editor.
+ */
+const SAVED_MEDIA = {
+  captions: { column: 'savedCaptions', value: { templateName: 'classic', fontSize: 64, primaryColor: '#FFFFFF', highlightColor: '#FFD400', wordsPerLine: 3, positionY: 70 } },
+  hookTitle: { column: 'savedHookTitle', value: { text: 'Watch this first', templateName: 'bold', durationSeconds: 3 } },
+  logo: { column: 'savedLogo', value: { fileName: 'logo.png', position: 'top-right', sizePercent: 12, opacity: 90 } },
+  colorFilter: { column: 'savedColorFilter', value: { name: 'warm', intensity: 60 } },
+  music: { column: 'savedMusic', value: { name: 'Saved background music', volume: 50, fadeInSeconds: 1, fadeOutSeconds: 2 } },
+} as const satisfies Record<string, { column: keyof Prisma.PresetUncheckedCreateInput; value: Record<string, unknown> }>;
+type MediaKind = keyof typeof SAVED_MEDIA;
+
+// ---------------------------------------------------------------------------
+// commands
+
+type Result = Record<string, unknown>;
+/** Validates the flags without touching the database, then returns the work to run. */
+type Prepare = (flags: Flags) => (db: Db) => Promise<Result>;
+
+interface Command {
+  args: string;
+  flags: Record<string, FlagKind>;
+  prepare: Prepare;
+}
+
+async function requireUser(db: Db | Prisma.TransactionClient, id: string): Promise<void> {
+  if (!(await db.user.findUnique({ where: { id }, select: { id: true } }))) throw new CliError(`user ${id} not found`);
+}
+
+const COMMANDS: Record<string, Record<string, Command>> = {
+  user: {
+    create: {
+      args: '--email E [--api-credits N] [--ai-credits N|unlimited] [--clip-credits N] [--clips-subscription] [--api-publishing]',
+      flags: { email: 'string', 'api-credits': 'string', 'ai-credits': 'string', 'clip-credits': 'string', 'clips-subscription': 'boolean', 'api-publishing': 'boolean' },
+      prepare(f) {
+        const address = email(f.required('email'));
+        const apiCredits = count('api-credits', f.str('api-credits') ?? '0');
+        const ai = f.str('ai-credits') ?? '10';
+        const aiCredits = ai === 'unlimited' ? null : count('ai-credits', ai);
+        const clipCredits = count('clip-credits', f.str('clip-credits') ?? '0');
+        // the ledger explains every balance, the initial ones included (an unlimited balance has nothing to explain)
+        const grants = (
+          [
+            ['api', apiCredits],
+            ['ai', aiCredits ?? 0],
+            ['clip', clipCredits],
+          ] as const
+        )
+          .filter(([, delta]) => delta > 0)
+          .map(([kind, delta]) => ({ kind, delta, reason: 'operator grant' }));
+        return async (db) => {
+          const key = generateApiKey();
+          try {
+            const user = await db.user.create({
+              data: {
+                email: address,
+                apiCredits,
+                aiCredits,
+                clipCredits,
+                clipsSubscription: f.bool('clips-subscription'),
+                apiPublishing: f.bool('api-publishing'),
+                webhookSecret: newWebhookSecret(),
+                apiKeys: { create: { hash: key.hash, prefix: key.prefix } },
+                ledger: { create: grants },
+              },
+              select: { id: true },
+            });
+            return { userId: user.id, apiKey: key.key };
+          } catch (e) {
+            if (isUniqueViolation(e)) throw new CliError(`a user with email ${address} already exists`);
+            throw e;
+          }
+        };
+      },
+    },
+  },
+
+  key: {
+    create: {
+      args: '--user ID',
+      flags: { user: 'string' },
+      prepare(f) {
+        const userId = uuid('user', f.required('user'));
+        return async (db) => {
+          await requireUser(db, userId);
+          const key = generateApiKey();
+          await db.apiKey.create({ data: { userId, hash: key.hash, prefix: key.prefix } });
+          return { apiKey: key.key };
+        };
+      },
+    },
+    revoke: {
+      args: '--key sk-...',
+      flags: { key: 'string' },
+      prepare(f) {
+        const key = f.required('key');
+        if (!key.startsWith(KEY_PREFIX)) throw usage(`--key must be an API key (${KEY_PREFIX}...)`);
+        return async (db) => {
+          // a key revoked before keeps its first revocation time
+          const { count: n } = await db.apiKey.updateMany({ where: { hash: hashApiKey(key), revokedAt: null }, data: { revokedAt: new Date() } });
+          if (n === 0 && !(await db.apiKey.findUnique({ where: { hash: hashApiKey(key) }, select: { id: true } }))) {
+            throw new CliError('API key not found');
+          }
+          return { revoked: true };
+        };
+      },
+    },
+  },
+
+  profile: {
+    create: {
+      args: '--user ID --name NAME [--primary]',
+      flags: { user: 'string', name: 'string', primary: 'boolean' },
+      prepare(f) {
+        const userId = uuid('user', f.required('user'));
+        const profileName = shortName('name', f.required('name'));
+        return (db) =>
+          db.$transaction(async (tx) => {
+            // the user's row lock serialises concurrent creations, so exactly one profile ends up primary
+            const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
+            if (locked.length === 0) throw new CliError(`user ${userId} not found`);
+            const isPrimary = f.bool('primary') || (await tx.profile.count({ where: { userId } })) === 0;
+            if (isPrimary) await tx.profile.updateMany({ where: { userId, isPrimary: true }, data: { isPrimary: false } });
+            const profile = await tx.profile.create({ data: { userId, name: profileName, isPrimary }, select: { id: true } });
+            return { profileId: profile.id };
+          });
+      },
+    },
+  },
+
+  account: {
+    connect: {
+      args: `--profile ID --platform ${PLATFORMS.join('|')} [--private] [--followers N]`,
+      flags: { profile: 'string', platform: 'string', private: 'boolean', followers: 'string' },
+      prepare(f) {
+        const profileId = uuid('profile', f.required('profile'));
+        const platform = f.required('platform') as Platform;
+        if (!PLATFORMS.includes(platform)) throw usage(`--platform must be one of ${PLATFORMS.join(', ')}, got "${platform}"`);
+        const followers = f.has('followers') ? count('followers', f.required('followers')) : undefined;
+        const isPrivate = f.bool('private');
+        return async (db) => {
+          if (!(await db.profile.findUnique({ where: { id: profileId }, select: { id: true } }))) {
+            throw new CliError(`profile ${profileId} not found`);
+          }
+          // reconnecting keeps the account (and its posts and history); followers change only when given
+          const account = await db.socialAccount.upsert({
+            where: { profileId_platform: { profileId, platform } },
+            create: {
+              profileId,
+              platform,
+              connector: 'sandbox',
+              externalId: `sandbox-${platform}-${crypto.randomBytes(8).toString('hex')}`,
+              isPrivate,
+              followers: followers ?? 0,
+            },
+            update: { isPrivate, ...(followers === undefined ? {} : { followers }) },
+            select: { id: true },
+          });
+          return { accountId: account.id };
+        };
+      },
+    },
+  },
+
+  preset: {
+    create: {
+      args: `--user ID --name NAME [--configured ${Object.keys(SAVED_MEDIA).join(',')}]`,
+      flags: { user: 'string', name: 'string', configured: 'string' },
+      prepare(f) {
+        const userId = uuid('user', f.required('user'));
+        const presetName = shortName('name', f.required('name'));
+        const kinds = (f.str('configured') ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean);
+        const unknown = kinds.filter((k) => !(k in SAVED_MEDIA));
+        if (unknown.length) throw usage(`--configured: unknown kind ${unknown.join(', ')} (known: ${Object.keys(SAVED_MEDIA).join(', ')})`);
+        const saved: Partial<Prisma.PresetUncheckedCreateInput> = {};
+        for (const kind of kinds as MediaKind[]) saved[SAVED_MEDIA[kind].column] = SAVED_MEDIA[kind].value;
+        // the preset's music volume starts at the saved music's volume; the toggles stay off until the user enables them
+        if (kinds.includes('music')) saved.musicVolume = SAVED_MEDIA.music.value.volume;
+        return async (db) => {
+          await requireUser(db, userId);
+          const preset = await db.preset.create({ data: { ...saved, userId, name: presetName }, select: { id: true } });
+          return { presetId: preset.id };
+        };
+      },
+    },
+  },
+
+  theme: {
+    create: {
+      args: '--user ID --name NAME',
+      flags: { user: 'string', name: 'string' },
+      prepare(f) {
+        const userId = uuid('user', f.required('user'));
+        const themeName = shortName('name', f.required('name'));
+        return async (db) => {
+          await requireUser(db, userId);
+          const theme = await db.userTheme.create({ data: { userId, name: themeName }, select: { id: true } });
+          return { userThemeId: theme.id };
+        };
+      },
+    },
+  },
+
+  music: {
+    add: {
+      args: '--name NAME --url URL',
+      flags: { name: 'string', url: 'string' },
+      prepare(f) {
+        const trackName = shortName('name', f.required('name'));
+        const sourceUrl = httpUrl('url', f.required('url'));
+        return async (db) => {
+          const track = await db.musicTrack.create({ data: { name: trackName, sourceUrl }, select: { id: true } });
+          // TODO(media): enqueue the job that downloads and probes the track (pending → ready/failed) here.
+          return { trackId: track.id };
+        };
+      },
+    },
+  },
+};
+
+function usageText(noun?: string): string {
+  const nouns = noun && COMMANDS[noun] ? [noun] : Object.keys(COMMANDS);
+  const lines = nouns.flatMap((n) => Object.entries(COMMANDS[n]).map(([verb, c]) => `  ${n} ${verb} ${c.args}`));
+  return `usage: npm run --silent admin -- <noun> <verb> [--flags]\n${lines.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------
+// database
+
+interface Connection {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The database of the service's environment. In embedded mode, CLI calls of one
+ * DATA_DIR that find no running service take turns through a lock file: two
+ * processes must never open the same PGlite directory, and a CLI must not use a
+ * server that another CLI is about to stop.
+ */
+async function connect(config: Config): Promise<Connection> {
+  if (config.databaseUrl) return openDatabase(config);
+  const lockFile = path.join(config.dataDir, 'db', 'cli.lock');
+  if (!(await lockHolder(lockFile))) {
+    const running = await findRunningServer(config.dataDir);
+    if (running) return { url: running, close: async () => {} };
+  }
+  const release = await acquireLock(lockFile);
+  try {
+    const db = await openDatabase(config); // the service may have started while we waited: then this reuses it
+    return {
+      url: db.url,
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          await release();
+        }
+      },
+    };
+  } catch (e) {
+    await release();
+    throw e;
+  }
+}
+
+/** The live process holding the lock, if any. */
+async function lockHolder(lockFile: string): Promise<number | undefined> {
+  let pid: number;
+  try {
+    pid = Number(await fs.readFile(lockFile, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
+}
+
+async function acquireLock(lockFile: string, timeoutMs = 120_000): Promise<() => Promise<void>> {
+  await fs.mkdir(path.dirname(lockFile), { recursive: true });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fs.writeFile(lockFile, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lockFile, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const stale = await fs.readFile(lockFile, 'utf8').catch(() => undefined);
+    if (stale !== undefined && !(await lockHolder(lockFile))) {
+      // the holder died; remove its lock unless someone replaced it meanwhile
+      if ((await fs.readFile(lockFile, 'utf8').catch(() => undefined)) === stale) await fs.rm(lockFile, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new CliError(`the embedded database is busy (${lockFile} held by another operator command)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One cheap query decides whether the (slow to load) migration engine is needed at all. */
+async function ensureMigrated(url: string): Promise<void> {
+  const entries = await fs.readdir(MIGRATIONS_DIR, { withFileTypes: true }).catch(() => []);
+  const wanted = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  if (wanted.length === 0) return;
+  const client = new pg.Client({ connectionString: url });
+  let applied = new Set<string>();
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ migration_name: string }>(
+      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
+    applied = new Set(rows.map((r) => r.migration_name));
+  } catch (e) {
+    if ((e as { code?: string }).code !== '42P01') throw e; // undefined_table: a fresh database
+  } finally {
+    await client.end().catch(() => {});
+  }
+  if (wanted.every((m) => applied.has(m))) return;
+  const { applyMigrations } = await import('../db/migrate.ts');
+  await applyMigrations(url);
+}
+
+// ---------------------------------------------------------------------------
+// errors shown to the operator
+
+function isUniqueViolation(e: unknown): boolean {
+  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Prisma.PrismaClientKnownRequestError) {
+    if (e.code === 'P2021') return 'the database schema is missing (no migrations applied)';
+    return `database error ${e.code}: ${lastLine(e.message)}`;
+  }
+  if (e instanceof Prisma.PrismaClientInitializationError) return `cannot reach the database: ${lastLine(e.message)}`;
+  // connection failures come as an AggregateError without a message, but with a code
+  if (e instanceof Error) return lastLine(e.message) || (e as NodeJS.ErrnoException).code || e.name;
+  return String(e);
+}
+
+/** Prisma puts the cause after a multi-line call site; one line is what the operator needs. */
+const lastLine = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop() ?? '';
+
+// ---------------------------------------------------------------------------
+
+async function run(argv: string[]): Promise<number> {
+  const [noun, verb, ...rest] = argv;
+  if (!noun || noun === '--help' || noun === '-h' || noun === 'help') {
+    (noun ? writeStdout : process.stderr.write.bind(process.stderr))(usageText());
+    return noun ? 0 : 2;
+  }
+  const nounCommands = COMMANDS[noun];
+  if (!nounCommands) throw usage(`unknown command "${noun}" (known: ${Object.keys(COMMANDS).join(', ')})`);
+  if (!verb || verb === '--help' || verb === '-h') {
+    writeStdout(usageText(noun));
+    return verb ? 0 : 2;
+  }
+  const command = nounCommands[verb];
+  if (!command) throw usage(`unknown command "${noun} ${verb}" (known: ${Object.keys(nounCommands).map((v) => `${noun} ${v}`).join(', ')})`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    writeStdout(usageText(noun));
+    return 0;
+  }
+  const work = command.prepare(parseFlags(rest, command.flags));
+
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
+  const conn = await connect(config);
+  let prisma: Db | undefined;
+  try {
+    await ensureMigrated(conn.url);
+    prisma = createPrisma(conn.url, { max: 2 });
+    const result = await work(prisma);
+    writeStdout(`${JSON.stringify(result)}\n`);
+    return 0;
+  } finally {
+    await prisma?.$disconnect().catch(() => {});
+    await conn.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let code: number;
+  try {
+    code = await run(process.argv.slice(2));
+  } catch (e) {
+    const cli = e instanceof CliError ? e : undefined;
+    process.stderr.write(`admin: ${cli ? cli.message : describe(e)}\n`);
+    if (!cli && process.env.ADMIN_DEBUG === '1') process.stderr.write(`${(e as Error)?.stack ?? e}\n`);
+    code = cli?.exitCode ?? 1;
+  }
+  // everything is closed by now; exiting explicitly also ends stray handles of libraries
+  process.exit(code);
+}
+
+await main();

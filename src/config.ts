@@ -1,0 +1,66 @@
+import path from 'node:path';
+
+/** Settings read once from the environment (CONTRACT.md, Environment). */
+export interface Config {
+  port: number;
+  host: string;
+  /** unset: embedded PGlite under dataDir */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string;
+  redisUrl: string | undefined;
+  mongodbUrl: string | undefined;
+  allowPrivateNetwork: boolean;
+  videoPlatformHosts: string[];
+  transcriber: 'pocketsphinx' | 'whisper' | 'openai';
+  logLevel: string;
+  /** secret that signs media URLs; derived from the data dir when not set */
+  urlSigningSecret: string | undefined;
+  /** GraphQL hardening */
+  maxDepth: number;
+  maxComplexity: number;
+  /** how often workers look for due jobs (ms); short in embedded mode, where NOTIFY does not cross connections */
+  jobPollMs: number;
+  /** stable name of this process for job events (Agenda drops events whose source equals the receiver's name) */
+  instanceName: string;
+}
+
+const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int('PORT', env.PORT, 4000);
+  const host = env.HOST || '127.0.0.1';
+  const transcriber = (env.TRANSCRIBER || 'pocketsphinx') as Config['transcriber'];
+  if (!TRANSCRIBERS.includes(transcriber)) {
+    throw new Error(`TRANSCRIBER must be one of ${TRANSCRIBERS.join(', ')}, got "${env.TRANSCRIBER}"`);
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    publicUrl: (env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    redisUrl: env.REDIS_URL || undefined,
+    mongodbUrl: env.MONGODB_URL || undefined,
+    allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK === '1',
+    videoPlatformHosts: (env.VIDEO_PLATFORM_HOSTS || 'youtube.com,www.youtube.com,m.youtube.com,youtu.be,vimeo.com')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    transcriber,
+    logLevel: env.LOG_LEVEL || 'info',
+    urlSigningSecret: env.URL_SIGNING_SECRET || undefined,
+    maxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 12),
+    maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),
+    jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),
+    instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+  };
+}

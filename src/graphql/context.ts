@@ -1,0 +1,20 @@
+import type { App } from '../app.js';
+import type { AuthUser } from '../auth/authenticate.js';
+import type { Logger } from '../logger.js';
+
+/** What every resolver receives. */
+export interface Context {
+  app: App;
+  /** null when the request carried no valid key (operations then fail UNAUTHORIZED) */
+  user: AuthUser | null;
+  /** true when a key was sent but is unknown or revoked */
+  badKey: boolean;
+  requestId: string;
+  log: Logger;
+}
+
+/** The caller; resolvers behind the `user` scope can rely on it. */
+export function currentUser(ctx: Context): AuthUser {
+  if (!ctx.user) throw new Error('resolver reached without an authenticated user');
+  return ctx.user;
+}

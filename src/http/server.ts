@@ -1,0 +1,128 @@
+import crypto from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { App } from '../app.js';
+import { AppError, isAppError } from '../errors.js';
+import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
+import { httpDuration, registry } from '../metrics.js';
+import { registerRest } from '../../rest/index.js';
+import { migrationsApplied } from '../db/health.js';
+import { sendError } from './errors.js';
+
+export interface HttpServer {
+  fastify: FastifyInstance;
+  graphql: GraphQLServer;
+  listen(): Promise<string>;
+  /** stops taking requests, then closes sockets (WebSocket clients included) */
+  close(): Promise<void>;
+}
+
+/** Fastify hosting GraphQL (HTTP, SSE and graphql-ws on /graphql), the /v1 REST adapter, /healthz and /metrics. */
+export async function createHttpServer(app: App): Promise<HttpServer> {
+  const fastify = Fastify({
+    loggerInstance: app.log as FastifyBaseLogger,
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'reqId',
+    genReqId: () => crypto.randomUUID(),
+    disableRequestLogging: false,
+    bodyLimit: 10 * 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const graphql = createGraphQLServer(app);
+
+  fastify.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  fastify.addHook('onResponse', async (req, reply) => {
+    httpDuration.observe(
+      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  // JSON bodies that fail to parse are the caller's error, in the spec's shape
+  fastify.setErrorHandler((error, req, reply) => {
+    if (isAppError(error)) return sendError(reply, error);
+    const fe = error as { statusCode?: number; code?: string; message: string };
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendError(reply, new AppError('UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type: ${req.headers['content-type'] ?? 'none'}`));
+    }
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return sendError(reply, new AppError('VALIDATION_ERROR', `Invalid request: ${fe.message}`, { details: [{ field: 'body', message: fe.message }] }));
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'));
+  });
+
+  fastify.get('/healthz', async (_req, reply) => {
+    const ok = await migrationsApplied(app.db).catch(() => false);
+    return reply.code(ok ? 200 : 503).send(ok ? { status: 'ok' } : { status: 'unavailable' });
+  });
+
+  fastify.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+
+  // GraphQL over HTTP and SSE; Yoga reads the body Fastify already parsed
+  fastify.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: async (req, reply) => {
+      const response = await graphql.handleNodeRequestAndResponse(req, reply, { requestId: req.id, log: req.log });
+      response.headers.forEach((value, key) => void reply.header(key, value));
+      reply.status(response.status);
+      return reply.send(response.body);
+    },
+  });
+
+  await registerRest(fastify, graphql, app.db);
+
+  const wss = new WebSocketServer({ noServer: true });
+  fastify.server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/graphql') return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+  const ws = useServer(
+    {
+      execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, payload) => {
+        const requestId = crypto.randomUUID();
+        const enveloped = graphql.getEnveloped({
+          ...ctx,
+          requestId,
+          log: app.log.child({ reqId: requestId }),
+          connectionParams: ctx.connectionParams ?? {},
+          params: payload,
+        } as never);
+        const document = enveloped.parse(payload.query);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length) return errors;
+        return {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables ?? undefined,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+      },
+    },
+    wss,
+  );
+
+  return {
+    fastify,
+    graphql,
+    async listen() {
+      return fastify.listen({ port: app.config.port, host: app.config.host });
+    },
+    async close() {
+      await ws.dispose();
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await fastify.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { applyMigrations } from '../../src/db/migrate.js';
+import { urlFor } from '../../src/db/embedded.js';
+
+/**
+ * Tests run against a real PostgreSQL when TEST_DATABASE_URL or DATABASE_URL
+ * names a server (each file gets a fresh database cloned from a migrated
+ * template), else against the embedded database (a PGlite socket server per file).
+ */
+export const serverUrl = () => process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl()!, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export const randomDbName = (label: string) => `t_${label}_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(template = process.env.TEST_TEMPLATE_DB): Promise<TestDatabase> {
+  const server = serverUrl();
+  if (server) {
+    const name = randomDbName('db');
+    if (template) {
+      await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    } else {
+      await adminQuery(`CREATE DATABASE "${name}"`);
+      await applyMigrations(withDatabase(server, name));
+    }
+    return { url: withDatabase(server, name), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  }
+  const db = await PGlite.create();
+  const socket = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  await socket.start();
+  const url = urlFor(Number(socket.getServerConn().split(':').pop()));
+  await applyMigrations(url);
+  return {
+    url,
+    async drop() {
+      await socket.stop();
+      await db.close();
+    },
+  };
+}

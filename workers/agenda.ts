@@ -1,0 +1,219 @@
+import {
+  Agenda,
+  backoffStrategies,
+  toJobId,
+  type AgendaBackend,
+  type DrainResult,
+  type Job,
+  type NotificationChannel,
+} from 'agenda';
+import { PostgresBackend, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
+import pg from 'pg';
+import type { App, JobQueue } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import type { Logger } from '../src/logger.js';
+import { jobs as registeredJobs, type JobDefinition } from './registry.js';
+
+export type Role = 'server' | 'worker' | 'all';
+
+/** The job queue of one process: what the App sees (enqueue) plus lifecycle. */
+export interface Jobs extends JobQueue {
+  readonly agenda: Agenda;
+  readonly role: Role;
+  /** hands the App to job handlers; needed before start() when this process runs jobs */
+  attach(app: App): void;
+  /** starts processing (worker, all) and listening to job events of other processes (all roles) */
+  start(): Promise<void>;
+  /** graceful stop: takes no new job, waits up to timeoutMs for running ones, then closes */
+  drain(timeoutMs?: number): Promise<DrainResult>;
+  /** immediate stop: jobs still running here are unlocked so another worker picks them up (jobs are idempotent) */
+  stop(): Promise<void>;
+}
+
+export interface CreateAgendaOptions {
+  config: Config;
+  databaseUrl: string;
+  log: Logger;
+  role: Role;
+  /** jobs this process runs when its role is worker or all (default: the registry) */
+  definitions?: JobDefinition[];
+}
+
+/**
+ * A render can take many minutes; 30 min of silence before Agenda presumes a run dead.
+ * Long jobs must still call ctx.progress (job.touch) regularly: Agenda checks every
+ * lockLifetime/2 and cancels a run whose lock has expired.
+ */
+export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
+/** Sized for 2 cores: renders are CPU-bound, most other jobs wait on I/O. */
+const WORKER_MAX_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 2;
+/** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
+const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: 5000, factor: 4, maxRetries: 3, jitter: 0.2 });
+const TABLE = 'agenda_jobs';
+const CHANNEL = 'agenda_jobs';
+
+export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
+  const { config, databaseUrl, role } = opts;
+  const name = `${role}-${config.instanceName}`;
+  const log = opts.log.child({ component: 'agenda', agenda: name });
+  const runsJobs = role !== 'server';
+  const definitions = runsJobs ? (opts.definitions ?? registeredJobs) : [];
+
+  // Our own small pool: job bookkeeping and the LISTEN connection stay off the app's Prisma pool.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: runsJobs ? 5 : 3, application_name: name });
+  // pg emits errors of idle clients (server restart) on the pool; unheard, they crash the process.
+  pool.on('error', (err) => log.warn({ err }, 'idle agenda database connection failed'));
+
+  let backend: AgendaBackend;
+  let notificationChannel: NotificationChannel | undefined;
+  try {
+    if (config.mongodbUrl) {
+      // Mongo stores jobs but has no notification channel: job pick-up and cross-process
+      // events still go through LISTEN/NOTIFY on the PostgreSQL database the app uses anyway.
+      const { MongoBackend } = await import('@agendajs/mongo-backend');
+      backend = new MongoBackend({ address: config.mongodbUrl });
+      notificationChannel = new PostgresNotificationChannel({ pool, channelName: CHANNEL, reconnect: { enabled: true } });
+    } else {
+      await ensureSchema(pool);
+      backend = new PostgresBackend({ pool, tableName: TABLE, channelName: CHANNEL, ensureSchema: false });
+    }
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+
+  const agenda = new Agenda({
+    backend,
+    name,
+    ...(notificationChannel ? { notificationChannel } : {}),
+    processEvery: config.jobPollMs,
+    maxConcurrency: runsJobs ? WORKER_MAX_CONCURRENCY : 1,
+    defaultConcurrency: DEFAULT_CONCURRENCY,
+    // Lock no more than we can run, or one worker hoards the queue while others idle.
+    lockLimit: runsJobs ? WORKER_MAX_CONCURRENCY : 1,
+    defaultLockLifetime: DEFAULT_LOCK_LIFETIME_MS,
+  });
+  // Agenda swallows its own 'error' events; the channel emits unheard ones (process crash).
+  agenda.on('error', (err) => log.error({ err }, 'agenda error'));
+  (notificationChannel ?? backend.notificationChannel)?.on('error', (err) =>
+    log.warn({ err }, 'agenda notification channel error'),
+  );
+  await agenda.ready;
+
+  let app: App | undefined;
+  // ids of runs in progress here: drain() and stop() unlock those they leave behind
+  const running = new Set<string>();
+
+  for (const def of definitions) {
+    const concurrency = def.concurrency ?? DEFAULT_CONCURRENCY;
+    const backoff = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
+    agenda.define(
+      def.name,
+      async (job: Job<Record<string, unknown>>) => {
+        if (!app) throw new Error('createAgenda: attach(app) was not called before start()');
+        const jobId = String(job.attrs._id);
+        running.add(jobId);
+        try {
+          await def.handler(job, {
+            app,
+            log: log.child({ job: def.name, jobId }),
+            async progress(percent: number) {
+              const p = Math.max(0, Math.min(100, percent));
+              await job.touch(p);
+              // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
+              agenda.emit('progress', job);
+            },
+          });
+        } finally {
+          running.delete(jobId);
+        }
+      },
+      {
+        concurrency,
+        lockLimit: concurrency,
+        lockLifetime: def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS,
+        ...(backoff ? { backoff } : {}),
+      },
+    );
+  }
+
+  const unlockRunning = async (why: string) => {
+    if (running.size === 0) return;
+    log.warn({ jobIds: [...running] }, `${why}; unlocking running jobs`);
+    await agenda.db.unlockJobs([...running].map(toJobId)).catch((err) => log.warn({ err }, 'unlock failed'));
+  };
+
+  let closed = false;
+  // Agenda closes the backend only if it was started and leaves a pool it was given open:
+  // stop()/drain() keep the connections and close them here, after any last unlock.
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await backend.disconnect().catch((err) => log.warn({ err }, 'agenda backend disconnect failed'));
+    await pool.end().catch((err) => log.warn({ err }, 'agenda pool close failed'));
+  };
+
+  return {
+    agenda,
+    role,
+    attach(a) {
+      app = a;
+    },
+    async enqueue(jobName, data, { at, priority } = {}) {
+      const job = agenda.create(jobName, data);
+      if (at) job.schedule(at);
+      if (priority !== undefined) job.priority(priority);
+      await job.save();
+      return String(job.attrs._id);
+    },
+    async ownerOf(jobId) {
+      // a malformed id is an unknown job (PostgreSQL rejects it as a uuid)
+      const job = await agenda.db.getJobById(jobId).catch(() => null);
+      const userId = (job?.data as { userId?: unknown } | undefined)?.userId;
+      return typeof userId === 'string' ? userId : null;
+    },
+    async start() {
+      if (definitions.length > 0 && !app) throw new Error('createAgenda: attach(app) before start()');
+      await agenda.start();
+      // 'single' jobs upsert by name and keep a pending nextRunAt, so every worker may (re)declare them.
+      for (const def of definitions) if (def.every) await agenda.every(def.every, def.name);
+      log.info({ role, jobs: definitions.map((d) => d.name) }, 'agenda started');
+    },
+    async drain(timeoutMs) {
+      const result = await agenda.drain({ ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}), closeConnection: false });
+      // gave up waiting: another worker retries those now, not after lockLifetime
+      await unlockRunning('drain timed out');
+      await close();
+      return result;
+    },
+    async stop() {
+      // Agenda's stop() unlocks only jobs it had locked but not begun; ours were begun and
+      // die with the process, so free them now rather than after lockLifetime.
+      await agenda.stop(false);
+      await unlockRunning('stopped');
+      await close();
+    },
+  };
+}
+
+/**
+ * Creates the jobs table once, under an advisory lock: the backend's own CREATE ... IF NOT
+ * EXISTS fails with duplicate-key errors when a server and a worker start together on a
+ * fresh database (seen here), and inside Agenda's constructor that is an unhandled rejection.
+ */
+async function ensureSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('agenda:schema:${TABLE}'))`);
+    try {
+      // connect() runs the backend's schema SQL (table, column migrations, indexes, trigger)
+      // on a second connection of the pool; the pool is ours, so it stays open.
+      await new PostgresJobRepository({ pool, tableName: TABLE, ensureSchema: true }).connect();
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtext('agenda:schema:${TABLE}'))`);
+    }
+  } finally {
+    client.release();
+  }
+}
