@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPrisma, type Db } from '../src/db/client.ts';
+import { randomDbName, withDatabase } from './support/db.ts';
 
 // The operator CLI run as a separate process, exactly as operators and the acceptance suite run it.
 
@@ -65,14 +66,12 @@ function failed(r: Run, code: number, message: RegExp): void {
   expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
 }
 
-const dbName = `cli_test_${crypto.randomBytes(6).toString('hex')}`;
-const dbUrl = (() => {
-  const u = new URL(SERVER_URL);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
+const dbName = randomDbName('cli');
+const dbUrl = withDatabase(SERVER_URL, dbName);
 const cli = cliFor(dbUrl);
 let db: Db;
+/** A user shared by the tests that only need one to hang records on. */
+let shared: { userId: string; apiKey: string };
 
 async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: SERVER_URL });
@@ -96,15 +95,16 @@ beforeAll(async () => {
   await onServer(`CREATE DATABASE "${dbName}"`);
   db = createPrisma(dbUrl, { max: 2 });
   // the first call applies the migrations of the fresh database; later calls run in parallel
-  ok(await cli('music', 'add', '--name', 'Warm-up', '--url', 'https://media.example/warm-up.mp3'), ['trackId']);
-}, 60_000);
+  shared = await newUser();
+}, 120_000);
 
 afterAll(async () => {
   await db?.$disconnect();
   await onServer(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 });
 
-describe.concurrent('operator CLI on PostgreSQL', () => {
+// every test spawns processes, and they all run at once: generous limits for a busy two-core machine
+describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
   test('user create with every flag: balances, entitlements, ledger grants, hashed key', async () => {
     const email = emailOf('full');
     const r = ok(
@@ -128,10 +128,9 @@ describe.concurrent('operator CLI on PostgreSQL', () => {
   });
 
   test('user create defaults: 0 API, 10 AI, 0 clip credits, no entitlements; the AI grant is in the ledger', async () => {
-    const { userId } = await newUser();
-    const user = await db.user.findUniqueOrThrow({ where: { id: userId }, include: { ledger: true } });
+    const user = await db.user.findUniqueOrThrow({ where: { id: shared.userId }, include: { ledger: true } });
     expect(user).toMatchObject({ apiCredits: 0, aiCredits: 10, clipCredits: 0, clipsSubscription: false, apiPublishing: false });
-    expect(user.ledger.map((l) => [l.kind, l.delta])).toEqual([['ai', 10]]);
+    expect(user.ledger.map((l) => [l.kind, l.delta, l.reason])).toEqual([['ai', 10, 'operator grant']]);
   });
 
   test('user create refuses a duplicate email and bad numbers', async () => {
@@ -186,8 +185,7 @@ describe.concurrent('operator CLI on PostgreSQL', () => {
   });
 
   test('account connect: sandbox account; a second connect of the platform updates it', async () => {
-    const { userId } = await newUser();
-    const { profileId } = ok(await cli('profile', 'create', '--user', userId, '--name', 'Main'), ['profileId']) as { profileId: string };
+    const { profileId } = ok(await cli('profile', 'create', '--user', shared.userId, '--name', 'Main'), ['profileId']) as { profileId: string };
     const [first, other] = await Promise.all([
       cli('account', 'connect', '--profile', profileId, '--platform', 'videoshare', '--private', '--followers', '1200'),
       cli('account', 'connect', '--profile', profileId, '--platform', 'prosocial'),
@@ -212,7 +210,7 @@ describe.concurrent('operator CLI on PostgreSQL', () => {
   });
 
   test('preset create: configured kinds get saved media, toggles stay off', async () => {
-    const { userId } = await newUser();
+    const { userId } = shared;
     const [configured, bare, unknownKind, longName] = await Promise.all([
       cli('preset', 'create', '--user', userId, '--name', 'Brand kit', '--configured', 'captions,music,colorFilter'),
       cli('preset', 'create', '--user', userId, '--name', 'Plain'),
@@ -233,11 +231,11 @@ describe.concurrent('operator CLI on PostgreSQL', () => {
 
     failed(unknownKind, 2, /sparkles/);
     failed(longName, 2, /--name/);
-    expect(await db.preset.count({ where: { userId } })).toBe(2);
+    expect(await db.preset.count({ where: { userId, name: { in: ['Bad', 'x'.repeat(101)] } } })).toBe(0);
   });
 
   test('theme create and music add', async () => {
-    const { userId } = await newUser();
+    const { userId } = shared;
     const [theme, track, badUrl, ftpUrl] = await Promise.all([
       cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
       cli('music', 'add', '--name', 'Upbeat', '--url', 'http://127.0.0.1:9/music.mp3'),
@@ -308,5 +306,5 @@ describe.concurrent('operator CLI on PostgreSQL', () => {
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

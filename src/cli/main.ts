@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { generateApiKey, hashApiKey, KEY_PREFIX, newWebhookSecret } from '../auth/keys.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { createPrisma, Prisma, type Db } from '../db/client.ts';
-import { openDatabase } from '../db/database.ts';
-import { findRunningServer } from '../db/embedded.ts';
+// Types only: the Prisma client and the embedded database are loaded once the flags
+// are valid, and the embedded database only in embedded mode (each costs 100-200 ms).
+import type { Db, Prisma } from '../db/client.ts';
 
 // Nothing but the result may reach stdout: whatever a library prints goes to stderr.
 const writeStdout = process.stdout.write.bind(process.stdout);
@@ -48,7 +48,7 @@ interface Flags {
 }
 
 /** `--flag value`, `--flag=value`, and boolean `--flag` (or `--flag=true|false`); nothing positional. */
-export function parseFlags(argv: string[], spec: Record<string, FlagKind>): Flags {
+function parseFlags(argv: string[], spec: Record<string, FlagKind>): Flags {
   const values = new Map<string, string | boolean>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -378,7 +378,10 @@ interface Connection {
  * server that another CLI is about to stop.
  */
 async function connect(config: Config): Promise<Connection> {
-  if (config.databaseUrl) return openDatabase(config);
+  // what openDatabase answers for a DATABASE_URL, without loading the embedded engine
+  if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
+  const { openDatabase } = await import('../db/database.ts');
+  const { findRunningServer } = await import('../db/embedded.ts');
   const lockFile = path.join(config.dataDir, 'db', 'cli.lock');
   if (!(await lockHolder(lockFile))) {
     const running = await findRunningServer(config.dataDir);
@@ -470,16 +473,17 @@ async function ensureMigrated(url: string): Promise<void> {
 // ---------------------------------------------------------------------------
 // errors shown to the operator
 
-function isUniqueViolation(e: unknown): boolean {
-  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
-}
+// Recognised by name rather than instanceof, so that the Prisma runtime is not loaded just for these checks.
+const prismaCode = (e: unknown) =>
+  e instanceof Error && e.name === 'PrismaClientKnownRequestError' ? String((e as { code?: unknown }).code) : undefined;
+
+const isUniqueViolation = (e: unknown) => prismaCode(e) === 'P2002';
 
 function describe(e: unknown): string {
-  if (e instanceof Prisma.PrismaClientKnownRequestError) {
-    if (e.code === 'P2021') return 'the database schema is missing (no migrations applied)';
-    return `database error ${e.code}: ${lastLine(e.message)}`;
-  }
-  if (e instanceof Prisma.PrismaClientInitializationError) return `cannot reach the database: ${lastLine(e.message)}`;
+  const code = prismaCode(e);
+  if (code === 'P2021') return 'the database schema is missing (no migrations applied)';
+  if (code) return `database error ${code}: ${lastLine((e as Error).message)}`;
+  if (e instanceof Error && e.name === 'PrismaClientInitializationError') return `cannot reach the database: ${lastLine(e.message)}`;
   // connection failures come as an AggregateError without a message, but with a code
   if (e instanceof Error) return lastLine(e.message) || (e as NodeJS.ErrnoException).code || e.name;
   return String(e);
@@ -495,43 +499,39 @@ const lastLine = (s: string) =>
 
 // ---------------------------------------------------------------------------
 
+function help(text: string): number {
+  writeStdout(text);
+  return 0;
+}
+
 async function run(argv: string[]): Promise<number> {
   const [noun, verb, ...rest] = argv;
-  if (!noun || noun === '--help' || noun === '-h' || noun === 'help') {
-    (noun ? writeStdout : process.stderr.write.bind(process.stderr))(usageText());
-    return noun ? 0 : 2;
-  }
+  const isHelp = (a: string | undefined) => a === '--help' || a === '-h' || a === 'help';
+  // asked-for help goes to stdout; a call missing its noun or verb is a usage error
+  if (isHelp(noun)) return help(usageText());
+  if (!noun) throw usage(`a command is required: <noun> <verb> [--flags] (see --help)`);
   const nounCommands = COMMANDS[noun];
   if (!nounCommands) throw usage(`unknown command "${noun}" (known: ${Object.keys(COMMANDS).join(', ')})`);
-  if (!verb || verb === '--help' || verb === '-h') {
-    writeStdout(usageText(noun));
-    return verb ? 0 : 2;
-  }
+  // among the flags only `--help` itself: `-h` or `help` may be a flag's value
+  if (isHelp(verb) || rest.includes('--help')) return help(usageText(noun));
+  if (!verb) throw usage(`a verb is required (${noun}: ${Object.keys(nounCommands).join(', ')})`);
   const command = nounCommands[verb];
   if (!command) throw usage(`unknown command "${noun} ${verb}" (known: ${Object.keys(nounCommands).map((v) => `${noun} ${v}`).join(', ')})`);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    writeStdout(usageText(noun));
-    return 0;
-  }
   const work = command.prepare(parseFlags(rest, command.flags));
 
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    throw usage((e as Error).message);
-  }
-  const conn = await connect(config);
+  const conn = await connect(loadConfig());
   let prisma: Db | undefined;
   try {
     await ensureMigrated(conn.url);
+    const { createPrisma } = await import('../db/client.ts');
     prisma = createPrisma(conn.url, { max: 2 });
     const result = await work(prisma);
     writeStdout(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {
+    // the work is committed by now: a failure to close is worth a word, not a failed exit
     await prisma?.$disconnect().catch(() => {});
-    await conn.close();
+    await conn.close().catch((e: unknown) => process.stderr.write(`admin: warning: closing the database: ${describe(e)}\n`));
   }
 }
 

@@ -15,10 +15,7 @@ interface ResolvedDatabase {
   close(): Promise<void>;
 }
 
-/**
- * What src/db/database.ts exports: it takes the service configuration (older
- * drafts took no argument, which passing one does not disturb).
- */
+/** What src/db/database.ts exports (a version taking no argument would ignore it). */
 interface DatabaseModule {
   openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<ResolvedDatabase>;
 }
@@ -73,8 +70,8 @@ async function main(argv: string[]): Promise<void> {
     case 'diff': {
       const [name, ...rest] = args;
       if (!name || rest.length > 0) throw new Error(`${USAGE}\n(npm run db:diff -- <name>)`);
-      const { dir } = await diffMigration(name, { log });
-      if (!dir) console.log('No schema changes: nothing to migrate.');
+      // diffMigration logs the file it wrote, or that there was nothing to write.
+      await diffMigration(name, { log });
       return;
     }
     default:

@@ -93,7 +93,8 @@ export interface ApplyOptions {
  * one session and advisory locks therefore never block).
  *
  * Like `prisma migrate deploy`, it refuses to continue past a migration recorded
- * as failed, and reports migrations whose file changed after being applied.
+ * as failed, and never re-runs an applied migration, even if its file changed.
+ * Over PGlite's socket server it needs two connections (lock + engine).
  */
 export function applyMigrations(databaseUrl: string, opts: ApplyOptions = {}): Promise<{ applied: string[] }> {
   const run = inProcessQueue.then(() => applyLocked(databaseUrl, opts));
@@ -488,8 +489,9 @@ class PgMigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory
   }
 
   private async open(config: pg.PoolConfig, afterClose?: () => Promise<void>): Promise<MigrationAdapter> {
-    // One connection, like the native engine: its advisory lock, scripts and
-    // bookkeeping then share a session; it never queries outside an open transaction.
+    // One connection, like the native engine: its own advisory lock, scripts and
+    // bookkeeping share a session. The engine issues one statement at a time,
+    // so it never waits for a connection it holds itself.
     const pool = new pg.Pool({ ...config, max: 1, Client: CatalogFriendlyClient as unknown as new () => pg.ClientBase });
     pool.on('error', (err) => {
       this.lastError = err;

@@ -23,9 +23,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({
     loggerInstance: app.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'reqId',
     genReqId: () => crypto.randomUUID(),
-    disableRequestLogging: false,
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
