@@ -26,11 +26,12 @@ for (const [name, run] of Object.entries(sections)) {
   process.stderr.write(`# ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
-const width = (k: keyof Row) => Math.max(...results.map((r) => String(r[k] ?? '').length), String(k).length);
 const cols: Array<keyof Row> = ['section', 'metric', 'value', 'unit', 'note'];
+const shown = results.map((r) => ({ ...r, value: Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(2) }));
+const width = (k: keyof Row) => Math.max(...shown.map((r) => String(r[k] ?? '').length), String(k).length);
 const line = (r: Record<string, unknown>) => cols.map((c) => String(r[c] ?? '').padEnd(width(c))).join('  ');
 console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
-for (const r of results) console.log(line({ ...r, value: Number.isInteger(r.value) ? r.value : r.value.toFixed(2) }));
+for (const r of shown) console.log(line(r));
 
 const file = fileURLToPath(new URL('./results.json', import.meta.url));
 fs.writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);

@@ -45,9 +45,9 @@ export interface Service {
 }
 
 /** Runs `npm start` (or another script) as an operator would and waits for /healthz. */
-export async function startService(env: Record<string, string>, script = 'start'): Promise<Service> {
+export async function startService(env: Record<string, string>, script = 'start', keepData = false): Promise<Service> {
   const port = await freePort();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-data-'));
+  const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'bench-data-')));
   const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   const t0 = performance.now();
   const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
@@ -76,7 +76,7 @@ export async function startService(env: Record<string, string>, script = 'start'
         /* gone */
       }
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (!keepData) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

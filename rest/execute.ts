@@ -1,11 +1,8 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
-import { print, type GraphQLFormattedError } from 'graphql';
+import { print, type ExecutionResult, type GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
-
-/** Requests never leave the process: the URL only has to be one Yoga accepts. */
-const ENDPOINT = new URL('http://rest.internal/graphql');
 
 const printed = new WeakMap<object, { query: string; operationName: string }>();
 
@@ -20,9 +17,11 @@ function source(doc: TypedDocumentNode<unknown, unknown>) {
 }
 
 /**
- * Runs one named operation through the whole GraphQL pipeline (authentication,
- * limits, masking, logging) in-process, with the caller's credentials and request
- * id, and returns its data or throws the first error as an AppError.
+ * Runs one named operation through the GraphQL server's envelop pipeline in-process
+ * (the same context factory and authentication, limits, error masking, logging and
+ * metrics plugins as /graphql), with the caller's credentials and request id, and
+ * returns its data or throws the first error as an AppError. Only the HTTP framing
+ * of a GraphQL request is skipped: there is no socket between the two doors.
  */
 export async function executeOperation<TResult, TVariables>(
   graphql: GraphQLServer,
@@ -31,28 +30,34 @@ export async function executeOperation<TResult, TVariables>(
   variables: TVariables,
 ): Promise<TResult> {
   const { query, operationName } = source(doc as TypedDocumentNode<unknown, unknown>);
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers = new Headers();
   for (const h of ['x-api-key', 'authorization'] as const) {
     const v = req.headers[h];
-    if (typeof v === 'string') headers[h] = v;
+    if (typeof v === 'string') headers.set(h, v);
   }
-  const response = await graphql.fetch(
-    ENDPOINT,
-    { method: 'POST', headers, body: JSON.stringify({ query, operationName, variables }) },
-    { requestId: req.id, log: req.log },
-  );
-  const result = (await response.json()) as { data?: TResult | null; errors?: GraphQLFormattedError[] };
+  const params = { query, operationName, variables: variables as Record<string, unknown> };
+  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log } as never);
+  const document = enveloped.parse(query);
+  const invalid = enveloped.validate(enveloped.schema, document);
+  if (invalid.length) throw toAppError(invalid[0], req, operationName);
+  const result = (await enveloped.execute({
+    schema: enveloped.schema,
+    document,
+    contextValue: await enveloped.contextFactory(),
+    variableValues: params.variables,
+    operationName,
+  })) as ExecutionResult<TResult>;
   if (result.errors?.length) throw toAppError(result.errors[0], req, operationName);
   return result.data as TResult;
 }
 
 /** A GraphQL error as the REST layer reports it; codes outside the spec are internal faults. */
-function toAppError(e: GraphQLFormattedError, req: FastifyRequest, operationName: string): AppError {
+function toAppError(e: GraphQLError | GraphQLFormattedError, req: FastifyRequest, operationName: string): AppError {
   const ext = (e.extensions ?? {}) as { code?: string; details?: never; retryAfter?: number };
   if (ext.code && ext.code in ERROR_STATUS) {
     return new AppError(ext.code as ErrorCode, e.message, { details: ext.details, retryAfter: ext.retryAfter });
   }
   // a document that does not fit the schema is a bug of this service, not of the caller
-  req.log.error({ graphqlError: e, operationName }, 'REST operation failed inside GraphQL');
+  req.log.error({ graphqlError: { message: e.message, extensions: e.extensions }, operationName }, 'REST operation failed inside GraphQL');
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }

@@ -62,12 +62,20 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   fastify.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 
+  // open SSE subscriptions: a graceful stop ends them, or they would keep it waiting forever
+  const streams = new Set<import('node:net').Socket>();
+
   // GraphQL over HTTP and SSE; Yoga reads the body Fastify already parsed
   fastify.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
       const response = await graphql.handleNodeRequestAndResponse(req, reply, { requestId: req.id, log: req.log });
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        const socket = req.raw.socket;
+        streams.add(socket);
+        socket.once('close', () => streams.delete(socket));
+      }
       response.headers.forEach((value, key) => void reply.header(key, value));
       reply.status(response.status);
       return reply.send(response.body);
@@ -117,10 +125,13 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       return fastify.listen({ port: app.config.port, host: app.config.host });
     },
     async close() {
+      // refuse new requests first (503 while closing), then end long-lived streams
+      const closing = fastify.close();
+      for (const socket of streams) socket.destroy();
       await ws.dispose();
       for (const client of wss.clients) client.terminate();
       wss.close();
-      await fastify.close();
+      await closing;
     },
   };
 }
