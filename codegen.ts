@@ -7,7 +7,7 @@ const config: CodegenConfig = {
   documents: ['rest/operations/*.graphql'],
   generates: {
     'rest/generated/operations.ts': {
-      plugins: ['typescript', 'typescript-operations', 'typed-document-node'],
+      plugins: ['typescript-operations', 'typed-document-node'],
       config: {
         onlyOperationTypes: true,
         enumsAsTypes: true,

@@ -28,6 +28,7 @@ export async function executeOperation<TResult, TVariables>(
   req: FastifyRequest,
   doc: TypedDocumentNode<TResult, TVariables>,
   variables: TVariables,
+  responseHeaders: Map<string, string> = new Map(),
 ): Promise<TResult> {
   const { query, operationName } = source(doc as TypedDocumentNode<unknown, unknown>);
   const headers = new Headers();
@@ -36,7 +37,7 @@ export async function executeOperation<TResult, TVariables>(
     if (typeof v === 'string') headers.set(h, v);
   }
   const params = { query, operationName, variables: variables as Record<string, unknown> };
-  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log } as never);
+  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders } as never);
   const document = enveloped.parse(query);
   const invalid = enveloped.validate(enveloped.schema, document);
   if (invalid.length) throw toAppError(invalid[0], req, operationName);

@@ -15,10 +15,18 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
       method: r.method,
       url: r.url,
       handler: async (req, reply) => {
-        const variables = await r.variables(req);
-        const data = await executeOperation(graphql, req, r.operation, variables);
-        const body = await r.respond(data, req, reply);
-        return reply.code(r.status ?? 200).send(body);
+        const responseHeaders = new Map<string, string>();
+        // rate-limit headers go out on errors (429 included) as on success
+        const withHeaders = () => {
+          for (const [k, v] of responseHeaders) reply.header(k, v);
+        };
+        let data;
+        try {
+          data = await executeOperation(graphql, req, r.operation, await r.variables(req), responseHeaders);
+        } finally {
+          withHeaders();
+        }
+        return reply.code(r.status ?? 200).send(await r.respond(data, req, reply));
       },
     });
   }

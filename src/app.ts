@@ -1,7 +1,9 @@
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { RateLimits } from './limits/rate-limits.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
+import type { Storage } from './storage/storage.js';
 
 /** Enqueues background work; implemented over Agenda in workers/agenda.ts. */
 export interface JobQueue {
@@ -18,4 +20,6 @@ export interface App {
   log: Logger;
   pubsub: PubSub;
   jobs: JobQueue;
+  storage: Storage;
+  limits: RateLimits;
 }

@@ -5,6 +5,8 @@ import { createPrisma } from './db/client.js';
 import { openDatabase } from './db/database.js';
 import { applyMigrations } from './db/migrate.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
+import { createRateLimits } from './limits/rate-limits.js';
+import { createStorage } from './storage/index.js';
 import { createLogger } from './logger.js';
 import { createAppPubSub, isDistributed } from './pubsub.js';
 import { createAgenda, type Role } from '../workers/agenda.js';
@@ -41,7 +43,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel, { role: opts.role }, opts.logDestination);
   const t0 = performance.now();
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { role: 'service', log: (msg) => log.info(msg) });
   const closers: Array<() => Promise<unknown>> = [() => database.close()];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch((err) => log.warn({ err }, 'shutdown step failed'));
@@ -54,8 +56,11 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     closers.push(() => db.$disconnect());
     const pubsub = createAppPubSub(config.redisUrl);
     closers.push(() => pubsub.close());
+    const limits = createRateLimits(config.redisUrl);
+    closers.push(() => limits.close());
+    const storage = createStorage(config);
     const jobs = await createAgenda({ config, databaseUrl: database.url, log, role: opts.role, definitions: opts.definitions });
-    const app: App = { config, db, log, pubsub, jobs };
+    const app: App = { config, db, log, pubsub, jobs, limits, storage };
     jobs.attach(app);
     // with an in-process pub/sub, events of jobs other processes ran arrive through Agenda only
     const unforward = forwardJobEvents(jobs.agenda, pubsub, { includeRemote: !isDistributed(pubsub), log, ownerOf: (id) => jobs.ownerOf(id) });

@@ -1,6 +1,7 @@
 import type { BackoffStrategy, Job } from 'agenda';
 import type { App } from '../src/app.js';
 import type { Logger } from '../src/logger.js';
+import { importUserMediaJob } from './jobs/import-user-media.js';
 import { purgeIdempotencyKeys } from './jobs/purge-idempotency-keys.js';
 
 /** What a job handler gets besides its Agenda job. */
@@ -34,4 +35,4 @@ export interface JobDefinition<DATA = Record<string, unknown>> {
 }
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
-export const jobs: JobDefinition[] = [purgeIdempotencyKeys];
+export const jobs: JobDefinition[] = [importUserMediaJob, purgeIdempotencyKeys];

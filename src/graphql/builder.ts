@@ -6,6 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, Kind } from 'graphql';
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
@@ -20,6 +21,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
+    Upload: { Input: Promise<FileUpload>; Output: never };
   };
 }>({
   // scope-auth first, so authorization runs before anything else wraps a resolver
@@ -115,6 +117,9 @@ builder.scalarType('JSON', {
     }
   },
 });
+
+// multipart requests (GraphQL multipart request spec), streamed to temporary files by graphql-upload-ts
+builder.addScalarType('Upload', GraphQLUpload);
 
 // Every root field needs an authenticated caller unless it says otherwise.
 builder.queryType({ authScopes: { user: true } });

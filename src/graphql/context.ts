@@ -11,6 +11,8 @@ export interface Context {
   badKey: boolean;
   requestId: string;
   log: Logger;
+  /** headers for the HTTP response (rate-limit state); the host copies them onto its reply */
+  responseHeaders: Map<string, string>;
 }
 
 /** The caller; resolvers behind the `user` scope can rely on it. */

@@ -4,6 +4,7 @@ import type { App } from '../app.js';
 import { userForKey } from '../auth/authenticate.js';
 import { keyFromHeaders } from '../auth/keys.js';
 import { AppError, isAppError, unauthorized, validationError, type FieldError } from '../errors.js';
+import { limitHeaders } from '../limits/rate-limits.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from '../logger.js';
 import { graphqlOperations } from '../metrics.js';
@@ -17,6 +18,8 @@ export interface ServerContext {
   log: Logger | FastifyBaseLogger;
   /** WebSocket clients authenticate with connectionParams */
   connectionParams?: Record<string, unknown>;
+  /** filled by plugins (rate limits); the HTTP host copies them onto its response */
+  responseHeaders?: Map<string, string>;
 }
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
@@ -27,6 +30,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  *    useRequireUser then refuses any operation, introspection included, without a valid key;
  * 2. hardening: depth, breadth and complexity limits come from the Pothos complexity plugin
  *    (builder.ts), so they apply identically to REST-originated and direct GraphQL calls;
+ *    useRateLimits counts each limited root field per user, whichever door the call used;
  * 3. useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
  * 5. masking (Yoga's maskedErrors): only AppError reaches a client, anything else is INTERNAL_SERVER_ERROR;
@@ -54,9 +58,16 @@ export function createGraphQLServer(app: App): GraphQLServer {
         init.log.error({ err }, 'could not resolve the caller');
         throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
       }
-      return { app, user, badKey: key !== undefined && user === null, requestId: init.requestId, log: init.log as Logger };
+      return {
+        app,
+        user,
+        badKey: key !== undefined && user === null,
+        requestId: init.requestId,
+        log: init.log as Logger,
+        responseHeaders: init.responseHeaders ?? new Map(),
+      };
     },
-    plugins: [useRequireUser(), useVariableErrors(), useErrorLogging(), useMetrics()],
+    plugins: [useRequireUser(), useRateLimits(), useVariableErrors(), useErrorLogging(), useMetrics()],
     maskedErrors: {
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? error.originalError : undefined;
@@ -127,6 +138,41 @@ export function fieldErrorsFromCoercion(errors: readonly GraphQLError[]): FieldE
     fields.push({ field: path || variable, message, ...(missing || value === undefined ? {} : { value }) });
   }
   return fields;
+}
+
+/** Counts each limited root field of an operation; over the limit, nothing runs and the caller gets 429. */
+function useRateLimits(): Plugin<Context> {
+  const check = async (args: { contextValue: unknown; document: unknown; operationName?: string | null }) => {
+    const ctx = args.contextValue as Context;
+    if (!ctx.user) return null;
+    const op = (args.document as DocumentNode).definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!args.operationName || d.name?.value === args.operationName),
+    );
+    for (const sel of op?.selectionSet.selections ?? []) {
+      if (sel.kind !== Kind.FIELD) continue;
+      const state = await ctx.app.limits.consume(ctx.user.id, sel.name.value);
+      if (!state) continue;
+      for (const [k, v] of Object.entries(limitHeaders(state))) ctx.responseHeaders.set(k, v);
+      if (!state.allowed) {
+        const err = new AppError('RATE_LIMIT_EXCEEDED', `Too many requests: ${state.limit} per hour for ${sel.name.value}; retry in ${state.resetSeconds} s`, {
+          retryAfter: state.resetSeconds,
+        });
+        (err.extensions as Record<string, unknown>).http = { status: 429, headers: limitHeaders(state) };
+        return { errors: [err] } satisfies ExecutionResult;
+      }
+    }
+    return null;
+  };
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const refused = await check(args);
+      if (refused) setResultAndStopExecution(refused);
+    },
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = await check(args);
+      if (refused) setResultAndStopExecution(refused);
+    },
+  };
 }
 
 function useVariableErrors(): Plugin<Context> {

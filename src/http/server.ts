@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { processRequest } from 'graphql-upload-ts';
 import type { App } from '../app.js';
 import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
@@ -9,6 +10,11 @@ import { httpDuration, registry } from '../metrics.js';
 import { registerRest } from '../../rest/index.js';
 import { migrationsApplied } from '../db/health.js';
 import { sendError } from './errors.js';
+import { registerFileRoutes } from './files.js';
+import { urlSigningSecret } from '../storage/index.js';
+
+/** The largest file any operation accepts (magic-clips uploads); each operation enforces its own limit. */
+const MAX_UPLOAD_BYTES = 10 * 1024 ** 3;
 
 export interface HttpServer {
   fastify: FastifyInstance;
@@ -62,6 +68,10 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   fastify.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 
+  // multipart bodies stay unread here: /graphql hands them to graphql-upload-ts, REST upload
+  // routes stream them with busboy; neither holds a file in memory
+  fastify.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null, undefined));
+
   // open SSE subscriptions: a graceful stop ends them, or they would keep it waiting forever
   const streams = new Set<import('node:net').Socket>();
 
@@ -69,8 +79,22 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   fastify.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
+    preValidation: async (req, reply) => {
+      if (!req.headers['content-type']?.startsWith('multipart/form-data')) return;
+      try {
+        // the operations object, its Upload variables resolving as file parts arrive
+        req.body = await processRequest(req.raw, reply.raw, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 5 });
+      } catch (e) {
+        const err = e as { status?: number; message: string };
+        throw err.status === 413
+          ? new AppError('PAYLOAD_TOO_LARGE', err.message)
+          : new AppError('VALIDATION_ERROR', `Invalid multipart request: ${err.message}`, { details: [{ field: 'body', message: err.message }] });
+      }
+    },
     handler: async (req, reply) => {
-      const response = await graphql.handleNodeRequestAndResponse(req, reply, { requestId: req.id, log: req.log });
+      const responseHeaders = new Map<string, string>();
+      const response = await graphql.handleNodeRequestAndResponse(req, reply, { requestId: req.id, log: req.log, responseHeaders });
+      for (const [k, v] of responseHeaders) reply.header(k, v);
       if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
         const socket = req.raw.socket;
         streams.add(socket);
@@ -82,6 +106,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     },
   });
 
+  registerFileRoutes(fastify, app.storage, urlSigningSecret(app.config));
   await registerRest(fastify, graphql, app.db);
 
   const wss = new WebSocketServer({ noServer: true });

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { fieldError } from '../src/errors.js';
+import { MAX_PAGE_SIZE } from '../src/pagination.js';
+
+/**
+ * A query-string integer. Only the text is judged here (is it a whole number that
+ * fits GraphQL's Int?); the service judges its range, so both doors say the same.
+ */
+export function queryInt(req: FastifyRequest, name: string, hint = `must be an integer from 1 to ${MAX_PAGE_SIZE}`): number | undefined {
+  const raw = (req.query as Record<string, unknown>)[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[+-]?\d{1,9}$/.test(raw)) throw fieldError(name, hint, raw);
+  return Number(raw);
+}
+
+/** A query-string value given at most once. */
+export function queryString(req: FastifyRequest, name: string): string | undefined {
+  const raw = (req.query as Record<string, unknown>)[name];
+  if (raw !== undefined && typeof raw !== 'string') throw fieldError(name, 'must be given once', raw);
+  return raw;
+}
+
+/** A query-string value that must be one of `values`. */
+export function queryEnum<T extends string>(req: FastifyRequest, name: string, values: readonly T[]): T | undefined {
+  const raw = queryString(req, name);
+  if (raw === undefined) return undefined;
+  if (!values.includes(raw as T)) throw fieldError(name, `must be one of ${values.join(', ')}`, raw);
+  return raw as T;
+}
+
+/** `nextCursor` only when there is a next page (SPEC.md: absent otherwise). */
+export const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | null }) =>
+  pageInfo.hasNextPage && pageInfo.endCursor ? { nextCursor: pageInfo.endCursor } : {};

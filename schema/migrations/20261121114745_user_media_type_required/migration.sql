@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "UserMedia" ALTER COLUMN "type" SET NOT NULL;

@@ -1,0 +1,150 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { App } from '../app.js';
+import { AppError, FieldErrors, notFound } from '../errors.js';
+import type { UserMedia } from '../generated/prisma/client.ts';
+import { isUuid } from '../ids.js';
+import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
+import { isFetchError } from '../net/guarded-fetch.js';
+import { afterCursor, checkPageArgs, NEWEST_FIRST, toPage, type PageArgs } from '../pagination.js';
+import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
+
+export const IMPORT_JOB = 'media.import';
+/** a download that failed for a passing reason is tried this many times in all */
+const IMPORT_ATTEMPTS = 3;
+
+/** audio: duration, fileSize; video: width, height, duration, fileSize; image: width, height, fileSize */
+export type MediaMetadata = { duration?: number; width?: number; height?: number; fileSize: number };
+
+export function metadataOf(kind: MediaKind, p: ProbeResult, fileSize: number): MediaMetadata {
+  const duration = p.duration === null ? undefined : Math.round(p.duration * 1000) / 1000;
+  if (kind === 'AUDIO') return { duration, fileSize };
+  if (kind === 'IMAGE') return { width: p.video?.width, height: p.video?.height, fileSize };
+  return { width: p.video?.width, height: p.video?.height, duration, fileSize };
+}
+
+const storageKey = (id: string, fileName: string) => {
+  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6);
+  return `user-media/${id}/source${ext || ''}`;
+};
+
+/** POST /v1/user-media: the URL is checked now, the bytes arrive in a job. */
+export async function createUserMedia(app: App, userId: string, rawUrl: unknown): Promise<UserMedia> {
+  const checked = await checkMediaUrl(app, rawUrl);
+  const entry = await app.db.userMedia.create({
+    data: { userId, type: checked.kind, status: 'pending', fileName: checked.fileName, sourceUrl: checked.url },
+  });
+  await app.jobs.enqueue(IMPORT_JOB, { userMediaId: entry.id, userId });
+  return entry;
+}
+
+/**
+ * The job: download through the guarded client straight into storage, probe,
+ * and mark the entry ready with its type and metadata, or failed with a reason.
+ * Running it again after a crash starts the download over and ends the same way.
+ */
+export async function importUserMedia(app: App, userMediaId: string, attempt = 1): Promise<void> {
+  const entry = await app.db.userMedia.findUnique({ where: { id: userMediaId } });
+  if (!entry || entry.status !== 'pending' || !entry.sourceUrl) return;
+  const key = storageKey(entry.id, entry.fileName);
+  try {
+    const res = await downloadMedia(app, entry.sourceUrl);
+    const contentType = String(res.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
+    const stored = await app.storage.put(key, res.body, { contentType, maxBytes: MAX_MEDIA_BYTES });
+    await finishEntry(app, entry.id, key, stored.size, contentType, entry.fileName);
+  } catch (e) {
+    const passing = isFetchError(e) && ['timeout', 'connection', 'dns'].includes(e.reason);
+    if (passing && attempt < IMPORT_ATTEMPTS) throw e; // the job's backoff tries again
+    await app.storage.delete(key).catch(() => {});
+    const reason =
+      e instanceof NotMediaError ? e.message : isFetchError(e) ? `Download failed: ${e.message}` : e instanceof AppError ? e.message : 'Download failed';
+    await app.db.userMedia.updateMany({ where: { id: entry.id, status: 'pending' }, data: { status: 'failed', failureReason: reason } });
+    if (!(e instanceof NotMediaError) && !isFetchError(e) && !(e instanceof AppError)) throw e;
+  }
+}
+
+/** Probes stored bytes and records what they are; bytes that are no media are deleted. */
+async function finishEntry(app: App, id: string, key: string, size: number, contentType: string, fileName: string) {
+  const file = app.storage.localPath(key);
+  if (!file) throw new Error('probing needs a local copy of the object');
+  let p: ProbeResult;
+  try {
+    p = await probe(file);
+  } catch (e) {
+    await app.storage.delete(key).catch(() => {});
+    throw e;
+  }
+  const kind = p.kind;
+  await app.db.userMedia.updateMany({
+    where: { id, status: 'pending' },
+    data: {
+      status: 'ready',
+      type: kind,
+      storageKey: key,
+      contentType: contentType === 'application/octet-stream' ? guessContentType(kind, fileName) : contentType,
+      metadata: metadataOf(kind, p, size),
+      failureReason: null,
+    },
+  });
+}
+
+function guessContentType(kind: MediaKind, fileName: string): string {
+  const ext = path.extname(fileName).slice(1).toLowerCase();
+  const byExt: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mp3: 'audio/mpeg', m4a: 'audio/mp4', wav: 'audio/wav', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+  return byExt[ext] ?? (kind === 'AUDIO' ? 'audio/mpeg' : kind === 'IMAGE' ? 'image/png' : 'video/mp4');
+}
+
+/** POST /v1/user-media/upload: streamed to storage as it arrives, judged by its bytes, ready at once. */
+export async function uploadUserMedia(app: App, userId: string, file: { filename: string; mimetype: string; stream: Readable }): Promise<UserMedia> {
+  const fileName = safeFileName(file.filename || 'upload');
+  const entry = await app.db.userMedia.create({
+    data: { userId, type: guessKind(file.mimetype, fileName), status: 'pending', fileName },
+  });
+  const key = storageKey(entry.id, fileName);
+  try {
+    const stored = await app.storage.put(key, file.stream, { contentType: file.mimetype || 'application/octet-stream', maxBytes: MAX_MEDIA_BYTES });
+    await finishEntry(app, entry.id, key, stored.size, file.mimetype, fileName);
+  } catch (e) {
+    // nothing of a refused upload stays behind
+    file.stream.resume();
+    await app.db.userMedia.delete({ where: { id: entry.id } }).catch(() => {});
+    await app.storage.delete(key).catch(() => {});
+    if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not a video, audio or image file');
+    throw e;
+  }
+  return app.db.userMedia.findUniqueOrThrow({ where: { id: entry.id } });
+}
+
+export interface ListArgs extends PageArgs {
+  type?: MediaKind | null;
+}
+
+/** GET /v1/user-media: newest first, keyset pages, optional type filter. */
+export async function listUserMedia(app: App, userId: string, args: ListArgs) {
+  const { first, after, errors } = checkPageArgs(args);
+  errors.throwIfAny();
+  const base = { userId, ...(args.type ? { type: args.type } : {}) };
+  let where: object = base;
+  if (after) {
+    const cursor = await app.db.userMedia.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } });
+    if (!cursor) {
+      const e = new FieldErrors();
+      e.add('cursor', 'is not the nextCursor of one of your pages', after);
+      e.throwIfAny();
+    }
+    where = { AND: [base, afterCursor(cursor!)] };
+  }
+  const rows = await app.db.userMedia.findMany({ where, orderBy: NEWEST_FIRST, take: first + 1 });
+  return toPage(rows, first);
+}
+
+export async function getUserMedia(app: App, userId: string, id: string): Promise<UserMedia> {
+  const entry = isUuid(id) ? await app.db.userMedia.findFirst({ where: { id, userId } }) : null;
+  if (!entry) throw notFound('User media');
+  return entry;
+}
+
+/** The URL of an entry: the stored file once ready, the source link before. */
+export function mediaUrl(app: App, entry: Pick<UserMedia, 'storageKey' | 'sourceUrl' | 'fileName'>): string {
+  return entry.storageKey ? app.storage.url(entry.storageKey) : entry.sourceUrl ?? '';
+}
