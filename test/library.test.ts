@@ -36,7 +36,7 @@ async function waitEntry(key: string, id: string, until = (m: any) => m.status !
 function multipart(name: string, body: Buffer, type: string, extra: Record<string, string> = {}) {
   const form = new FormData();
   for (const [k, v] of Object.entries(extra)) form.append(k, v);
-  form.append('file', new Blob([body], { type }), name);
+  form.append('file', new Blob([new Uint8Array(body)], { type }), name);
   return form;
 }
 
@@ -153,7 +153,7 @@ describe('POST /v1/user-media/upload', () => {
     const form = new FormData();
     form.append('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } }));
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
-    form.append('0', new Blob([await fs.readFile(fx.image)], { type: 'image/png' }), 'pic.png');
+    form.append('0', new Blob([new Uint8Array(await fs.readFile(fx.image))], { type: 'image/png' }), 'pic.png');
     const r = await request(app, 'POST', '/graphql', { key: user.key, body: form, headers: { 'graphql-require-preflight': '1' } });
     expect(r.status).toBe(200);
     const id = r.body.data.uploadUserMedia.userMediaId;
@@ -252,7 +252,7 @@ describe('GET /v1/user-media', () => {
     const all = await request(app, 'GET', '/v1/user-media?limit=100', { key: user.key });
     expect(all.body.items.some((m: { fileName: string }) => /^f\d+\.bin$/.test(m.fileName))).toBe(false);
     const g = await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { id } }', { id: mine.body.items[0].id });
-    expect(g.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(g.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('counts requests against the hourly limit and says so in headers', async () => {
@@ -271,7 +271,7 @@ describe('GET /v1/user-media', () => {
     expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
     const g = await gql(app, u.key, '{ userMedia { edges { node { id } } } }');
     expect(g.status).toBe(429);
-    expect(g.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retryAfter: expect.any(Number) });
+    expect(g.body.errors![0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retryAfter: expect.any(Number) });
     // another operation of the same user is not limited by it
     expect((await request(app, 'GET', '/v1/templates', { key: u.key })).status).toBe(200);
   });

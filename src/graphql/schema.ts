@@ -4,5 +4,8 @@ import { builder } from './builder.js';
 import './auth.js';
 import './catalog.js';
 import './jobs.js';
+import './library.js';
+import './presets.js';
+import './themes.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,95 @@
+import { createPresetFromProject, getPreset, listPresets, presetConfigured, updatePreset } from '../presets/service.js';
+import { builder } from './builder.js';
+import { pageArgs, toConnection } from './connections.js';
+import { currentUser } from './context.js';
+
+const PresetConfiguredType = builder.objectRef<ReturnType<typeof presetConfigured>>('PresetConfigured').implement({
+  description: 'Which kinds of saved media the preset has; a toggle of a kind can be enabled only when it is true',
+  fields: (t) => ({
+    captions: t.exposeBoolean('captions'),
+    hookTitle: t.exposeBoolean('hookTitle'),
+    logo: t.exposeBoolean('logo'),
+    colorFilter: t.exposeBoolean('colorFilter'),
+    music: t.exposeBoolean('music'),
+  }),
+});
+
+export const PresetType = builder.prismaObject('Preset', {
+  description: 'A saved bundle of project settings; its saved media (caption theme, hook, logo, colour filter, music) is made in the editor',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    captions: t.exposeBoolean('captions', { description: 'apply the saved caption theme' }),
+    hookTitle: t.exposeBoolean('hookTitle', { description: 'apply the saved hook title' }),
+    magicZooms: t.exposeBoolean('magicZooms'),
+    magicBrolls: t.exposeBoolean('magicBrolls', { description: 'automatic AI B-roll' }),
+    magicBrollsPercentage: t.exposeInt('magicBrollsPercentage', { description: 'share of automatic B-roll, 0-100; used only with magicBrolls' }),
+    magicBrollsTransitions: t.exposeBoolean('magicBrollsTransitions', { description: 'transition effects around automatic B-roll' }),
+    logo: t.exposeBoolean('logo', { description: 'apply the saved logo' }),
+    colorFilter: t.exposeBoolean('colorFilter', { description: 'apply the saved colour filter' }),
+    cleanAudio: t.exposeBoolean('cleanAudio'),
+    eyeContactCorrection: t.exposeBoolean('eyeContactCorrection'),
+    music: t.exposeBoolean('music', { description: 'apply the saved background music' }),
+    musicVolume: t.exposeInt('musicVolume', { nullable: true, description: '1-100' }),
+    transitionSoundVolume: t.exposeInt('transitionSoundVolume', { nullable: true, description: '0-100; null: no transition sounds' }),
+    configured: t.field({ type: PresetConfiguredType, resolve: (p) => presetConfigured(p) }),
+    sourceProjectId: t.exposeID('sourceProjectId', { nullable: true, description: 'the project the preset was made from' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+/**
+ * The update body is JSON, checked whole by the service, rather than a typed input:
+ * GraphQL coercion would refuse a wrong type or an unknown field before the service
+ * runs, hiding the other violations of the same body and wording them in GraphQL's
+ * terms; REST sends its body through this argument untouched.
+ */
+const UPDATE_PRESET_INPUT = [
+  'The fields to change, at least one, as in PUT /v1/presets/{id}:',
+  'name (string, 1-100), description (string up to 500, or null to clear),',
+  'captions, hookTitle, logo, colorFilter, music (booleans; true only when `configured` says the media is saved),',
+  'magicZooms, magicBrolls, magicBrollsTransitions, cleanAudio, eyeContactCorrection (booleans),',
+  'magicBrollsPercentage (integer 0-100), musicVolume (integer 1-100, only when configured.music),',
+  'transitionSoundVolume (integer 0-100, or null to switch transition sounds off).',
+  'Unknown fields, wrong types and broken rules are all reported at once.',
+].join(' ');
+
+builder.queryFields((t) => ({
+  presets: t.connection(
+    {
+      type: PresetType,
+      description: 'Your presets, newest first; `after` is the endCursor of the previous page',
+      resolve: async (_root, args, ctx) => toConnection(await listPresets(ctx.app.db, currentUser(ctx).id, pageArgs(args))),
+    },
+    { name: 'PresetConnection' },
+    { name: 'PresetEdge' },
+  ),
+  preset: t.prismaField({
+    type: 'Preset',
+    description: 'One of your presets',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_query, _root, { id }, ctx) => getPreset(ctx.app.db, currentUser(ctx).id, String(id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updatePreset: t.prismaField({
+    type: 'Preset',
+    description: 'Changes some fields of one of your presets; every violated field is reported at once and nothing changes then',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true, description: UPDATE_PRESET_INPUT }) },
+    resolve: (_query, _root, { id, input }, ctx) => updatePreset(ctx.app.db, currentUser(ctx).id, String(id), input),
+  }),
+  createPresetFromProject: t.prismaField({
+    type: 'Preset',
+    description: "Saves one of your projects' settings and media as a new preset",
+    args: {
+      projectId: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true, description: '1-100 characters' }),
+      description: t.arg.string({ description: 'up to 500 characters' }),
+    },
+    resolve: (_query, _root, { projectId, name, description }, ctx) =>
+      createPresetFromProject(ctx.app.db, currentUser(ctx).id, String(projectId), { name, description }),
+  }),
+}));

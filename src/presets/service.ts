@@ -1,0 +1,174 @@
+import type { Db, Prisma } from '../db/client.js';
+import { fieldError, notFound } from '../errors.js';
+import { isUuid } from '../ids.js';
+import { afterCursor, NEWEST_FIRST, toPage, type Page } from '../pagination.js';
+import { InputReader, isPlainObject } from '../input.js';
+
+export type Preset = Prisma.PresetModel;
+
+/** Toggles that apply media saved in the editor, with the column holding that media (SPEC.md, Preset). */
+export const MEDIA_TOGGLES = {
+  captions: { column: 'savedCaptions', label: 'caption theme' },
+  hookTitle: { column: 'savedHookTitle', label: 'hook title' },
+  logo: { column: 'savedLogo', label: 'logo' },
+  colorFilter: { column: 'savedColorFilter', label: 'color filter' },
+  music: { column: 'savedMusic', label: 'music' },
+} as const satisfies Record<string, { column: keyof Preset; label: string }>;
+
+type MediaToggle = keyof typeof MEDIA_TOGGLES;
+const MEDIA_KINDS = Object.keys(MEDIA_TOGGLES) as MediaToggle[];
+
+export const PRESET_TOGGLES = [...MEDIA_KINDS, 'magicZooms', 'magicBrolls', 'magicBrollsTransitions', 'cleanAudio', 'eyeContactCorrection'] as const;
+
+/** The fields PUT /v1/presets/{id} accepts (SPEC.md; names the spec leaves open: DECISIONS.md). */
+export const PRESET_UPDATE_FIELDS = ['name', 'description', ...PRESET_TOGGLES, 'magicBrollsPercentage', 'musicVolume', 'transitionSoundVolume'] as const;
+
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 500;
+
+/** Which kinds of saved media the preset has: a toggle can be enabled only when its kind is configured. */
+export function presetConfigured(preset: Preset): Record<MediaToggle, boolean> {
+  return Object.fromEntries(MEDIA_KINDS.map((kind) => [kind, preset[MEDIA_TOGGLES[kind].column] != null])) as Record<MediaToggle, boolean>;
+}
+
+/** One of the user's presets; a missing, foreign or malformed id is NOT_FOUND. */
+export async function getPreset(db: Db, userId: string, id: string): Promise<Preset> {
+  const preset = isUuid(id) ? await db.preset.findFirst({ where: { id, userId } }) : null;
+  if (!preset) throw notFound('Preset');
+  return preset;
+}
+
+/**
+ * One page of the user's presets, newest first. `after` is the nextCursor of a
+ * previous page: the id of one of the user's presets, anything else is refused.
+ */
+export async function listPresets(db: Db, userId: string, { first, after }: { first: number; after: string | null }): Promise<Page<Preset>> {
+  const cursor = after ? await db.preset.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } }) : null;
+  if (after && !cursor) throw fieldError('cursor', 'must be the nextCursor of a previous page', after);
+  const rows = await db.preset.findMany({
+    where: { userId, ...(cursor ? afterCursor(cursor) : {}) },
+    orderBy: NEWEST_FIRST,
+    take: first + 1,
+  });
+  return toPage(rows, first);
+}
+
+/**
+ * Applies a partial update (PUT /v1/presets/{id}). Every field is checked before
+ * anything is written, and every violated field is reported at once; media
+ * toggles and musicVolume need the matching saved media.
+ */
+export async function updatePreset(db: Db, userId: string, id: string, input: unknown): Promise<Preset> {
+  const preset = await getPreset(db, userId, id);
+  const r = new InputReader(input, PRESET_UPDATE_FIELDS);
+  r.requireSome(PRESET_UPDATE_FIELDS);
+  const configured = presetConfigured(preset);
+  const data: Prisma.PresetUpdateInput = {
+    name: r.text('name', { max: NAME_MAX }) ?? undefined,
+    description: r.text('description', { min: 0, max: DESCRIPTION_MAX, nullable: true }),
+    magicBrollsPercentage: r.int('magicBrollsPercentage', 0, 100) ?? undefined,
+    musicVolume: r.int('musicVolume', 1, 100),
+    transitionSoundVolume: r.int('transitionSoundVolume', 0, 100, { nullable: true }),
+  };
+  for (const toggle of PRESET_TOGGLES) data[toggle] = r.boolean(toggle);
+  for (const kind of MEDIA_KINDS) {
+    // switching off is always allowed; switching on needs something to apply
+    if (data[kind] === true && !configured[kind]) {
+      r.errors.add(kind, `can be enabled only when the preset has a saved ${MEDIA_TOGGLES[kind].label} (configured.${kind} is false)`, true);
+    }
+  }
+  if (data.musicVolume != null && !configured.music) {
+    r.errors.add('musicVolume', 'can be set only when the preset has saved music (configured.music is false)', data.musicVolume);
+  }
+  r.errors.throwIfAny();
+  return db.preset.update({ where: { id: preset.id }, data });
+}
+
+/**
+ * A preset holding a project's settings and its media as saved media: caption
+ * template or theme, hook title, music (with its volume), zooms, B-roll and audio
+ * clean-up. Projects have no logo or colour filter, so those stay unconfigured.
+ */
+export async function createPresetFromProject(
+  db: Db,
+  userId: string,
+  projectId: string,
+  input: { name?: unknown; description?: unknown },
+): Promise<Preset> {
+  const project = isUuid(projectId) ? await db.project.findFirst({ where: { id: projectId, userId } }) : null;
+  if (!project) throw notFound('Project');
+  const r = new InputReader(input, ['name', 'description']);
+  const name = r.text('name', { max: NAME_MAX, required: true });
+  const description = r.text('description', { min: 0, max: DESCRIPTION_MAX, nullable: true });
+  r.errors.throwIfAny();
+
+  const captions = {
+    templateName: project.templateName,
+    ...(project.userThemeId ? { userThemeId: project.userThemeId } : {}),
+    ...(project.captionPositionY != null ? { captionPositionY: project.captionPositionY } : {}),
+    ...(project.captionPositionX != null ? { captionPositionX: project.captionPositionX } : {}),
+  };
+  // `false` removes a hook title (SPEC.md, Hook title): nothing to save then
+  const hookTitle = project.hookTitle === false ? null : project.hookTitle;
+  const music = isPlainObject(project.music) ? project.music : null;
+  const musicVolume = music && Number.isInteger(music.volume) ? (music.volume as number) : null;
+  return db.preset.create({
+    data: {
+      userId,
+      name: name!,
+      description: description ?? null,
+      sourceProjectId: project.id,
+      savedCaptions: captions,
+      captions: !project.disableCaptions,
+      ...(hookTitle != null ? { savedHookTitle: hookTitle, hookTitle: true } : {}),
+      ...(music ? { savedMusic: music as Prisma.InputJsonObject, music: true, musicVolume } : {}),
+      magicZooms: project.magicZooms,
+      magicBrolls: project.magicBrolls,
+      magicBrollsPercentage: project.magicBrollsPercentage,
+      cleanAudio: project.cleanAudio,
+    },
+  });
+}
+
+/** Project settings a preset supplies to project creation with `presetId`. */
+export interface PresetProjectSettings {
+  templateName?: string;
+  userThemeId?: string;
+  captionPositionY?: number;
+  captionPositionX?: number;
+  hookTitle?: Prisma.InputJsonValue;
+  music?: Prisma.InputJsonObject;
+  magicZooms?: true;
+  magicBrolls?: true;
+  magicBrollsPercentage?: number;
+  cleanAudio?: true;
+}
+
+/**
+ * What a preset applies to a new project: its enabled toggles and the saved media
+ * they stand for; a disabled toggle leaves the project's default. Logo, colour
+ * filter, eye-contact correction and transition settings have no project setting
+ * yet and are left to the renderer.
+ */
+export function presetProjectSettings(preset: Preset): PresetProjectSettings {
+  const settings: PresetProjectSettings = {};
+  const captions = preset.captions && isPlainObject(preset.savedCaptions) ? preset.savedCaptions : null;
+  if (captions) {
+    if (typeof captions.templateName === 'string') settings.templateName = captions.templateName;
+    if (isUuid(captions.userThemeId)) settings.userThemeId = captions.userThemeId;
+    if (typeof captions.captionPositionY === 'number') settings.captionPositionY = captions.captionPositionY;
+    if (typeof captions.captionPositionX === 'number') settings.captionPositionX = captions.captionPositionX;
+  }
+  if (preset.hookTitle && preset.savedHookTitle != null) settings.hookTitle = preset.savedHookTitle as Prisma.InputJsonValue;
+  if (preset.music && isPlainObject(preset.savedMusic)) {
+    const volume = preset.musicVolume ?? preset.savedMusic.volume;
+    settings.music = { ...(preset.savedMusic as Prisma.InputJsonObject), ...(volume != null ? { volume } : {}) };
+  }
+  if (preset.magicZooms) settings.magicZooms = true;
+  if (preset.magicBrolls) {
+    settings.magicBrolls = true;
+    settings.magicBrollsPercentage = preset.magicBrollsPercentage;
+  }
+  if (preset.cleanAudio) settings.cleanAudio = true;
+  return settings;
+}
