@@ -2,6 +2,7 @@ import type { Route } from './route.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { libraryRoutes } from './routes/library.js';
 import { presetRoutes } from './routes/presets.js';
+import { projectRoutes } from './routes/projects.js';
 
 /** The route table of /v1: one file per domain under routes/. */
-export const routes: Route[] = [...catalogRoutes, ...libraryRoutes, ...presetRoutes];
+export const routes: Route[] = [...catalogRoutes, ...libraryRoutes, ...presetRoutes, ...projectRoutes];

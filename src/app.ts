@@ -11,6 +11,8 @@ export interface JobQueue {
   enqueue(name: string, data: Record<string, unknown>, opts?: { at?: Date; priority?: number }): Promise<string>;
   /** the `userId` a job was enqueued for, or null when the job is unknown or has no owner */
   ownerOf(jobId: string): Promise<string | null>;
+  /** the data a job was enqueued with, or null when the job is unknown */
+  dataOf(jobId: string): Promise<Record<string, unknown> | null>;
 }
 
 /** What every part of a process shares: resolvers, services and jobs receive it. */

@@ -21,6 +21,8 @@ export interface Config {
   maxComplexity: number;
   /** how often workers look for due jobs (ms); short in embedded mode, where NOTIFY does not cross connections */
   jobPollMs: number;
+  /** largest project file, URL or upload (SPEC.md: 2 GB); lower it to protect small disks */
+  maxProjectBytes: number;
   /** stable name of this process for job events (Agenda drops events whose source equals the receiver's name) */
   instanceName: string;
 }
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 12),
     maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),
+    maxProjectBytes: int('MAX_PROJECT_BYTES', env.MAX_PROJECT_BYTES, 2 * 1024 ** 3),
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
   };
 }

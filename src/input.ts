@@ -55,6 +55,23 @@ export class InputReader {
       | undefined;
   }
 
+  /** a finite number from `min` to `max` */
+  number(field: string, min: number, max: number, opts: { nullable?: boolean; required?: boolean } = {}): number | null | undefined {
+    return this.read(field, opts, (v) =>
+      typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? null : `must be a number from ${min} to ${max}`,
+    ) as number | null | undefined;
+  }
+
+  /** the raw value of a field that a caller checks itself (objects, arrays, unions) */
+  value(field: string): unknown {
+    return this.body[field];
+  }
+
+  /** true when the field was sent (with any value, null included) */
+  has(field: string): boolean {
+    return this.body[field] !== undefined;
+  }
+
   /** one of a fixed list of strings */
   oneOf<T extends string>(field: string, values: readonly T[], opts: { nullable?: boolean } = {}): T | null | undefined {
     return this.read(field, opts, (v) => (values.includes(v as T) ? null : `must be one of: ${values.join(', ')}`)) as T | null | undefined;

@@ -14,9 +14,22 @@ export interface JobEvent {
   at: string;
 }
 
+/** A project's status and the progress of its running step, as subscribers see it. */
+export interface ProjectEvent {
+  projectId: string;
+  userId: string;
+  status: string;
+  /** the running step: queued, fetch, probe, transcribe, render, ... */
+  stage: string | null;
+  percent: number | null;
+  failureReason: string | null;
+  at: string;
+}
+
 /** Topics: a name and the payload type; keyed topics take the key first. */
 export type Topics = {
   jobEvent: [jobId: string, event: JobEvent];
+  projectUpdated: [projectId: string, event: ProjectEvent];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };

@@ -7,6 +7,7 @@ import { applyMigrations } from './db/migrate.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createStorage } from './storage/index.js';
+import { bridgeRemoteProjectEvents } from './projects/bridge.js';
 import { createLogger } from './logger.js';
 import { createAppPubSub, isDistributed } from './pubsub.js';
 import { createAgenda, type Role } from '../workers/agenda.js';
@@ -65,6 +66,10 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     // with an in-process pub/sub, events of jobs other processes ran arrive through Agenda only
     const unforward = forwardJobEvents(jobs.agenda, pubsub, { includeRemote: !isDistributed(pubsub), log, ownerOf: (id) => jobs.ownerOf(id) });
     closers.push(async () => unforward());
+    if (!isDistributed(pubsub)) {
+      const unbridge = bridgeRemoteProjectEvents(app, jobs.agenda);
+      closers.push(async () => unbridge());
+    }
     await jobs.start();
     let drained = false;
     closers.push(async () => {

@@ -4,16 +4,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPrisma, type Db } from '../src/db/client.ts';
-import { randomDbName, withDatabase } from './support/db.ts';
+import { createEmptyDatabase, createTestDatabase, serverUrl, type TestDatabase } from './support/db.ts';
 
 // The operator CLI run as a separate process, exactly as operators and the acceptance suite run it.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const SERVER_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
@@ -66,22 +64,12 @@ function failed(r: Run, code: number, message: RegExp): void {
   expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
 }
 
-const dbName = randomDbName('cli');
-const dbUrl = withDatabase(SERVER_URL, dbName);
-const cli = cliFor(dbUrl);
+let database: TestDatabase;
+let dbUrl: string;
+const cli = (...args: string[]) => cliFor(dbUrl)(...args);
 let db: Db;
 /** A user shared by the tests that only need one to hang records on. */
 let shared: { userId: string; apiKey: string };
-
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const emailOf = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@cli.test`;
 
@@ -92,15 +80,18 @@ async function newUser(...flags: string[]): Promise<{ userId: string; apiKey: st
 }
 
 beforeAll(async () => {
-  await onServer(`CREATE DATABASE "${dbName}"`);
+  // On a server, an empty database: the first call applies its migrations. Without one, the
+  // calls reach an embedded PGlite server of this process through DATABASE_URL (migrated here).
+  database = serverUrl() ? await createEmptyDatabase('cli') : await createTestDatabase();
+  dbUrl = database.url;
   db = createPrisma(dbUrl, { max: 2 });
-  // the first call applies the migrations of the fresh database; later calls run in parallel
+  // later calls run in parallel
   shared = await newUser();
 }, 120_000);
 
 afterAll(async () => {
   await db?.$disconnect();
-  await onServer(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await database?.drop();
 });
 
 // every test spawns processes, and they all run at once: generous limits for a busy two-core machine
@@ -302,7 +293,7 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
       failed(dup, 1, /already exists/);
       // the embedded server is stopped when the CLI ends: nothing is left serving this data dir
       await expect(fs.stat(path.join(dataDir, 'db', 'server.json'))).rejects.toThrow();
-      await expect(fs.stat(path.join(dataDir, 'db', 'cli.lock'))).rejects.toThrow();
+      await expect(fs.stat(path.join(dataDir, 'db', 'owner.lock'))).rejects.toThrow();
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
     }

@@ -252,7 +252,7 @@ describe('GET /v1/user-media', () => {
     const all = await request(app, 'GET', '/v1/user-media?limit=100', { key: user.key });
     expect(all.body.items.some((m: { fileName: string }) => /^f\d+\.bin$/.test(m.fileName))).toBe(false);
     const g = await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { id } }', { id: mine.body.items[0].id });
-    expect(g.body.errors![0].extensions.code).toBe('NOT_FOUND');
+    expect(g.body.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
 
   it('counts requests against the hourly limit and says so in headers', async () => {

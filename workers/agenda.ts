@@ -144,6 +144,12 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     await agenda.db.unlockJobs([...running].map(toJobId)).catch((err) => log.warn({ err }, 'unlock failed'));
   };
 
+  const dataOf = async (jobId: string): Promise<Record<string, unknown> | null> => {
+    // a malformed id is an unknown job (PostgreSQL rejects it as a uuid)
+    const job = await agenda.db.getJobById(jobId).catch(() => null);
+    return (job?.data as Record<string, unknown> | undefined) ?? null;
+  };
+
   let closed = false;
   // Agenda closes the backend only if it was started and leaves a pool it was given open:
   // stop()/drain() keep the connections and close them here, after any last unlock.
@@ -168,11 +174,10 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       return String(job.attrs._id);
     },
     async ownerOf(jobId) {
-      // a malformed id is an unknown job (PostgreSQL rejects it as a uuid)
-      const job = await agenda.db.getJobById(jobId).catch(() => null);
-      const userId = (job?.data as { userId?: unknown } | undefined)?.userId;
+      const userId = (await dataOf(jobId))?.userId;
       return typeof userId === 'string' ? userId : null;
     },
+    dataOf,
     async start() {
       if (definitions.length > 0 && !app) throw new Error('createAgenda: attach(app) before start()');
       await agenda.start();

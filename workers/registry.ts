@@ -2,7 +2,10 @@ import type { BackoffStrategy, Job } from 'agenda';
 import type { App } from '../src/app.js';
 import type { Logger } from '../src/logger.js';
 import { importUserMediaJob } from './jobs/import-user-media.js';
+import { processProjectJob } from './jobs/process-project.js';
+import { projectWatchdogJob } from './jobs/project-watchdog.js';
 import { purgeIdempotencyKeys } from './jobs/purge-idempotency-keys.js';
+import { webhookJobs } from './jobs/deliver-webhook.js';
 
 /** What a job handler gets besides its Agenda job. */
 export interface JobContext {
@@ -35,4 +38,4 @@ export interface JobDefinition<DATA = Record<string, unknown>> {
 }
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
-export const jobs: JobDefinition[] = [importUserMediaJob, purgeIdempotencyKeys];
+export const jobs: JobDefinition[] = [processProjectJob, projectWatchdogJob, importUserMediaJob, purgeIdempotencyKeys, ...webhookJobs];

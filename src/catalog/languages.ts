@@ -44,7 +44,12 @@ export const LANGUAGES: readonly Language[] = [
   { code: 'zh', name: 'Chinese', engines: MULTI },
 ];
 
-/** The languages the configured transcription engine can transcribe. */
-export const languagesFor = (engine: Config['transcriber']) => LANGUAGES.filter((l) => l.engines.includes(engine));
+/**
+ * The languages the configured transcription engine can transcribe: the table's,
+ * narrowed by what the engine says of itself (an English-only model, say).
+ */
+export function languagesFor(engine: Config['transcriber'], supports: (code: string) => boolean = () => true) {
+  return LANGUAGES.filter((l) => l.engines.includes(engine) && supports(l.code));
+}
 
 export const findLanguage = (code: string) => LANGUAGES.find((l) => l.code === code.toLowerCase());

@@ -6,7 +6,6 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { generateApiKey, hashApiKey, KEY_PREFIX, newWebhookSecret } from '../auth/keys.ts';
@@ -372,79 +371,15 @@ interface Connection {
 }
 
 /**
- * The database of the service's environment. In embedded mode, CLI calls of one
- * DATA_DIR that find no running service take turns through a lock file: two
- * processes must never open the same PGlite directory, and a CLI must not use a
- * server that another CLI is about to stop.
+ * The database of the service's environment. In embedded mode openDatabase uses the
+ * server of a running service, or else owns the DATA_DIR database for this command
+ * (taking turns with other commands), and releases it on close.
  */
 async function connect(config: Config): Promise<Connection> {
   // what openDatabase answers for a DATABASE_URL, without loading the embedded engine
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
   const { openDatabase } = await import('../db/database.ts');
-  const { findRunningServer } = await import('../db/embedded.ts');
-  const lockFile = path.join(config.dataDir, 'db', 'cli.lock');
-  if (!(await lockHolder(lockFile))) {
-    const running = await findRunningServer(config.dataDir);
-    if (running) return { url: running, close: async () => {} };
-  }
-  const release = await acquireLock(lockFile);
-  try {
-    const db = await openDatabase(config); // the service may have started while we waited: then this reuses it
-    return {
-      url: db.url,
-      async close() {
-        try {
-          await db.close();
-        } finally {
-          await release();
-        }
-      },
-    };
-  } catch (e) {
-    await release();
-    throw e;
-  }
-}
-
-/** The live process holding the lock, if any. */
-async function lockHolder(lockFile: string): Promise<number | undefined> {
-  let pid: number;
-  try {
-    pid = Number(await fs.readFile(lockFile, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
-}
-
-async function acquireLock(lockFile: string, timeoutMs = 120_000): Promise<() => Promise<void>> {
-  await fs.mkdir(path.dirname(lockFile), { recursive: true });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await fs.writeFile(lockFile, String(process.pid), { flag: 'wx' });
-      return () => fs.rm(lockFile, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const stale = await fs.readFile(lockFile, 'utf8').catch(() => undefined);
-    if (stale !== undefined && !(await lockHolder(lockFile))) {
-      // the holder died; remove its lock unless someone replaced it meanwhile
-      if ((await fs.readFile(lockFile, 'utf8').catch(() => undefined)) === stale) await fs.rm(lockFile, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new CliError(`the embedded database is busy (${lockFile} held by another operator command)`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return openDatabase(config, { role: 'cli' });
 }
 
 /** One cheap query decides whether the (slow to load) migration engine is needed at all. */

@@ -17,7 +17,7 @@ interface ResolvedDatabase {
 
 /** What src/db/database.ts exports (a version taking no argument would ignore it). */
 interface DatabaseModule {
-  openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<ResolvedDatabase>;
+  openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: { role: 'cli' }): Promise<ResolvedDatabase>;
 }
 
 /**
@@ -27,7 +27,8 @@ interface DatabaseModule {
  */
 async function resolveDatabaseUrl(): Promise<ResolvedDatabase> {
   const databaseModule = await importDatabaseModule();
-  if (databaseModule) return databaseModule.openDatabase(loadConfig());
+  // a short-lived command: a running service's database, else owned for the command's duration
+  if (databaseModule) return databaseModule.openDatabase(loadConfig(), { role: 'cli' });
 
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set; set it to the PostgreSQL database to migrate.');

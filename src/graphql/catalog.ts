@@ -1,6 +1,7 @@
 import { CAPTION_TEMPLATES, type CaptionTemplate } from '../catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES, type HookTitleTemplate } from '../catalog/hook-title-templates.js';
 import { languagesFor, type Language } from '../catalog/languages.js';
+import { supportedBy } from '../media/transcription/transcriber.js';
 import { builder } from './builder.js';
 
 export const LanguageType = builder.objectRef<Language>('Language').implement({
@@ -53,7 +54,7 @@ builder.queryFields((t) => ({
   languages: t.field({
     type: [LanguageType],
     description: 'Languages accepted as `language` by project creation',
-    resolve: (_root, _args, ctx) => languagesFor(ctx.app.config.transcriber),
+    resolve: (_root, _args, ctx) => languagesFor(ctx.app.config.transcriber, supportedBy(ctx.app)),
   }),
   captionTemplates: t.field({
     type: [CaptionTemplateType],

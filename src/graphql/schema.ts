@@ -6,6 +6,8 @@ import './catalog.js';
 import './jobs.js';
 import './library.js';
 import './presets.js';
+import './projects.js';
 import './themes.js';
+import './webhooks.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

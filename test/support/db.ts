@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { applyMigrations } from '../../src/db/migrate.js';
-import { urlFor } from '../../src/db/embedded.js';
+import { serveOverSocket, urlFor } from '../../src/db/embedded.js';
 
 /**
  * Tests run against a real PostgreSQL when TEST_DATABASE_URL or DATABASE_URL
@@ -35,29 +34,38 @@ export async function adminQuery(sql: string): Promise<void> {
 
 export const randomDbName = (label: string) => `t_${label}_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
 
-/** A fresh, migrated database for one test file. */
-export async function createTestDatabase(template = process.env.TEST_TEMPLATE_DB): Promise<TestDatabase> {
+async function createServerDatabase(server: string, label: string, template?: string): Promise<TestDatabase> {
+  const name = randomDbName(label);
+  await adminQuery(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+  return { url: withDatabase(server, name), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** A fresh, empty database: a new database on the server, else a new embedded PGlite server. */
+export async function createEmptyDatabase(label = 'db'): Promise<TestDatabase> {
   const server = serverUrl();
-  if (server) {
-    const name = randomDbName('db');
-    if (template) {
-      await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
-    } else {
-      await adminQuery(`CREATE DATABASE "${name}"`);
-      await applyMigrations(withDatabase(server, name));
-    }
-    return { url: withDatabase(server, name), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-  }
+  if (server) return createServerDatabase(server, label);
   const db = await PGlite.create();
-  const socket = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  const socket = serveOverSocket(db);
   await socket.start();
-  const url = urlFor(Number(socket.getServerConn().split(':').pop()));
-  await applyMigrations(url);
   return {
-    url,
+    url: urlFor(Number(socket.getServerConn().split(':').pop())),
     async drop() {
       await socket.stop();
       await db.close();
     },
   };
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(template = process.env.TEST_TEMPLATE_DB): Promise<TestDatabase> {
+  const server = serverUrl();
+  if (server && template) return createServerDatabase(server, 'db', template);
+  const database = await createEmptyDatabase();
+  try {
+    await applyMigrations(database.url);
+  } catch (e) {
+    await database.drop();
+    throw e;
+  }
+  return database;
 }

@@ -20,7 +20,14 @@ export interface Fixtures {
   text: string;
   /** bytes that look like nothing: accepted by the first look, refused by ffprobe */
   noise: string;
+  /** ~8 s, 320x240: two spoken sentences with a 1.5 s pause (espeak-ng), H.264 + AAC */
+  talk: string;
+  /** the same streams in a QuickTime container */
+  talkMov: string;
 }
+
+export const TALK_A = 'Hello and welcome to this short video about captions.';
+export const TALK_B = 'Now we talk about clips and social publishing.';
 
 let cached: Promise<Fixtures> | undefined;
 
@@ -37,13 +44,31 @@ export function mediaFixtures(): Promise<Fixtures> {
       fs.writeFile(f('notes.txt'), 'just some words, not a media file\n'),
       fs.writeFile(f('noise.bin'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251))),
     ]);
-    return { dir, video: f('clip.mp4'), audio: f('tone.mp3'), image: f('image.png'), page: f('page.html'), text: f('notes.txt'), noise: f('noise.bin') };
+    await run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('a.wav'), TALK_A]);
+    await run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('b.wav'), TALK_B]);
+    await run('ffmpeg', [...FF, '-i', f('a.wav'), '-f', 'lavfi', '-t', '1.5', '-i', 'anullsrc=r=22050:cl=mono', '-i', f('b.wav'),
+      '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]', '-map', '[a]', f('speech.wav')]);
+    await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=30', '-i', f('speech.wav'), '-map', '0:v', '-map', '1:a', '-shortest',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', f('talk.mp4')]);
+    await run('ffmpeg', [...FF, '-i', f('talk.mp4'), '-map', '0', '-c', 'copy', '-f', 'mov', f('talk.mov')]);
+    return {
+      dir,
+      video: f('clip.mp4'),
+      audio: f('tone.mp3'),
+      image: f('image.png'),
+      page: f('page.html'),
+      text: f('notes.txt'),
+      noise: f('noise.bin'),
+      talk: f('talk.mp4'),
+      talkMov: f('talk.mov'),
+    };
   })();
   return cached;
 }
 
 const TYPES: Record<string, string> = {
   '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
   '.mp3': 'audio/mpeg',
   '.png': 'image/png',
   '.html': 'text/html; charset=utf-8',

@@ -6,7 +6,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface Child {
   proc: ChildProcess;
   output: () => string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** sends `signal`; a process still running after graceMs is killed (SIGKILL), so a stuck stop cannot hang a test */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | null>;
 }
 
 /** Runs a TypeScript entry in its own Node process and waits for it to print `ready`. */
@@ -16,7 +17,10 @@ export async function spawnReady(file: string, env: Record<string, string>, time
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} not ready after ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL'); // nobody would stop it otherwise
+      reject(new Error(`${file} not ready after ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     proc.stdout!.on('data', () => {
       if (/^ready$/m.test(out)) {
         clearTimeout(timer);
@@ -31,10 +35,15 @@ export async function spawnReady(file: string, env: Record<string, string>, time
   return {
     proc,
     output: () => out,
-    stop: (signal = 'SIGTERM') =>
+    stop: (signal = 'SIGTERM', graceMs = 15_000) =>
       new Promise((resolve) => {
-        if (proc.exitCode !== null) return resolve(proc.exitCode);
-        proc.once('exit', (code) => resolve(code));
+        // exited already (with a code, or killed by a signal): 'exit' will not come again
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
+        const kill = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+        proc.once('exit', (code) => {
+          clearTimeout(kill);
+          resolve(code);
+        });
         proc.kill(signal);
       }),
   };

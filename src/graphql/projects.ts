@@ -1,0 +1,179 @@
+import type { FileUpload } from 'graphql-upload-ts';
+import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf, type Word } from '../projects/service.js';
+import { projectEvent } from '../projects/state.js';
+import type { ProjectEvent } from '../pubsub.js';
+import { builder } from './builder.js';
+import { pageArgs, toConnection } from './connections.js';
+import { currentUser } from './context.js';
+
+export const ProjectStatusEnum = builder.enumType('ProjectStatus', {
+  values: ['uploading', 'processing', 'transcribing', 'exporting', 'completed', 'failed'] as const,
+});
+
+export const WordType = builder.objectRef<Word>('Word').implement({
+  description: 'A caption transcript element; silences have empty text',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    text: t.exposeString('text'),
+    type: t.exposeString('type', { description: 'word, silence or punctuation' }),
+    startTime: t.exposeFloat('startTime'),
+    endTime: t.exposeFloat('endTime'),
+  }),
+});
+
+const VideoMetaDataType = builder.objectRef<{ width: number; height: number; duration: number; fps: number }>('VideoMetaData').implement({
+  fields: (t) => ({
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    duration: t.exposeFloat('duration'),
+    fps: t.exposeFloat('fps'),
+  }),
+});
+
+const ProgressType = builder.objectRef<{ stage: string; percent: number }>('ProjectProgress').implement({
+  description: 'The running step of a project and how far it is',
+  fields: (t) => ({ stage: t.exposeString('stage'), percent: t.exposeFloat('percent') }),
+});
+
+export const ProjectType = builder.prismaObject('Project', {
+  description: 'A video project: its settings, status, transcript and rendered output',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    language: t.exposeString('language'),
+    status: t.field({ type: ProjectStatusEnum, resolve: (p) => p.status }),
+    webhookUrl: t.exposeString('webhookUrl', { nullable: true }),
+    templateName: t.exposeString('templateName'),
+    userThemeId: t.exposeID('userThemeId', { nullable: true }),
+    presetId: t.exposeID('presetId', { nullable: true }),
+    aiEditTemplate: t.exposeString('aiEditTemplate', { nullable: true }),
+    magicZooms: t.exposeBoolean('magicZooms'),
+    magicBrolls: t.exposeBoolean('magicBrolls'),
+    magicBrollsPercentage: t.exposeInt('magicBrollsPercentage'),
+    removeSilencePace: t.exposeString('removeSilencePace', { nullable: true }),
+    removeBadTakes: t.exposeBoolean('removeBadTakes'),
+    cleanAudio: t.exposeBoolean('cleanAudio'),
+    disableCaptions: t.exposeBoolean('disableCaptions'),
+    autoRender: t.exposeBoolean('autoRender'),
+    captionPositionY: t.exposeFloat('captionPositionY', { nullable: true }),
+    captionPositionX: t.exposeFloat('captionPositionX', { nullable: true }),
+    hookTitle: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.hookTitle }),
+    music: t.field({
+      type: 'JSON',
+      nullable: true,
+      resolve: (p) => {
+        if (!p.music || typeof p.music !== 'object') return null;
+        const { source: _source, ...music } = p.music as Record<string, unknown>;
+        return music;
+      },
+    }),
+    items: t.field({
+      type: 'JSON',
+      nullable: true,
+      resolve: (p) => (Array.isArray(p.items) ? p.items.map((i) => stripInternal(i as Record<string, unknown>)) : null),
+    }),
+    dictionary: t.exposeStringList('dictionary'),
+    transcriptionStatus: t.exposeString('transcriptionStatus', { nullable: true, description: 'PROCESSING, COMPLETED or FAILED' }),
+    failureReason: t.exposeString('failureReason', { nullable: true }),
+    videoMetaData: t.field({
+      type: VideoMetaDataType,
+      nullable: true,
+      resolve: (p) => {
+        const m = metaOf(p);
+        return m ? { width: m.width, height: m.height, duration: m.duration, fps: m.fps } : null;
+      },
+    }),
+    words: t.field({ type: [WordType], nullable: true, resolve: (p) => wordsOf(p) }),
+    progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as { stage: string; percent: number } | null) ?? null }),
+    downloadUrl: t.string({ nullable: true, description: 'The rendered video, once exported', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null) }),
+    directUrl: t.string({ nullable: true, description: 'The rendered video, playable in place', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null) }),
+    previewUrl: t.string({ nullable: true, resolve: () => null }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+/** what the renderer keeps about an item that callers did not send */
+function stripInternal({ mediaType: _mediaType, ...item }: Record<string, unknown>) {
+  return item;
+}
+
+export const ProjectUpdateType = builder.objectRef<ProjectEvent>('ProjectUpdate').implement({
+  description: "A project's status and the progress of its running step",
+  fields: (t) => ({
+    projectId: t.exposeID('projectId'),
+    status: t.exposeString('status'),
+    stage: t.exposeString('stage', { nullable: true }),
+    percent: t.exposeFloat('percent', { nullable: true }),
+    failureReason: t.exposeString('failureReason', { nullable: true }),
+    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  project: t.prismaField({
+    type: 'Project',
+    description: 'One of your projects',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, { id }, ctx) => getProject(ctx.app, currentUser(ctx).id, String(id)),
+  }),
+  projects: t.connection({
+    type: ProjectType,
+    description: 'Your projects, newest first; cursors are project ids',
+    args: { status: t.arg({ type: ProjectStatusEnum, required: false }) },
+    resolve: async (_root, args, ctx) => {
+      const { first, after } = pageArgs(args);
+      return toConnection(await listProjects(ctx.app, currentUser(ctx).id, { first, after, status: args.status }));
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createProject: t.prismaField({
+    type: 'Project',
+    description: 'Creates a project from a public mp4 or mov URL. The input holds the fields of POST /v1/projects.',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_q, _root, { input }, ctx) => createProject(ctx.app, currentUser(ctx).id, input),
+  }),
+  uploadProject: t.prismaField({
+    type: 'Project',
+    description: 'Creates a project from an uploaded mp4 or mov file (multipart request). The input holds the fields of POST /v1/projects/upload.',
+    args: { input: t.arg({ type: 'JSON', required: true }), file: t.arg({ type: 'Upload', required: true }) },
+    resolve: async (_q, _root, { input, file }, ctx) => {
+      const upload: FileUpload = await file;
+      return uploadProject(ctx.app, currentUser(ctx).id, input, { filename: upload.filename, stream: upload.createReadStream() });
+    },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  projectUpdates: t.field({
+    type: ProjectUpdateType,
+    description: "Your project's status and progress, starting with its current state, from whichever process works on it",
+    args: { projectId: t.arg.id({ required: true }) },
+    subscribe: async (_root, { projectId }, ctx) => {
+      const id = String(projectId);
+      const project = await getProject(ctx.app, currentUser(ctx).id, id);
+      // listen before reading the state: nothing that happens in between is lost
+      const events = ctx.app.pubsub.subscribe('projectUpdated', id)[Symbol.asyncIterator]();
+      const first = events.next();
+      const current = projectEvent(await ctx.app.db.project.findUniqueOrThrow({ where: { id: project.id } }));
+      return (async function* () {
+        try {
+          yield current;
+          let last = JSON.stringify({ ...current, at: undefined });
+          for (let next = await first; !next.done; next = await events.next()) {
+            const e = next.value;
+            const same = JSON.stringify({ ...e, at: undefined });
+            if (same === last || e.at < current.at) continue;
+            last = same;
+            yield e;
+          }
+        } finally {
+          await events.return?.();
+        }
+      })();
+    },
+    resolve: (e) => e,
+  }),
+}));

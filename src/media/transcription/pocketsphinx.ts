@@ -1,0 +1,61 @@
+import { readWavInfo } from './audio.js';
+import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
+import { primaryLanguage } from './languages.js';
+import { findExecutable, progressReporter, runTool } from './process.js';
+import type { TranscribedWord, Transcriber } from './transcriber.js';
+
+const PROGRAM = 'pocketsphinx_continuous';
+
+/** One line of `-time yes` output: `word start end confidence`. */
+const TIMED = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
+/** `<s>`, `</s>`, `<sil>`, `<unk>`, `[NOISE]`, `[BREATH]`, `++NOISE++`: no speech */
+const FILLER = /^(<[^>]*>|\[[^\]]*\]|\+\+.*\+\+)$/;
+
+/** A word, a silence/noise marker, or nothing (the untimed hypothesis lines) from one output line. */
+export function parsePocketsphinxLine(line: string): TranscribedWord | undefined {
+  const m = TIMED.exec(line.trim());
+  if (!m) return undefined;
+  const [, token, start, end] = m;
+  const startTime = Number(start);
+  const endTime = Number(end);
+  if (FILLER.test(token)) return { text: '', type: 'silence', startTime, endTime };
+  // `read(2)`: alternate pronunciations are numbered; the dictionary's words are lower case
+  const text = token.replace(/\(\d+\)$/, '').replace(/^i(?=$|')/, 'I');
+  return { text, type: 'word', startTime, endTime };
+}
+
+/**
+ * CMU pocketsphinx with the US English model: offline, about a quarter of real time here.
+ * It has no prompt, so the dictionary is applied afterwards (postProcess).
+ */
+export function createPocketsphinxTranscriber(env: NodeJS.ProcessEnv): Transcriber {
+  const program = findExecutable(PROGRAM, env);
+  if (!program) {
+    throw new TranscriberUnavailableError(`${PROGRAM} is not on PATH: install the pocketsphinx and pocketsphinx-en-us packages`);
+  }
+  const supports = (language: string) => primaryLanguage(language) === 'en';
+  return {
+    name: 'pocketsphinx',
+    supports,
+    async transcribe(wavPath, opts) {
+      if (!supports(opts.language)) {
+        throw new TranscriptionError(`pocketsphinx transcribes only English (en), not "${opts.language}"`);
+      }
+      const { duration } = await readWavInfo(wavPath);
+      const words: TranscribedWord[] = [];
+      const report = progressReporter(opts.onProgress);
+      await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null'], {
+        signal: opts.signal,
+        onStdoutLine(line) {
+          const w = parsePocketsphinxLine(line);
+          if (!w) return;
+          words.push(w);
+          // results come an utterance at a time; how far the last one reached is the progress
+          if (duration > 0) report(w.endTime / duration);
+        },
+      });
+      opts.onProgress?.(1);
+      return words.sort((a, b) => a.startTime - b.startTime);
+    },
+  };
+}

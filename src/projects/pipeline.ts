@@ -1,0 +1,230 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import type { App } from '../app.js';
+import { isAppError } from '../errors.js';
+import type { Prisma, Project } from '../generated/prisma/client.ts';
+import { downloadMedia } from '../library/fetch-media.js';
+import type { Logger } from '../logger.js';
+import { NotMediaError, probe } from '../media/ffprobe.js';
+import { extractAudio } from '../media/transcription/audio.js';
+import { postProcess } from '../media/transcription/post-process.js';
+import { transcriberFor } from '../media/transcription/transcriber.js';
+import { isFetchError } from '../net/guarded-fetch.js';
+import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
+import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
+import { formatBytes } from './settings.js';
+import { progressReporter, transition } from './state.js';
+
+/** Every step ends: a project never stays in processing forever (seconds). */
+export const STEP_TIMEOUTS = {
+  fetch: 30 * 60,
+  probe: 60,
+  extract: 10 * 60,
+  /** at least this, or twice the audio duration */
+  transcribe: 10 * 60,
+};
+
+/** A failure the caller caused (a bad file, a bad URL): the project fails at once, no retry. */
+class ProjectFailure extends Error {}
+
+export interface PipelineContext {
+  log: Logger;
+  /** renews the job's lock; called with each progress report */
+  touch(percent: number): Promise<void>;
+  /** this run's number: runs before it failed on passing errors */
+  attempt: number;
+  maxAttempts: number;
+}
+
+/**
+ * The pipeline of a created project, run by the `projects.process` job:
+ * fetch the source (URL projects), probe it, extract the audio, transcribe,
+ * store the words, then complete (DESIGN.md's state machine). Each step is
+ * skipped when its result is already stored, so a run after a crash picks up
+ * where the last one stopped and ends the same way, with one webhook.
+ */
+export async function runProjectPipeline(app: App, projectId: string, ctx: PipelineContext): Promise<void> {
+  let project = await app.db.project.findUnique({ where: { id: projectId } });
+  if (!project || (project.status !== 'processing' && project.status !== 'transcribing')) return;
+  const report = progressReporter(app, project, ctx.touch);
+  try {
+    if (!project.sourceKey) project = await fetchSource(app, project, report);
+    let meta = metaOf(project);
+    if (!meta) {
+      await report('probe', 0);
+      meta = await step('probe', STEP_TIMEOUTS.probe, () => probeSource(app, project!.sourceKey!));
+      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
+    }
+    if (project.status === 'processing') {
+      project =
+        (await transition(app, project.id, ['processing'], {
+          status: 'transcribing',
+          transcriptionStatus: 'PROCESSING',
+          progress: { stage: 'transcribe', percent: 0 },
+        })) ?? project;
+      if (project.status !== 'transcribing') return; // another run moved it on
+    }
+    if (!wordsOf(project)) await transcribe(app, project, meta, report);
+    await complete(app, project.id);
+  } catch (e) {
+    const passing = !(e instanceof ProjectFailure) && !isAppError(e) && ctx.attempt < ctx.maxAttempts && isPassing(e);
+    if (passing) {
+      ctx.log.warn({ err: e, attempt: ctx.attempt }, 'project step failed; the job will try again');
+      throw e;
+    }
+    const reason = failureReason(e);
+    if (!(e instanceof ProjectFailure) && !isAppError(e) && !isFetchError(e)) ctx.log.error({ err: e }, 'project pipeline failed');
+    await fail(app, projectId, reason);
+  }
+}
+
+/** Network trouble and timeouts of our own machinery are worth another try; bad input is not. */
+const isPassing = (e: unknown) => (isFetchError(e) ? ['timeout', 'connection', 'dns'].includes(e.reason) : !(e instanceof NotMediaError));
+
+function failureReason(e: unknown): string {
+  if (e instanceof ProjectFailure || isAppError(e)) return e.message;
+  if (isFetchError(e)) return `The video could not be downloaded: ${e.message}`;
+  if (e instanceof NotMediaError) return 'The file is not an mp4 or mov video';
+  return `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** Runs one step under its time limit; the step gets a signal that fires at the limit. */
+async function step<T>(name: string, seconds: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new ProjectFailure(`The ${name} step timed out after ${seconds} s`));
+    }, seconds * 1000);
+  });
+  try {
+    return await Promise.race([fn(controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchSource(app: App, project: Project, report: ReturnType<typeof progressReporter>): Promise<Project> {
+  await report('fetch', 0);
+  const key = `projects/${project.id}/source.mp4`;
+  await step('fetch', STEP_TIMEOUTS.fetch, async () => {
+    const res = await downloadMedia(app, project.sourceUrl!, app.config.maxProjectBytes);
+    const total = Number(res.headers['content-length'] ?? 0);
+    let seen = 0;
+    // counts what flows to storage; a 'data' listener would start the flow before storage reads
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        seen += chunk.length;
+        if (total > 0) void report('fetch', (seen / total) * 100).catch(() => {});
+        done(null, chunk);
+      },
+    });
+    res.body.on('error', (err) => counter.destroy(err));
+    res.body.pipe(counter);
+    await app.storage.put(key, counter, { contentType: 'video/mp4', maxBytes: app.config.maxProjectBytes }).catch((e) => {
+      throw isAppError(e) && e.code === 'PAYLOAD_TOO_LARGE' ? new ProjectFailure(`The video is larger than ${formatBytes(app.config.maxProjectBytes)}`) : e;
+    });
+  });
+  return app.db.project.update({ where: { id: project.id }, data: { sourceKey: key } });
+}
+
+async function probeSource(app: App, key: string): Promise<VideoMeta> {
+  try {
+    return checkProjectSource(await probe(app.storage.localPath(key)!));
+  } catch (e) {
+    if (e instanceof NotMediaError) throw new ProjectFailure('The file at videoUrl is not an mp4 or mov video');
+    if (isAppError(e)) throw new ProjectFailure(e.code === 'VALIDATION_ERROR' ? 'The video is longer than 2 hours' : e.message);
+    throw e;
+  }
+}
+
+async function transcribe(app: App, project: Project, meta: VideoMeta, report: ReturnType<typeof progressReporter>) {
+  const transcriber = transcriberFor(app.config.transcriber);
+  const dir = path.join(app.config.dataDir, 'tmp');
+  await fs.mkdir(dir, { recursive: true });
+  const wav = path.join(dir, `${project.id}.wav`);
+  try {
+    await report('transcribe', 0);
+    await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { signal }));
+    const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(meta.duration * 2));
+    const words = await step('transcription', limit, (signal) =>
+      transcriber.transcribe(wav, {
+        language: project.language,
+        dictionary: project.dictionary,
+        signal,
+        onProgress: (fraction: number) => void report('transcribe', fraction * 100).catch(() => {}),
+      }),
+    );
+    const transcript = postProcess(words, { dictionary: project.dictionary, duration: meta.duration });
+    await app.db.project.update({ where: { id: project.id }, data: { transcript: transcript as unknown as Prisma.InputJsonValue } });
+  } finally {
+    await fs.rm(wav, { force: true });
+  }
+}
+
+/** transcribing → completed, with the completed webhook in the same transaction. */
+async function complete(app: App, projectId: string) {
+  await withWebhook(app, (hook) =>
+    transition(
+      app,
+      projectId,
+      ['transcribing'],
+      { status: 'completed', transcriptionStatus: 'COMPLETED', completedAt: new Date(), failureReason: null, progress: { stage: 'done', percent: 100 } },
+      (tx, p) => hook(tx, p, 'project.completed'),
+    ),
+  );
+}
+
+/** any step → failed, with the reason and the failed webhook. */
+export async function fail(app: App, projectId: string, reason: string) {
+  await withWebhook(app, (hook) =>
+    transition(
+      app,
+      projectId,
+      ['processing', 'transcribing'],
+      { status: 'failed', failureReason: reason, transcriptionStatus: 'FAILED', progress: { stage: 'failed', percent: 0 } },
+      (tx, p) => hook(tx, p, 'project.failed'),
+    ),
+  );
+}
+
+type Hook = (tx: Prisma.TransactionClient, p: Project, event: 'project.completed' | 'project.failed') => Promise<unknown>;
+
+/**
+ * Records the project's webhook inside the transition's transaction and sends
+ * it once that has committed (a crash in between is covered by the sweeper).
+ */
+async function withWebhook(app: App, run: (hook: Hook) => Promise<unknown>) {
+  let recorded: RecordedWebhook | undefined;
+  await run(async (tx, p, event) => {
+    recorded = await projectWebhook(app, tx, p, event);
+  });
+  if (recorded?.created) await dispatchWebhook(app, recorded.deliveryId);
+}
+
+/** DECISIONS.md: { event, projectId, status, downloadUrl, directUrl, failureReason?, timestamp } */
+async function projectWebhook(app: App, tx: Prisma.TransactionClient, p: Project, event: 'project.completed' | 'project.failed') {
+  if (!p.webhookUrl) return undefined;
+  const url = p.renderedKey ? app.storage.url(p.renderedKey) : null;
+  return enqueueWebhook(
+    app,
+    {
+      userId: p.userId,
+      url: p.webhookUrl,
+      event,
+      subjectId: p.id,
+      payload: {
+        event,
+        projectId: p.id,
+        status: p.status as 'completed' | 'failed',
+        downloadUrl: url,
+        directUrl: url,
+        ...(p.failureReason ? { failureReason: p.failureReason } : {}),
+        timestamp: new Date().toISOString(),
+      },
+    },
+    tx,
+  );
+}

@@ -1,0 +1,192 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { App } from '../app.js';
+import { AppError, notFound, validationError } from '../errors.js';
+import type { Prisma, Project } from '../generated/prisma/client.ts';
+import { isUuid } from '../ids.js';
+import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
+import { afterCursor, checkPageArgs, NEWEST_FIRST, toPage, type PageArgs } from '../pagination.js';
+import { checkMediaUrl } from '../library/fetch-media.js';
+import { AI_BROLL_CREDITS, MAX_PROJECT_SECONDS } from './settings.js';
+import { readCreateBody, type ProjectSettings } from './validate.js';
+
+export const PROCESS_JOB = 'projects.process';
+
+/** The stored form of a transcript word. */
+export interface Word {
+  id: string;
+  text: string;
+  type: 'word' | 'silence' | 'punctuation';
+  startTime: number;
+  endTime: number;
+}
+
+/** width, height (display size), duration, fps of the source, plus what rendering needs */
+export interface VideoMeta {
+  width: number;
+  height: number;
+  duration: number;
+  fps: number;
+  rotation: number;
+  hasAudio: boolean;
+  size: number;
+  formatName: string;
+}
+
+/** Only mp4 and mov (the QuickTime family that ffprobe names "mov,mp4,m4a,3gp,3g2,mj2"). */
+const PROJECT_FORMAT = /(^|,)(mov|mp4)(,|$)/;
+
+/** Judges a probed source file: a video in mp4 or mov, at most 2 hours. */
+export function checkProjectSource(p: ProbeResult): VideoMeta {
+  if (p.kind !== 'VIDEO' || !p.video || !PROJECT_FORMAT.test(p.formatName)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
+  }
+  const duration = p.duration ?? 0;
+  if (!(duration > 0)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The video has no duration: it is not a playable mp4 or mov file');
+  if (duration > MAX_PROJECT_SECONDS) {
+    throw validationError([{ field: 'file', message: `is ${Math.round(duration / 60)} minutes long; at most 120 minutes are accepted`, value: duration }]);
+  }
+  return {
+    width: p.video.width,
+    height: p.video.height,
+    duration: Math.round(duration * 1000) / 1000,
+    fps: Math.round((p.video.fps ?? 30) * 1000) / 1000,
+    rotation: p.video.rotation,
+    hasAudio: p.audio !== null,
+    size: p.size,
+    formatName: p.formatName,
+  };
+}
+
+/** Prisma data of a new project from checked settings. */
+function projectData(userId: string, s: ProjectSettings): Prisma.ProjectUncheckedCreateInput {
+  return {
+    userId,
+    kind: 'edit',
+    title: s.title,
+    language: s.language,
+    status: 'processing',
+    webhookUrl: s.webhookUrl ?? null,
+    templateName: s.templateName,
+    userThemeId: s.userThemeId ?? null,
+    presetId: s.presetId ?? null,
+    aiEditTemplate: s.aiEditTemplate ?? null,
+    magicZooms: s.magicZooms,
+    magicBrolls: s.magicBrolls,
+    magicBrollsPercentage: Math.round(s.magicBrollsPercentage),
+    removeSilencePace: s.removeSilencePace ?? null,
+    removeBadTakes: s.removeBadTakes,
+    cleanAudio: s.cleanAudio,
+    disableCaptions: s.disableCaptions,
+    autoRender: s.autoRender,
+    captionPositionY: s.captionPositionY ?? null,
+    captionPositionX: s.captionPositionX ?? null,
+    hookTitle: (s.hookTitle as unknown as Prisma.InputJsonValue) ?? undefined,
+    music: s.music ? ({ ...s.music } as unknown as Prisma.InputJsonValue) : undefined,
+    items: s.items ? (s.items as unknown as Prisma.InputJsonValue) : undefined,
+    dictionary: s.dictionary,
+    sourceUrl: s.videoUrl ?? null,
+    progress: { stage: 'queued', percent: 0 },
+  };
+}
+
+/**
+ * Debits the AI credits of AI B-roll items in the transaction that accepts them
+ * (a null balance is unlimited); too few credits refuse the request whole.
+ */
+export async function debitAiBroll(tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string, field = 'items') {
+  if (count === 0) return;
+  const cost = count * AI_BROLL_CREDITS;
+  const debited = await tx.$executeRaw`UPDATE "User" SET "aiCredits" = "aiCredits" - ${cost} WHERE id = ${userId}::uuid AND "aiCredits" >= ${cost}`;
+  if (debited === 0) {
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { aiCredits: true } });
+    if (user.aiCredits !== null) {
+      throw validationError([{ field, message: `${count} AI B-roll item(s) cost ${cost} AI credits; you have ${user.aiCredits}`, value: count }]);
+    }
+    return; // unlimited
+  }
+  await tx.creditLedger.create({ data: { userId, kind: 'ai', delta: -cost, reason: `${count} AI B-roll item(s)`, subjectId } });
+}
+
+const aiBrollCount = (s: { items?: Array<{ type: string }> }) => s.items?.filter((i) => i.type === 'ai-broll').length ?? 0;
+
+/**
+ * POST /v1/projects: checks every rule, reaches the video URL once (so an
+ * unreachable URL or a web page is refused at once), then stores the project
+ * and queues its pipeline. Nothing is stored when anything is refused.
+ */
+export async function createProject(app: App, userId: string, body: unknown): Promise<Project> {
+  const settings = await readCreateBody(app, userId, body, 'url');
+  const checked = await checkMediaUrl(app, settings.videoUrl, 'videoUrl');
+  settings.videoUrl = checked.url;
+  const id = crypto.randomUUID();
+  const project = await app.db.$transaction(async (tx) => {
+    await debitAiBroll(tx, userId, aiBrollCount(settings), id);
+    return tx.project.create({ data: { ...projectData(userId, settings), id } });
+  });
+  await app.jobs.enqueue(PROCESS_JOB, { projectId: project.id, userId });
+  return project;
+}
+
+/**
+ * POST /v1/projects/upload: the fields are checked before a byte of the file is
+ * read; the file streams into storage (413 as soon as it passes 2 GB) and is
+ * judged by its content. A refused or broken upload leaves no project and no file.
+ */
+export async function uploadProject(app: App, userId: string, body: unknown, file: { filename: string; stream: Readable }): Promise<Project> {
+  let settings: ProjectSettings;
+  try {
+    settings = await readCreateBody(app, userId, body, 'upload');
+  } catch (e) {
+    file.stream.resume(); // the answer goes out now; the rest of the body is not wanted
+    throw e;
+  }
+  const id = crypto.randomUUID();
+  const ext = path.extname(file.filename).toLowerCase() === '.mov' ? '.mov' : '.mp4';
+  const key = `projects/${id}/source${ext}`;
+  try {
+    await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes: app.config.maxProjectBytes });
+    let probed: ProbeResult;
+    try {
+      probed = await probe(app.storage.localPath(key)!);
+    } catch (e) {
+      if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
+      throw e;
+    }
+    const meta = checkProjectSource(probed);
+    const project = await app.db.$transaction(async (tx) => {
+      await debitAiBroll(tx, userId, aiBrollCount(settings), id);
+      return tx.project.create({
+        data: { ...projectData(userId, settings), id, sourceKey: key, videoMeta: meta as unknown as Prisma.InputJsonValue },
+      });
+    });
+    await app.jobs.enqueue(PROCESS_JOB, { projectId: project.id, userId });
+    return project;
+  } catch (e) {
+    file.stream.resume();
+    await app.storage.delete(key).catch(() => {});
+    throw e;
+  }
+}
+
+/** One of the user's projects; a missing, foreign or malformed id is NOT_FOUND. */
+export async function getProject(app: App, userId: string, id: string): Promise<Project> {
+  const project = isUuid(id) ? await app.db.project.findFirst({ where: { id, userId } }) : null;
+  if (!project) throw notFound('Project');
+  return project;
+}
+
+/** The user's projects, newest first, in keyset pages. */
+export async function listProjects(app: App, userId: string, args: PageArgs & { status?: Project['status'] | null }) {
+  const { first, after, errors } = checkPageArgs(args);
+  errors.throwIfAny();
+  const base = { userId, ...(args.status ? { status: args.status } : {}) };
+  const cursor = after ? await app.db.project.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } }) : null;
+  if (after && !cursor) throw validationError([{ field: 'cursor', message: 'must be the nextCursor of a previous page', value: after }]);
+  const rows = await app.db.project.findMany({ where: cursor ? { AND: [base, afterCursor(cursor)] } : base, orderBy: NEWEST_FIRST, take: first + 1 });
+  return toPage(rows, first);
+}
+
+export const wordsOf = (p: Pick<Project, 'transcript'>): Word[] | null => (Array.isArray(p.transcript) ? (p.transcript as unknown as Word[]) : null);
+export const metaOf = (p: Pick<Project, 'videoMeta'>): VideoMeta | null => (p.videoMeta ? (p.videoMeta as unknown as VideoMeta) : null);

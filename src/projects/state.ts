@@ -1,0 +1,71 @@
+import type { App } from '../app.js';
+import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
+import type { ProjectEvent } from '../pubsub.js';
+
+export interface Progress {
+  stage: string;
+  percent: number;
+}
+
+/** The event subscribers get for a project row. */
+export function projectEvent(p: Pick<Project, 'id' | 'userId' | 'status' | 'progress' | 'failureReason' | 'updatedAt'>): ProjectEvent {
+  const progress = (p.progress ?? null) as Progress | null;
+  return {
+    projectId: p.id,
+    userId: p.userId,
+    status: p.status,
+    stage: progress?.stage ?? null,
+    percent: progress?.percent ?? null,
+    failureReason: p.failureReason,
+    at: p.updatedAt.toISOString(),
+  };
+}
+
+export const publishProject = (app: App, p: Parameters<typeof projectEvent>[0]) => app.pubsub.publish('projectUpdated', p.id, projectEvent(p));
+
+/**
+ * One move of the state machine (DESIGN.md): a single conditional UPDATE that
+ * happens only when the project is in one of `from`, so two workers (a job run
+ * twice) cannot both make it; `also` runs in the same transaction (webhooks,
+ * credits). Returns the updated row, or null when the move did not apply.
+ */
+export async function transition(
+  app: App,
+  projectId: string,
+  from: ProjectStatus[],
+  data: Prisma.ProjectUpdateManyMutationInput,
+  also?: (tx: Prisma.TransactionClient, project: Project) => Promise<unknown>,
+): Promise<Project | null> {
+  const updated = await app.db.$transaction(async (tx) => {
+    const { count } = await tx.project.updateMany({ where: { id: projectId, status: { in: from } }, data });
+    if (count === 0) return null;
+    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId } });
+    if (also) await also(tx, project);
+    return project;
+  });
+  if (updated) publishProject(app, updated);
+  return updated;
+}
+
+/**
+ * Records the running step's progress for late subscribers and tells current ones.
+ * Writes at most once a second per project unless the stage changes.
+ */
+export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId' | 'status'>, touch?: (percent: number) => Promise<void>) {
+  let last: Progress | null = null;
+  let lastWrite = 0;
+  return async (stage: string, percent: number) => {
+    const p = { stage, percent: Math.max(0, Math.min(100, Math.round(percent))) };
+    const now = Date.now();
+    if (last && last.stage === p.stage && (last.percent === p.percent || now - lastWrite < 1000)) return;
+    last = p;
+    lastWrite = now;
+    await touch?.(p.percent);
+    const row = await app.db.project.update({
+      where: { id: project.id },
+      data: { progress: p },
+      select: { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true },
+    });
+    publishProject(app, row);
+  };
+}

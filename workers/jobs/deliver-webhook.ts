@@ -1,0 +1,33 @@
+import { deliverWebhook, DELIVER_JOB, sweepWebhooks, SWEEP_JOB } from '../../src/webhooks/service.js';
+import type { JobDefinition } from '../registry.js';
+
+/**
+ * One attempt of a webhook delivery. The service schedules the next attempt
+ * itself (its own backoff, recorded on the delivery), so Agenda never retries.
+ */
+export const deliverWebhookJob: JobDefinition<{ deliveryId: string }> = {
+  name: DELIVER_JOB,
+  concurrency: 2,
+  // an attempt lasts at most ~10 s; a run silent for 2 min died with its worker
+  lockLifetime: 2 * 60_000,
+  backoff: null,
+  async handler(job, { app, log }) {
+    const outcome = await deliverWebhook(app, job.attrs.data.deliveryId);
+    log.debug({ deliveryId: job.attrs.data.deliveryId, outcome }, 'webhook attempt');
+  },
+};
+
+/** Sends what no job is going to send: deliveries recorded or retried by a process that died before enqueueing. */
+export const sweepWebhooksJob: JobDefinition = {
+  name: SWEEP_JOB,
+  every: '1 minute',
+  concurrency: 1,
+  backoff: null,
+  async handler(_job, { app, log }) {
+    const count = await sweepWebhooks(app);
+    if (count > 0) log.info({ count }, 'enqueued overdue webhook deliveries');
+  },
+};
+
+/** Both webhook jobs, for the registry. */
+export const webhookJobs: JobDefinition[] = [deliverWebhookJob, sweepWebhooksJob];

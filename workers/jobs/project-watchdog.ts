@@ -1,0 +1,24 @@
+import { fail } from '../../src/projects/pipeline.js';
+import type { JobDefinition } from '../registry.js';
+
+/** A project whose step reported nothing for this long has lost its job for good. */
+const STALE_MS = 3 * 60 * 60 * 1000;
+
+/**
+ * The last guard of "a project never stays in processing forever": a project in
+ * processing or transcribing that has not moved for 3 hours (longer than any
+ * step's time limit) fails with a reason, and its webhook goes out.
+ */
+export const projectWatchdogJob: JobDefinition = {
+  name: 'projects.watchdog',
+  every: '15 minutes',
+  async handler(_job, { app, log }) {
+    const stale = await app.db.project.findMany({
+      where: { status: { in: ['processing', 'transcribing'] }, updatedAt: { lt: new Date(Date.now() - STALE_MS) } },
+      select: { id: true },
+      take: 500,
+    });
+    for (const { id } of stale) await fail(app, id, 'Processing stopped responding and was abandoned; create the project again');
+    if (stale.length) log.warn({ projects: stale.length }, 'stale projects failed');
+  },
+};
