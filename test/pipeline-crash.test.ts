@@ -1,0 +1,159 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../src/webhooks/signing.js';
+import { createUser, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.js';
+import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
+import { spawnReady, type Child } from './support/process.js';
+
+const run = promisify(execFile);
+
+interface Hook {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An HTTPS receiver with a self-signed certificate that the worker processes trust. */
+async function httpsReceiver(dir: string) {
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-keyout', key, '-out', cert,
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-addext', 'basicConstraints=critical,CA:TRUE']);
+  const hooks: Hook[] = [];
+  const server = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, (req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      hooks.push({ headers: req.headers as Record<string, string>, body });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return { url: `https://127.0.0.1:${port}/hook`, cert, hooks, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+// Cross-process job pick-up and events need a real PostgreSQL (NOTIFY does not cross PGlite's connections).
+describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () => {
+  let database: TestDatabase;
+  let api: TestApp;
+  let files: FileServer;
+  let user: TestUser;
+  let receiver: Awaited<ReturnType<typeof httpsReceiver>>;
+  let tmp: string;
+  const workers: Child[] = [];
+
+  beforeAll(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'crash-'));
+    const fx = await mediaFixtures();
+    // three times the talk: long enough to be killed while transcribing
+    const long = path.join(fx.dir, 'long-talk.mp4');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-stream_loop', '2', '-i', fx.talk, '-c', 'copy', long]);
+    [database, files, receiver] = await Promise.all([createTestDatabase(), serveFolder(fx.dir), httpsReceiver(tmp)]);
+    api = await startTestApp({ role: 'server', database });
+    user = await createUser(api);
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.stop('SIGKILL');
+    await api?.stop();
+    await database?.drop();
+    await files?.close();
+    await receiver?.close();
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  const worker = async (name: string) => {
+    const w = await spawnReady('test/fixtures/worker-process.ts', {
+      DATABASE_URL: database.url,
+      DATA_DIR: api.dataDir,
+      PUBLIC_URL: api.url,
+      LOG_LEVEL: 'warn',
+      JOB_POLL_MS: '300',
+      ALLOW_PRIVATE_NETWORK: '1',
+      NODE_EXTRA_CA_CERTS: receiver.cert,
+      // a dead worker's lock runs out fast; the live one renews it every second
+      PROJECT_JOB_LOCK_MS: '4000',
+      INSTANCE_NAME: name,
+    });
+    workers.push(w);
+    return w;
+  };
+
+  it('another worker completes it once: one webhook, signed; subscribers of the API see it through', async () => {
+    const first = await worker('worker-a');
+    const created = await request(api, 'POST', '/v1/projects', {
+      key: user.key,
+      json: { title: 'Crash test', language: 'en', videoUrl: files.url('long-talk.mp4'), autoRender: false, webhookUrl: receiver.url },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+
+    // an SSE subscriber on the API process, which runs no job itself
+    const seen: string[] = [];
+    const sse = fetch(new URL('/graphql', api.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': user.key },
+      body: JSON.stringify({ query: 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent } }', variables: { id } }),
+    }).then(async (res) => {
+      const reader = res.body!.getReader();
+      let buf = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buf += new TextDecoder().decode(value);
+        const blocks = buf.split('\n\n');
+        buf = blocks.pop()!;
+        for (const b of blocks) {
+          const data = b.split('\n').find((l) => l.startsWith('data:'));
+          const e = data ? JSON.parse(data.slice(5)).data?.projectUpdates : null;
+          if (e) seen.push(`${e.status}:${e.stage}`);
+          if (e?.status === 'completed') return void reader.cancel();
+        }
+      }
+    });
+
+    const db = api.runtime.app.db;
+    for (const t0 = Date.now(); ; ) {
+      const p = await db.project.findUniqueOrThrow({ where: { id } });
+      if (p.status === 'transcribing' && ((p.progress as { percent?: number } | null)?.percent ?? 0) >= 0) break;
+      if (Date.now() - t0 > 60_000) throw new Error(`never reached transcribing: ${p.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await first.stop('SIGKILL');
+    expect((await db.project.findUniqueOrThrow({ where: { id } })).status).toBe('transcribing');
+
+    await worker('worker-b');
+    for (const t0 = Date.now(); ; ) {
+      const p = await db.project.findUniqueOrThrow({ where: { id } });
+      if (p.status === 'completed') break;
+      if (p.status === 'failed' || Date.now() - t0 > 90_000) throw new Error(`not completed: ${p.status} ${p.failureReason}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await sse;
+    expect(seen).toContain('transcribing:transcribe');
+    expect(seen.at(-1)).toBe('completed:done');
+
+    for (const t0 = Date.now(); receiver.hooks.length === 0 && Date.now() - t0 < 20_000; ) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1500)); // a second POST would come now
+    expect(receiver.hooks).toHaveLength(1);
+    const hook = receiver.hooks[0];
+    const secret = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).webhookSecret;
+    const payload = verifyWebhook(secret, hook.headers, hook.body) as Record<string, unknown>;
+    expect(payload).toEqual({
+      event: 'project.completed',
+      projectId: id,
+      status: 'completed',
+      downloadUrl: null,
+      directUrl: null,
+      timestamp: expect.any(String),
+    });
+    expect(await db.webhookDelivery.count({ where: { subjectId: id } })).toBe(1);
+    const p = await request(api, 'GET', `/v1/projects/${id}`, { key: user.key });
+    expect(p.body.words.filter((w: { type: string }) => w.type === 'word').length).toBeGreaterThan(20);
+  }, 180_000);
+});
