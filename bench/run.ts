@@ -33,6 +33,15 @@ const line = (r: Record<string, unknown>) => cols.map((c) => String(r[c] ?? '').
 console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
 for (const r of shown) console.log(line(r));
 
+// a partial run (`npm run bench -- library`) replaces only the sections it ran
 const file = fileURLToPath(new URL('./results.json', import.meta.url));
-fs.writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+let previous: Row[] = [];
+try {
+  previous = (JSON.parse(fs.readFileSync(file, 'utf8')) as { results: Row[] }).results;
+} catch {
+  /* first run */
+}
+const ran = new Set(results.map((r) => r.section));
+const merged = [...previous.filter((r) => !ran.has(r.section)), ...results];
+fs.writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results: merged }, null, 2)}\n`);
 console.log(`\nwrote ${file}`);

@@ -61,7 +61,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
         (await transition(app, project.id, ['processing'], {
           status: 'transcribing',
           transcriptionStatus: 'PROCESSING',
-          progress: { stage: 'transcribe', percent: 0 },
+          progress: { stage: 'extract', percent: 0 },
         })) ?? project;
       if (project.status !== 'transcribing') return; // another run moved it on
     }
@@ -146,8 +146,9 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
   await fs.mkdir(dir, { recursive: true });
   const wav = path.join(dir, `${project.id}.wav`);
   try {
-    await report('transcribe', 0);
+    await report('extract', 0);
     await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { signal }));
+    await report('transcribe', 0);
     const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(meta.duration * 2));
     const words = await step('transcription', limit, (signal) =>
       transcriber.transcribe(wav, {
