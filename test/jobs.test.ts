@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -11,9 +12,11 @@ import { forwardJobEvents } from '../workers/events.js';
 import type { JobDefinition } from '../workers/registry.js';
 import type { App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { createPrisma } from '../src/db/client.js';
+import { createPrisma, type Db } from '../src/db/client.js';
+import { createRateLimits } from '../src/limits/rate-limits.js';
 import { createLogger } from '../src/logger.js';
 import { createAppPubSub, isDistributed, type JobEvent, type PubSub } from '../src/pubsub.js';
+import { createStorage } from '../src/storage/index.js';
 import { createEmptyDatabase, serverUrl, type TestDatabase } from './support/db.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,6 +27,8 @@ const log = createLogger(process.env.TEST_LOG_LEVEL || 'warn', { test: 'jobs' })
 const suffix = crypto.randomBytes(3).toString('hex');
 let database: TestDatabase | undefined;
 let databaseUrl: string;
+/** DATA_DIR of the job processes here (the App's media storage keeps its signing key there) */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobs-test-'));
 
 // On a server, a long poll interval: jobs found within the test's time can only have come by
 // LISTEN/NOTIFY. Over PGlite only the poll finds them (the tests that prove NOTIFY are skipped there).
@@ -31,7 +36,10 @@ const POLL_MS = ON_SERVER ? '60000' : '200';
 
 /** A config as loadConfig builds it, from a clean environment (no REDIS_URL/MONGODB_URL of the host). */
 const configFor = (instanceName: string, env: Record<string, string> = {}): Config =>
-  loadConfig({ DATABASE_URL: databaseUrl, INSTANCE_NAME: instanceName, JOB_POLL_MS: POLL_MS, LOG_LEVEL: 'warn', ...env });
+  loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, INSTANCE_NAME: instanceName, JOB_POLL_MS: POLL_MS, LOG_LEVEL: 'warn', ...env });
+
+/** The App handed to the test's jobs: they use neither media storage nor rate limits, but the App has them. */
+const appFor = (config: Config, db: Db, pubsub: PubSub, jobs: Jobs): App => ({ config, db, log, pubsub, jobs, storage: createStorage(config), limits: createRateLimits() });
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -72,6 +80,7 @@ function startWorker(): Promise<ChildProcess> {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
         INSTANCE_NAME: `fixture-${suffix}`,
         JOB_POLL_MS: POLL_MS,
         LOG_LEVEL: 'warn',
@@ -145,6 +154,7 @@ afterAll(async () => {
   await server?.stop();
   await pubsub?.close();
   await database?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
 
 describe('jobs across processes', () => {
@@ -230,7 +240,7 @@ describe('events of jobs run in this process', () => {
     const jobs = await createAgenda({ config, databaseUrl, log, role: 'all', definitions: [flaky] });
     const db = createPrisma(databaseUrl, { max: 1 });
     const local = createAppPubSub();
-    jobs.attach({ config, db, log, pubsub: local, jobs });
+    jobs.attach(appFor(config, db, local, jobs));
     const unforwardLocal = forwardJobEvents(jobs.agenda, local, { includeRemote: false, log });
     await jobs.start();
     const userId = crypto.randomUUID();
@@ -304,8 +314,7 @@ describe('drain', () => {
     const config = configFor(`drain-${crypto.randomBytes(3).toString('hex')}`);
     const jobs = await createAgenda({ config, databaseUrl, log, role: 'worker', definitions: [slow(state, ms)] });
     const db = createPrisma(databaseUrl, { max: 1 }); // lazy: never connects here
-    const app: App = { config, db, log, pubsub: createAppPubSub(), jobs };
-    jobs.attach(app);
+    jobs.attach(appFor(config, db, createAppPubSub(), jobs));
     await jobs.start();
     return { jobs, close: () => db.$disconnect() };
   }
