@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPrisma, type Db } from '../src/db/client.ts';
 import { createEmptyDatabase, createTestDatabase, serverUrl, type TestDatabase } from './support/db.ts';
+import { mediaFixtures, serveFolder } from './support/media.ts';
 
 // The operator CLI run as a separate process, exactly as operators and the acceptance suite run it.
 
@@ -225,24 +226,38 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
     expect(await db.preset.count({ where: { userId, name: { in: ['Bad', 'x'.repeat(101)] } } })).toBe(0);
   });
 
-  test('theme create and music add', async () => {
+  test('theme create and music add: the track is fetched and probed at once', async () => {
     const { userId } = shared;
-    const [theme, track, badUrl, ftpUrl] = await Promise.all([
-      cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
-      cli('music', 'add', '--name', 'Upbeat', '--url', 'http://127.0.0.1:9/music.mp3'),
-      cli('music', 'add', '--name', 'Broken', '--url', 'not a url'),
-      cli('music', 'add', '--name', 'Old', '--url', 'ftp://media.example/a.mp3'),
-    ]);
-    const { userThemeId } = ok(theme, ['userThemeId']) as { userThemeId: string };
-    expect(await db.userTheme.findUniqueOrThrow({ where: { id: userThemeId } })).toMatchObject({ userId, name: 'Bold yellow', font: null });
-    const { trackId } = ok(track, ['trackId']) as { trackId: string };
-    expect(await db.musicTrack.findUniqueOrThrow({ where: { id: trackId } })).toMatchObject({
-      name: 'Upbeat',
-      sourceUrl: 'http://127.0.0.1:9/music.mp3',
-      status: 'pending',
-    });
-    failed(badUrl, 2, /--url/);
-    failed(ftpUrl, 2, /--url/);
+    const fx = await mediaFixtures();
+    const files = await serveFolder(fx.dir);
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cli-music-'));
+    // the fixture server is on loopback, which only ALLOW_PRIVATE_NETWORK lets through
+    const local = (...args: string[]) => spawnRun(TSX, ['src/cli/main.ts', ...args], baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
+    try {
+      const [theme, track, page, unreachable, badUrl, ftpUrl] = await Promise.all([
+        cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
+        local('music', 'add', '--name', 'Upbeat', '--url', files.url('tone.mp3')),
+        local('music', 'add', '--name', 'A page', '--url', files.url('page.html')),
+        local('music', 'add', '--name', 'Nowhere', '--url', 'http://127.0.0.1:9/music.mp3'),
+        cli('music', 'add', '--name', 'Broken', '--url', 'not a url'),
+        cli('music', 'add', '--name', 'Old', '--url', 'ftp://media.example/a.mp3'),
+      ]);
+      const { userThemeId } = ok(theme, ['userThemeId']) as { userThemeId: string };
+      expect(await db.userTheme.findUniqueOrThrow({ where: { id: userThemeId } })).toMatchObject({ userId, name: 'Bold yellow', font: null });
+      const { trackId } = ok(track, ['trackId']) as { trackId: string };
+      const row = await db.musicTrack.findUniqueOrThrow({ where: { id: trackId } });
+      expect(row).toMatchObject({ name: 'Upbeat', sourceUrl: files.url('tone.mp3'), status: 'ready', storageKey: expect.stringMatching(/^music\//) });
+      expect(row.duration).toBeCloseTo(3, 0);
+      await expect(fs.stat(path.join(dataDir, 'media', row.storageKey!))).resolves.toBeTruthy();
+      failed(page, 1, /--url .*web page/);
+      failed(unreachable, 1, /--url .*cannot be fetched/);
+      expect(await db.musicTrack.count({ where: { name: { in: ['A page', 'Nowhere'] } } })).toBe(0);
+      failed(badUrl, 2, /--url/);
+      failed(ftpUrl, 2, /--url/);
+    } finally {
+      await files.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('errors: usage errors exit 2, unknown records exit 1; stdout stays empty', async () => {

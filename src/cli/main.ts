@@ -347,9 +347,17 @@ const COMMANDS: Record<string, Record<string, Command>> = {
         const trackName = shortName('name', f.required('name'));
         const sourceUrl = httpUrl('url', f.required('url'));
         return async (db) => {
-          const track = await db.musicTrack.create({ data: { name: trackName, sourceUrl }, select: { id: true } });
-          // TODO(media): enqueue the job that downloads and probes the track (pending → ready/failed) here.
-          return { trackId: track.id };
+          // fetched and probed now, so the operator learns at once whether the track works
+          const config = loadConfig();
+          const [{ addMusicTrack }, { createStorage }] = await Promise.all([import('../library/music.ts'), import('../storage/index.ts')]);
+          try {
+            const track = await addMusicTrack({ config, db, storage: createStorage(config) }, trackName, sourceUrl);
+            return { trackId: track.id };
+          } catch (e) {
+            const details = (e as { extensions?: { code?: string; details?: Array<{ message: string }> } }).extensions;
+            if (details?.code === 'VALIDATION_ERROR') throw new CliError(`--url ${details.details?.[0]?.message ?? (e as Error).message}`, 1);
+            throw e;
+          }
         };
       },
     },
