@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { mediaFixtures, serveFolder } from '../test/support/media.js';
+import { readSse, subscribeSse } from '../test/support/sse.js';
 import type { Row } from './run.js';
 import { admin, startService, withPgDatabase, type Service } from './support.js';
 
@@ -12,32 +13,18 @@ const UPLOAD_BYTES = 1024 ** 3;
 
 /** Times of the first update of each stage, read from the projectUpdates subscription over SSE. */
 async function followProject(svc: Service, key: string, id: string): Promise<Record<string, number>> {
-  const res = await fetch(`${svc.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': key },
-    body: JSON.stringify({ query: 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage } }', variables: { id } }),
-  });
+  const res = await subscribeSse(svc.url, key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage } }', { id });
   const first: Record<string, number> = {};
-  const reader = res.body!.getReader();
-  let buf = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error('subscription ended early');
-    buf += new TextDecoder().decode(value);
-    const blocks = buf.split('\n\n');
-    buf = blocks.pop()!;
-    for (const b of blocks) {
-      const data = b.split('\n').find((l) => l.startsWith('data:'));
-      const e = data ? (JSON.parse(data.slice(5)).data?.projectUpdates as { status: string; stage: string } | undefined) : undefined;
-      if (!e) continue;
+  await readSse(
+    res,
+    (d) => d.projectUpdates as { status: string; stage: string },
+    (e) => {
       first[e.stage] ??= performance.now();
       if (e.status === 'failed') throw new Error(`project ${id} failed`);
-      if (e.status === 'completed') {
-        await reader.cancel();
-        return first;
-      }
-    }
-  }
+      return e.status === 'completed';
+    },
+  );
+  return first;
 }
 
 async function timeProject(svc: Service, key: string, videoUrl: string, label: string, duration: number): Promise<Row[]> {

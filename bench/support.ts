@@ -1,24 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/support/ports.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PG_SERVER = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export async function withPgDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const name = `bench_${Date.now().toString(36)}`;

@@ -48,3 +48,30 @@ export function toPage<T extends { id: string }>(rows: T[], first: number): Page
   const items = hasMore ? rows.slice(0, first) : rows;
   return { items, hasMore, nextCursor: hasMore ? items[items.length - 1].id : null };
 }
+
+/** The two calls of a Prisma model that a keyset page needs. */
+interface PagedModel<T> {
+  findFirst(args: { where: object; select: { id: true; createdAt: true } }): Promise<{ id: string; createdAt: Date } | null>;
+  findMany(args: { where: object; orderBy: typeof NEWEST_FIRST; take: number }): Promise<T[]>;
+}
+
+/**
+ * One page of `model` rows matching `where`, newest first. The cursor must name
+ * a row inside `scope` (the caller's rows); anything else is a VALIDATION_ERROR
+ * on `cursor`, never a silent empty page.
+ */
+export async function keysetPage<T extends { id: string }>(
+  model: PagedModel<T>,
+  scope: object,
+  where: object,
+  { first, after }: { first: number; after: string | null },
+): Promise<Page<T>> {
+  const cursor = after ? await model.findFirst({ where: { ...scope, id: after }, select: { id: true, createdAt: true } }) : null;
+  if (after && !cursor) {
+    const errors = new FieldErrors();
+    errors.add('cursor', 'must be the nextCursor of one of your previous pages', after);
+    errors.throwIfAny();
+  }
+  const rows = await model.findMany({ where: cursor ? { AND: [where, afterCursor(cursor)] } : where, orderBy: NEWEST_FIRST, take: first + 1 });
+  return toPage(rows, first);
+}

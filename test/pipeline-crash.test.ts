@@ -10,6 +10,7 @@ import { createUser, request, startTestApp, type TestApp, type TestUser } from '
 import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.js';
 import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
 import { spawnReady, type Child } from './support/process.js';
+import { readSse, subscribeSse } from './support/sse.js';
 
 const run = promisify(execFile);
 
@@ -94,28 +95,9 @@ describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () =
     const id = created.body.id;
 
     // an SSE subscriber on the API process, which runs no job itself
-    const seen: string[] = [];
-    const sse = fetch(new URL('/graphql', api.url), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': user.key },
-      body: JSON.stringify({ query: 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent } }', variables: { id } }),
-    }).then(async (res) => {
-      const reader = res.body!.getReader();
-      let buf = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buf += new TextDecoder().decode(value);
-        const blocks = buf.split('\n\n');
-        buf = blocks.pop()!;
-        for (const b of blocks) {
-          const data = b.split('\n').find((l) => l.startsWith('data:'));
-          const e = data ? JSON.parse(data.slice(5)).data?.projectUpdates : null;
-          if (e) seen.push(`${e.status}:${e.stage}`);
-          if (e?.status === 'completed') return void reader.cancel();
-        }
-      }
-    });
+    const sse = subscribeSse(api.url, user.key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent } }', { id }).then((res) =>
+      readSse(res, (d) => d.projectUpdates as { status: string; stage: string }, (e) => e.status === 'completed'),
+    );
 
     const db = api.runtime.app.db;
     for (const t0 = Date.now(); ; ) {
@@ -134,7 +116,7 @@ describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () =
       if (p.status === 'failed' || Date.now() - t0 > 90_000) throw new Error(`not completed: ${p.status} ${p.failureReason}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    await sse;
+    const seen = (await sse).map((e) => `${e.status}:${e.stage}`);
     expect(seen).toContain('transcribing:transcribe');
     expect(seen.at(-1)).toBe('completed:done');
 

@@ -6,6 +6,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
+import { readSse, subscribeSse } from './support/sse.js';
 
 let app: TestApp;
 let files: FileServer;
@@ -389,32 +390,9 @@ describe('projectUpdates subscription', () => {
     const created = await request(app, 'POST', '/v1/projects', { key: user.key, json: body({ autoRender: false }) });
     const id = created.body.id;
     const query = 'subscription($id: ID!) { projectUpdates(projectId: $id) { projectId status stage percent } }';
-    const sse = (async () => {
-      const res = await fetch(new URL('/graphql', app.url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': user.key },
-        body: JSON.stringify({ query, variables: { id } }),
-      });
-      const events: any[] = [];
-      const reader = res.body!.getReader();
-      let buf = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buf += new TextDecoder().decode(value);
-        for (const block of buf.split('\n\n').slice(0, -1)) {
-          const data = block.split('\n').find((l) => l.startsWith('data:'));
-          if (data) {
-            const e = JSON.parse(data.slice(5)).data?.projectUpdates;
-            if (e) events.push(e);
-          }
-        }
-        buf = buf.split('\n\n').at(-1)!;
-        if (events.at(-1)?.status === 'completed') break;
-      }
-      await reader.cancel();
-      return events;
-    })();
+    const sse = subscribeSse(app.url, user.key, query, { id }).then((res) =>
+      readSse(res, (d) => d.projectUpdates, (e: any) => e.status === 'completed'),
+    );
     const ws = new Promise<any[]>((resolve, reject) => {
       const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': user.key }, retryAttempts: 0 });
       const events: any[] = [];

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { createUser, gql, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.js';
 import { spawnReady, type Child } from './support/process.js';
+import { readSse } from './support/sse.js';
 
 const SUBSCRIPTION = 'subscription($id: ID!) { jobEvents(jobId: $id) { jobId jobName type progress error } }';
 type Event = { jobId: string; jobName: string; type: string; progress: number | null; error: string | null };
@@ -16,37 +17,6 @@ type Event = { jobId: string; jobName: string; type: string; progress: number | 
 const EVENTS_WITHIN_MS = 20_000;
 const noFinalEvent = (events: Event[]) =>
   new Error(`no final event within ${EVENTS_WITHIN_MS} ms; received: [${events.map((e) => e.type).join(', ')}]`);
-
-/** Reads a GraphQL SSE response (fetched with `signal`) until `until` says stop; returns the events' data. */
-async function readSse(res: Response, until: (e: Event) => boolean, signal: AbortSignal): Promise<Event[]> {
-  const events: Event[] = [];
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  for (;;) {
-    const { done, value } = await reader.read().catch((e: unknown) => {
-      throw signal.aborted ? noFinalEvent(events) : e;
-    });
-    if (done) return events;
-    buf += dec.decode(value, { stream: true });
-    let i;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
-      if (!data) continue;
-      const payload = JSON.parse(data);
-      if (payload.errors) throw new Error(JSON.stringify(payload.errors));
-      const e = payload.data?.jobEvents as Event | undefined;
-      if (!e) continue;
-      events.push(e);
-      if (until(e)) {
-        await reader.cancel();
-        return events;
-      }
-    }
-  }
-}
 
 function wsEvents(app: TestApp, key: string, jobId: string, until: (e: Event) => boolean): Promise<Event[]> {
   const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
@@ -149,7 +119,7 @@ for (const { label, env, skip } of variants) {
       }).then((res) => {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-        return readSse(res, finished, signal);
+        return readSse(res, (d) => d.jobEvents as Event | undefined, finished, { signal, aborted: noFinalEvent });
       });
       const ws = wsEvents(api, user.key, jobId, finished);
       for (const events of await Promise.all([sse, ws])) {

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
-import { AppError, FieldErrors, notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import type { UserMedia } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import { isFetchError } from '../net/guarded-fetch.js';
-import { afterCursor, checkPageArgs, NEWEST_FIRST, toPage, type PageArgs } from '../pagination.js';
+import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
 
 export const IMPORT_JOB = 'media.import';
@@ -123,19 +123,7 @@ export interface ListArgs extends PageArgs {
 export async function listUserMedia(app: App, userId: string, args: ListArgs) {
   const { first, after, errors } = checkPageArgs(args);
   errors.throwIfAny();
-  const base = { userId, ...(args.type ? { type: args.type } : {}) };
-  let where: object = base;
-  if (after) {
-    const cursor = await app.db.userMedia.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } });
-    if (!cursor) {
-      const e = new FieldErrors();
-      e.add('cursor', 'is not the nextCursor of one of your pages', after);
-      e.throwIfAny();
-    }
-    where = { AND: [base, afterCursor(cursor!)] };
-  }
-  const rows = await app.db.userMedia.findMany({ where, orderBy: NEWEST_FIRST, take: first + 1 });
-  return toPage(rows, first);
+  return keysetPage(app.db.userMedia as never, { userId }, { userId, ...(args.type ? { type: args.type } : {}) }, { first, after }) as Promise<Page<UserMedia>>;
 }
 
 export async function getUserMedia(app: App, userId: string, id: string): Promise<UserMedia> {

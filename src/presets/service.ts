@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../db/client.js';
-import { fieldError, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { afterCursor, NEWEST_FIRST, toPage, type Page } from '../pagination.js';
+import { keysetPage, type Page } from '../pagination.js';
 import { InputReader, isPlainObject } from '../input.js';
 
 export type Preset = Prisma.PresetModel;
@@ -43,14 +43,7 @@ export async function getPreset(db: Db, userId: string, id: string): Promise<Pre
  * previous page: the id of one of the user's presets, anything else is refused.
  */
 export async function listPresets(db: Db, userId: string, { first, after }: { first: number; after: string | null }): Promise<Page<Preset>> {
-  const cursor = after ? await db.preset.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } }) : null;
-  if (after && !cursor) throw fieldError('cursor', 'must be the nextCursor of a previous page', after);
-  const rows = await db.preset.findMany({
-    where: { userId, ...(cursor ? afterCursor(cursor) : {}) },
-    orderBy: NEWEST_FIRST,
-    take: first + 1,
-  });
-  return toPage(rows, first);
+  return keysetPage(db.preset as never, { userId }, { userId }, { first, after }) as Promise<Page<Preset>>;
 }
 
 /**

@@ -6,7 +6,7 @@ import { AppError, notFound, validationError } from '../errors.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
-import { afterCursor, checkPageArgs, NEWEST_FIRST, toPage, type PageArgs } from '../pagination.js';
+import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
 import { checkMediaUrl } from '../library/fetch-media.js';
 import { AI_BROLL_CREDITS, MAX_PROJECT_SECONDS } from './settings.js';
 import { readCreateBody, type ProjectSettings } from './validate.js';
@@ -181,11 +181,7 @@ export async function getProject(app: App, userId: string, id: string): Promise<
 export async function listProjects(app: App, userId: string, args: PageArgs & { status?: Project['status'] | null }) {
   const { first, after, errors } = checkPageArgs(args);
   errors.throwIfAny();
-  const base = { userId, ...(args.status ? { status: args.status } : {}) };
-  const cursor = after ? await app.db.project.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } }) : null;
-  if (after && !cursor) throw validationError([{ field: 'cursor', message: 'must be the nextCursor of a previous page', value: after }]);
-  const rows = await app.db.project.findMany({ where: cursor ? { AND: [base, afterCursor(cursor)] } : base, orderBy: NEWEST_FIRST, take: first + 1 });
-  return toPage(rows, first);
+  return keysetPage(app.db.project as never, { userId }, { userId, ...(args.status ? { status: args.status } : {}) }, { first, after }) as Promise<Page<Project>>;
 }
 
 export const wordsOf = (p: Pick<Project, 'transcript'>): Word[] | null => (Array.isArray(p.transcript) ? (p.transcript as unknown as Word[]) : null);

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { Prisma } from '../db/client.js';
-import { badRequest, FieldErrors, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { WebhookDelivery } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { FetchRefused, guardedFetch, isFetchError } from '../net/guarded-fetch.js';
-import { afterCursor, checkPageArgs, NEWEST_FIRST, toPage, type PageArgs } from '../pagination.js';
+import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
 import type { WebhookEvent, WebhookPayload } from './events.js';
 import { MAX_ATTEMPTS, retryDelayMs, sweepGraceMs } from './schedule.js';
 import { webhookHeaders } from './signing.js';
@@ -272,19 +272,8 @@ export async function listWebhookDeliveries(app: App, userId: string, args: List
     errors.add('subjectId', 'must be 1 to 200 characters', args.subjectId);
   }
   errors.throwIfAny();
-  const base = { userId, ...(args.subjectId != null ? { subjectId: args.subjectId } : {}) };
-  let where: object = base;
-  if (after) {
-    const cursor = await app.db.webhookDelivery.findFirst({ where: { id: after, userId }, select: { id: true, createdAt: true } });
-    if (!cursor) {
-      const e = new FieldErrors();
-      e.add('cursor', 'is not the nextCursor of one of your pages', after);
-      e.throwIfAny();
-    }
-    where = { AND: [base, afterCursor(cursor!)] };
-  }
-  const rows = await app.db.webhookDelivery.findMany({ where, orderBy: NEWEST_FIRST, take: first + 1 });
-  return toPage(rows, first);
+  const where = { userId, ...(args.subjectId != null ? { subjectId: args.subjectId } : {}) };
+  return keysetPage(app.db.webhookDelivery as never, { userId }, where, { first, after }) as Promise<Page<WebhookDelivery>>;
 }
 
 /** The secret that signs the user's webhooks (`whsec_` + base64), for verifying them. */

@@ -1,0 +1,52 @@
+/**
+ * Reads a GraphQL-over-SSE response: each event's `data` payload goes through
+ * `pick`; collection stops (and the stream is cancelled) once `until` says so.
+ * A payload with errors rejects.
+ */
+export async function readSse<T>(
+  res: Response,
+  pick: (data: Record<string, any>) => T | undefined,
+  until: (e: T) => boolean,
+  /** the request's signal: once it aborts, reading fails with `aborted(events)` */
+  opts: { signal?: AbortSignal; aborted?: (events: T[]) => Error } = {},
+): Promise<T[]> {
+  const events: T[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { done, value } = await reader.read().catch((e: unknown) => {
+      throw opts.signal?.aborted && opts.aborted ? opts.aborted(events) : e;
+    });
+    if (done) return events;
+    buf += decoder.decode(value, { stream: true });
+    const blocks = buf.split('\n\n');
+    buf = blocks.pop()!;
+    for (const block of blocks) {
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('');
+      if (!data) continue;
+      const payload = JSON.parse(data);
+      if (payload.errors) throw new Error(JSON.stringify(payload.errors));
+      const e = payload.data ? pick(payload.data) : undefined;
+      if (e === undefined) continue;
+      events.push(e);
+      if (until(e)) {
+        await reader.cancel();
+        return events;
+      }
+    }
+  }
+}
+
+/** Opens a subscription over SSE on /graphql. */
+export const subscribeSse = (url: string, key: string, query: string, variables: Record<string, unknown>, signal?: AbortSignal) =>
+  fetch(new URL('/graphql', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': key },
+    body: JSON.stringify({ query, variables }),
+    signal,
+  });
