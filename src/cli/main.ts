@@ -375,6 +375,8 @@ function usageText(noun?: string): string {
 
 interface Connection {
   url: string;
+  /** the database of a running service, which applies the migrations itself */
+  shared: boolean;
   close(): Promise<void>;
 }
 
@@ -385,16 +387,16 @@ interface Connection {
  */
 async function connect(config: Config): Promise<Connection> {
   // what openDatabase answers for a DATABASE_URL, without loading the embedded engine
-  if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
+  if (config.databaseUrl) return { url: config.databaseUrl, shared: false, close: async () => {} };
   const { openDatabase } = await import('../db/database.ts');
   return openDatabase(config, { role: 'cli' });
 }
 
 /** One cheap query decides whether the (slow to load) migration engine is needed at all. */
-async function ensureMigrated(url: string): Promise<void> {
+async function pendingMigrations(url: string): Promise<string[]> {
   const entries = await fs.readdir(MIGRATIONS_DIR, { withFileTypes: true }).catch(() => []);
   const wanted = entries.filter((e) => e.isDirectory()).map((e) => e.name);
-  if (wanted.length === 0) return;
+  if (wanted.length === 0) return [];
   const client = new pg.Client({ connectionString: url });
   let applied = new Set<string>();
   try {
@@ -408,9 +410,25 @@ async function ensureMigrated(url: string): Promise<void> {
   } finally {
     await client.end().catch(() => {});
   }
-  if (wanted.every((m) => applied.has(m))) return;
-  const { applyMigrations } = await import('../db/migrate.ts');
-  await applyMigrations(url);
+  return wanted.filter((m) => !applied.has(m));
+}
+
+/**
+ * Applies what is pending, except on a running service's embedded database:
+ * the service migrates it as it starts, so the command waits for that instead
+ * of migrating the same database a second time at once.
+ */
+async function ensureMigrated(conn: Connection): Promise<void> {
+  if (!conn.shared) {
+    if ((await pendingMigrations(conn.url)).length === 0) return;
+    const { applyMigrations } = await import('../db/migrate.ts');
+    await applyMigrations(conn.url);
+    return;
+  }
+  for (const deadline = Date.now() + 60_000; (await pendingMigrations(conn.url)).length > 0; ) {
+    if (Date.now() > deadline) throw new CliError('the running service has not finished applying its migrations; try again shortly');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -465,7 +483,7 @@ async function run(argv: string[]): Promise<number> {
   const conn = await connect(loadConfig());
   let prisma: Db | undefined;
   try {
-    await ensureMigrated(conn.url);
+    await ensureMigrated(conn);
     const { createPrisma } = await import('../db/client.ts');
     prisma = createPrisma(conn.url, { max: 2 });
     const result = await work(prisma);

@@ -5,6 +5,8 @@ export interface Database {
   /** PostgreSQL connection string every component uses */
   url: string;
   embedded: boolean;
+  /** true when the embedded server belongs to another process (a running service), which migrates it */
+  shared: boolean;
   close(): Promise<void>;
 }
 
@@ -30,17 +32,17 @@ const POLL_MS = 100;
  * running service, or a new embedded server owned by this process under the owner lock.
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: OpenOptions): Promise<Database> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, close: async () => {} };
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, shared: false, close: async () => {} };
   const { dataDir } = config;
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS[opts.role]);
   let told = false;
   for (;;) {
     const running = await findRunningServer(dataDir);
-    if (running) return { url: running, embedded: true, close: async () => {} };
+    if (running) return { url: running, embedded: true, shared: true, close: async () => {} };
     const lock = await tryAcquireOwnerLock(dataDir, opts.role);
     if (lock) {
       const server = await startEmbeddedServer(dataDir, lock);
-      return { url: server.url, embedded: true, close: () => server.stop() };
+      return { url: server.url, embedded: true, shared: false, close: () => server.stop() };
     }
     // held by a short-lived owner, or by a service whose server is not up yet
     const holder = await ownerLockHolder(dataDir);
