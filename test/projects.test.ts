@@ -1,12 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import http from 'node:http';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 import { readSse, subscribeSse } from './support/sse.js';
+
+const execFileAsync = promisify(execFile);
 
 let app: TestApp;
 let files: FileServer;
@@ -333,6 +337,17 @@ describe('POST /v1/projects/upload', () => {
     expect(hook.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['autoRender', 'hookTitle.template']);
     const nofile = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ title: 'x', language: 'en' }) });
     expect(nofile.body.details[0].field).toBe('file');
+  });
+
+  it('a video longer than 2 hours is 400 VALIDATION_ERROR on file, and nothing stays', async () => {
+    const long = path.join(fx.dir, 'two-hours.mp4');
+    // a 16x16 picture at 1 frame per second: 2 h 30 s in under 100 KB
+    await execFileAsync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=black:s=16x16:r=1', '-t', '7230', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '600', long]);
+    const before = await projectCount();
+    const r = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ title: 'Long', language: 'en' }, { path: long, name: 'long.mp4', type: 'video/mp4' }) });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'file', message: expect.stringMatching(/120 minutes/) }] });
+    expect(await projectCount()).toBe(before);
   });
 
   it('over the size limit: 413 as soon as it is crossed, and nothing stays', async () => {
