@@ -1,0 +1,79 @@
+/**
+ * Fonts for libass. libass falls back to DejaVu without a word when a style's
+ * font is missing, so the renderer hands `ass=...:fontsdir=<fontsDir()>` a
+ * directory holding the files of every family the templates name (links to
+ * the system's files, found with fontconfig's fc-list; Debian: fonts-open-sans,
+ * fonts-roboto, fonts-lato).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CAPTION_TEMPLATES } from '../../catalog/caption-templates.js';
+import { HOOK_TITLE_TEMPLATES } from '../../catalog/hook-title-templates.js';
+
+export interface InstalledFont {
+  file: string;
+  families: string[];
+}
+
+let listed: InstalledFont[] | null = null;
+
+/** Font files fontconfig knows (empty without fc-list). Cached for the process. */
+export function installedFonts(): InstalledFont[] {
+  if (listed) return listed;
+  let out = '';
+  try {
+    out = execFileSync('fc-list', ['--format', '%{file}\t%{family}\n'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 });
+  } catch {
+    out = '';
+  }
+  listed = out
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter((p) => p.length === 2 && p[0])
+    .map(([file, fam]) => ({ file, families: fam.split(',').map((f) => f.trim()).filter(Boolean) }));
+  return listed;
+}
+
+/** Every family name fontconfig knows, sorted, without duplicates. */
+export function fontFamilies(): string[] {
+  return [...new Set(installedFonts().flatMap((f) => f.families))].sort();
+}
+
+/** The families the caption and hook-title templates name. */
+export function templateFonts(): string[] {
+  return [...new Set([...CAPTION_TEMPLATES.map((t) => t.font), ...HOOK_TITLE_TEMPLATES.map((t) => t.font)])].sort();
+}
+
+/** Families among `families` that fontconfig does not know (case-insensitive). */
+export function missingFonts(families: readonly string[] = templateFonts()): string[] {
+  const known = new Set(fontFamilies().map((f) => f.toLowerCase()));
+  return families.filter((f) => !known.has(f.toLowerCase()));
+}
+
+const dirs = new Map<string, string>();
+
+/**
+ * A directory (made once per process under the system temp dir) with links to
+ * the installed files of `families` (default: every template font and any
+ * extra families given, e.g. user theme fonts), for `ass=...:fontsdir=`.
+ */
+export function fontsDir(extraFamilies: readonly string[] = []): string {
+  const wanted = [...new Set([...templateFonts(), ...extraFamilies])].map((f) => f.toLowerCase()).sort();
+  const key = wanted.join('\n');
+  const known = dirs.get(key);
+  if (known && fs.existsSync(known)) return known;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipcast-fonts-'));
+  const used = new Set<string>();
+  for (const font of installedFonts()) {
+    if (!font.families.some((f) => wanted.includes(f.toLowerCase()))) continue;
+    if (!/\.(ttf|otf|ttc|otc)$/i.test(font.file) || !fs.existsSync(font.file)) continue;
+    let name = path.basename(font.file);
+    for (let i = 1; used.has(name); i++) name = `${i}-${path.basename(font.file)}`;
+    used.add(name);
+    fs.symlinkSync(font.file, path.join(dir, name));
+  }
+  dirs.set(key, dir);
+  return dir;
+}
