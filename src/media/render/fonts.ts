@@ -75,5 +75,7 @@ export function fontsDir(extraFamilies: readonly string[] = []): string {
     fs.symlinkSync(font.file, path.join(dir, name));
   }
   dirs.set(key, dir);
+  // links only: nothing to keep once this process ends
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
