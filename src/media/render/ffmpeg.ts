@@ -1,0 +1,133 @@
+/**
+ * Runs a render graph (graph.ts) through fluent-ffmpeg: the filter script goes
+ * to a temporary file handed over with `-filter_complex_script` (one argument
+ * over 128 KiB fails), progress comes from `-progress pipe:1` (`out_time_us`
+ * against the expected output duration). fluent-ffmpeg only assembles and
+ * runs the argument list; nothing else of it is used.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import ffmpeg from 'fluent-ffmpeg';
+import type { RenderGraph } from './graph.js';
+
+export interface RenderOptions {
+  /** fraction 0-1 of the output written; called at most a few times a second, and with 1 at the end */
+  onProgress?(fraction: number): void;
+  /** aborting kills ffmpeg and rejects with an AbortError */
+  signal?: AbortSignal;
+  /** kills ffmpeg and rejects after this many milliseconds */
+  timeoutMs?: number;
+}
+
+export class RenderError extends Error {
+  constructor(
+    message: string,
+    /** last lines ffmpeg wrote on stderr */
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'RenderError';
+  }
+}
+
+const STDERR_LINES = 30;
+
+/** Parses `-progress` output: the last out_time_us (µs) seen in `chunk`, or null. */
+export function lastOutTime(chunk: string): number | null {
+  let last: number | null = null;
+  for (const m of chunk.matchAll(/^out_time_(?:us|ms)=(\d+)$/gm)) last = Number(m[1]) / 1e6;
+  return last;
+}
+
+/** Renders `graph` into `outputPath` (mp4). Rejects with a RenderError carrying ffmpeg's last stderr lines. */
+export async function renderVideo(graph: RenderGraph, outputPath: string, options: RenderOptions = {}): Promise<void> {
+  const { onProgress, signal, timeoutMs } = options;
+  signal?.throwIfAborted();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clipcast-render-'));
+  const script = path.join(dir, 'graph.txt');
+  await fs.writeFile(script, graph.filterScript);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const command = ffmpeg({ stdoutLines: 5 });
+      for (const input of graph.inputs) command.input(input.path).inputOptions(input.args);
+      command
+        .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
+        .output(outputPath);
+
+      const stderr: string[] = [];
+      let settled = false;
+      let killedFor: Error | null = null;
+      let lastReported = -1;
+      let lastAt = 0;
+      const report = (fraction: number, force = false) => {
+        if (!onProgress) return;
+        const f = Math.max(0, Math.min(1, fraction));
+        const now = Date.now();
+        if (!force && (f <= lastReported || now - lastAt < 200)) return;
+        lastReported = f;
+        lastAt = now;
+        try {
+          onProgress(f);
+        } catch {
+          // a failing listener must not break the render
+        }
+      };
+      const finish = (err: Error | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve();
+      };
+      const kill = (reason: Error) => {
+        killedFor ??= reason;
+        try {
+          command.kill('SIGKILL');
+        } catch {
+          // not started or already gone
+        }
+        finish(reason);
+      };
+      const onAbort = () => kill(signal?.reason instanceof Error ? signal.reason : new DOMException('The render was aborted', 'AbortError'));
+      const timer = timeoutMs ? setTimeout(() => kill(new Error(`ffmpeg timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      command.on('start', () => {
+        const proc = (command as unknown as { ffmpegProc?: import('node:child_process').ChildProcess }).ffmpegProc;
+        let pending = '';
+        proc?.stdout?.on('data', (data: Buffer) => {
+          pending += data.toString('utf8');
+          const cut = pending.lastIndexOf('\n');
+          if (cut < 0) return;
+          const done = pending.slice(0, cut);
+          pending = pending.slice(cut + 1);
+          const t = lastOutTime(done);
+          if (t !== null && graph.duration > 0) report(Math.min(0.999, t / graph.duration));
+        });
+        if (signal?.aborted) onAbort();
+      });
+      command.on('stderr', (line: string) => {
+        stderr.push(line);
+        if (stderr.length > STDERR_LINES) stderr.shift();
+      });
+      command.on('error', (err: Error) => {
+        if (killedFor) return finish(killedFor);
+        const tail = stderr.join('\n').trim();
+        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || err.message}`, tail));
+      });
+      command.on('end', () => {
+        if (killedFor) return finish(killedFor);
+        report(1, true);
+        finish(null);
+      });
+      command.run();
+    });
+  } catch (e) {
+    await fs.rm(outputPath, { force: true }).catch(() => undefined);
+    throw e;
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,384 @@
+/**
+ * The one-pass render graph (DESIGN.md, Rendering): one ffmpeg run decodes the
+ * source once, cuts it, reframes it to the export size, zooms, lays B-roll
+ * media over it, burns the captions, cleans the voice, mixes the music and
+ * encodes once. Pure: this module only writes the ffmpeg arguments and the
+ * filter script (ffmpeg.ts runs them).
+ *
+ * Graph rules (measured on these machines, DESIGN.md "Verified on these machines"):
+ * - `fps=N` on the source before any cut; cuts are `select`/`aselect` over a
+ *   balanced tree of between() terms, then `setpts=N/FRAME_RATE/TB` /
+ *   `asetpts=N/SR/TB`; the audio is first resampled to 48 kHz and chunked with
+ *   `asetnsamples=n=48000/fps`, so audio and video keep the same frames.
+ * - Reframe: ffmpeg auto-rotates, so the plan carries the display size. The
+ *   source fills the output with a centred crop when that crop keeps at least
+ *   half of the picture (the aspect ratios differ by a factor of 2 or less,
+ *   e.g. 1:1 into 9:16); otherwise (16:9 into 9:16) the whole picture is shown
+ *   centred over a blurred, cropped copy of itself. `fit` forces either.
+ * - Zooms: `scale=...:eval=frame` + `crop` centred, eased in and out with a
+ *   smoothstep over ZOOM_EASE seconds (never zoompan).
+ * - Overlays: `trim=duration=D,setpts=PTS-STARTPTS+T/TB`, scaled per layout,
+ *   `overlay=...:eof_action=pass:enable='between(t,T,T+D)'`; images are looped
+ *   inputs (`-loop 1 -t D`); rounded corners come from one mask frame drawn once
+ *   with geq on a one-frame `color` source and repeated by alphamerge.
+ * - Captions last: `ass=<file>:fontsdir=<dir>`.
+ * - Audio: the source's audio (or `anullsrc`) cut like the video; clean-up
+ *   `highpass,lowpass,afftdn,loudnorm` then `aformat=48000/stereo`; music looped
+ *   (`-stream_loop -1`), trimmed to the output, faded, ducked under the voice
+ *   with `sidechaincompress` and mixed with `amix=normalize=0`.
+ */
+import { betweenTree, type Segment } from './timeline.js';
+
+export type OverlayLayout =
+  | 'cover'
+  | 'contain'
+  | 'rounded'
+  | 'square'
+  | 'split-50-50'
+  | 'split-35-65'
+  | 'split-50-50-bordered'
+  | 'split-35-65-bordered'
+  | 'pip-top-right'
+  | 'pip-bottom-right';
+
+export interface RenderOverlay {
+  path: string;
+  kind: 'VIDEO' | 'IMAGE';
+  /** output seconds */
+  start: number;
+  end: number;
+  /** default cover */
+  layout?: OverlayLayout;
+}
+
+export interface RenderZoom {
+  /** output seconds */
+  start: number;
+  end: number;
+  /** e.g. 1.2 = 20 % punch-in */
+  scale: number;
+}
+
+export interface RenderMusic {
+  path: string;
+  /** 1-100: linear gain volume/100 on the track's own level */
+  volume: number;
+  /** seconds into the track where the music starts */
+  startFrom?: number;
+  /** fade in and out (default true) */
+  fade?: boolean;
+  /** duck the music under speech (default true) */
+  duck?: boolean;
+}
+
+export interface RenderPlan {
+  source: {
+    path: string;
+    /** display size (probe(): already swapped for 90/270-degree rotations) */
+    width: number;
+    height: number;
+    fps: number | null;
+    rotation: number;
+    hasAudio: boolean;
+    duration: number;
+  };
+  output: {
+    width: number;
+    height: number;
+    fps: number;
+    /** libx264 preset, default veryfast */
+    preset?: string;
+    /** libx264 CRF, default 20 */
+    crf?: number;
+    /** how the source fills the frame; default auto (see the module comment) */
+    fit?: 'auto' | 'crop' | 'blur';
+  };
+  /** kept source ranges (keepSegments: sorted, frame-snapped) */
+  keep: Segment[];
+  zooms?: RenderZoom[];
+  /** ASS file burned in last */
+  assPath?: string;
+  fontsDir?: string;
+  overlays?: RenderOverlay[];
+  audio: { clean: boolean; music?: RenderMusic | null };
+}
+
+export interface RenderInput {
+  path: string;
+  /** input options, placed before `-i path` */
+  args: string[];
+}
+
+export interface RenderGraph {
+  inputs: RenderInput[];
+  /** the -filter_complex_script text; its outputs are [vout] and [aout] */
+  filterScript: string;
+  /** output options (maps, codecs), placed before the output path */
+  outputArgs: string[];
+  /** expected output duration in seconds (sum of the kept segments) */
+  duration: number;
+}
+
+/** Seconds a zoom takes to ease in (and out). */
+export const ZOOM_EASE = 0.25;
+/** Audio sample rate of the graph and of the output. */
+export const SAMPLE_RATE = 48_000;
+/** Aspect ratios differing by more than this factor get the blurred fill instead of a crop. */
+export const CROP_MAX_ASPECT_FACTOR = 2;
+
+const num = (x: number) => {
+  const s = x.toFixed(6).replace(/\.?0+$/, '');
+  return s === '-0' ? '0' : s;
+};
+const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
+
+/** Escapes a filter option value for a filtergraph (both levels: option parser, then graph parser). */
+export function escapeFilterValue(v: string): string {
+  const option = v.replace(/[\\':]/g, (c) => `\\${c}`);
+  return option.replace(/[\\'[\],;]/g, (c) => `\\${c}`);
+}
+
+/** Sum of expressions as a balanced binary tree (a flat sum of over a hundred terms fails). */
+export function balancedSum(terms: readonly string[]): string {
+  if (!terms.length) return '0';
+  const build = (lo: number, hi: number): string => {
+    if (hi - lo === 1) return terms[lo];
+    const mid = (lo + hi) >> 1;
+    return `(${build(lo, mid)}+${build(mid, hi)})`;
+  };
+  return build(0, terms.length);
+}
+
+/** The zoom factor at output time t: 1 outside zooms, `scale` inside, smoothstep ease over ZOOM_EASE. */
+export function zoomExpression(zooms: readonly RenderZoom[]): string {
+  const terms = zooms
+    .filter((z) => z.end > z.start && z.scale > 0 && z.scale !== 1)
+    .map((z) => {
+      const r = Math.max(1e-3, Math.min(ZOOM_EASE, (z.end - z.start) / 2));
+      const p = `clip(min((t-${num(z.start)})/${num(r)},(${num(z.end)}-t)/${num(r)}),0,1)`;
+      return `${num(z.scale - 1)}*${p}*${p}*(3-2*${p})`;
+    });
+  return terms.length ? `(1+${balancedSum(terms)})` : '1';
+}
+
+/** How the source fills the output frame (see the module comment). */
+export function chooseFit(src: { width: number; height: number }, out: { width: number; height: number }): 'crop' | 'blur' {
+  const sa = src.width / src.height;
+  const oa = out.width / out.height;
+  return Math.max(sa / oa, oa / sa) <= CROP_MAX_ASPECT_FACTOR + 1e-9 ? 'crop' : 'blur';
+}
+
+const coverTo = (w: number, h: number) => `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1`;
+
+/** Geometry of one overlay layout on a W x H frame. */
+export interface LayoutBox {
+  /** media box */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** contain: fit inside the box (centred) instead of filling it */
+  fit: 'cover' | 'contain';
+  /** corner radius of a rounded mask (0: none) */
+  radius: number;
+  /** split layouts: the part of the (zoomed) source shown beside the media, cut from the centre of the frame */
+  source?: { x: number; y: number; w: number; h: number };
+  /** bordered splits: a white line of this thickness on the media's edge facing the source */
+  border?: number;
+}
+
+/**
+ * Layout rules. cover: full frame. contain: whole media centred over the
+ * source. square: centred square of the frame's shorter side. rounded: a card
+ * of 88 % of the frame with rounded corners (5 % of the shorter side).
+ * pip-*: 36 % of the frame, margin 4 % of the shorter side. split-A-B: the
+ * media takes the first A % (top on portrait and square frames, left on
+ * landscape ones), the source's centre the other B %; -bordered adds a white
+ * line between them.
+ */
+export function layoutBox(layout: OverlayLayout, W: number, H: number): LayoutBox {
+  const short = Math.min(W, H);
+  switch (layout) {
+    case 'cover':
+      return { x: 0, y: 0, w: W, h: H, fit: 'cover', radius: 0 };
+    case 'contain':
+      return { x: 0, y: 0, w: W, h: H, fit: 'contain', radius: 0 };
+    case 'square': {
+      const s = Math.min(even(short), short - (short % 2));
+      return { x: Math.floor((W - s) / 2), y: Math.floor((H - s) / 2), w: s, h: s, fit: 'cover', radius: 0 };
+    }
+    case 'rounded': {
+      const w = even(W * 0.88);
+      const h = even(H * 0.88);
+      return { x: Math.floor((W - w) / 2), y: Math.floor((H - h) / 2), w, h, fit: 'cover', radius: Math.max(2, Math.round(short * 0.05)) };
+    }
+    case 'pip-top-right':
+    case 'pip-bottom-right': {
+      const w = even(W * 0.36);
+      const h = even(H * 0.36);
+      const m = Math.round(short * 0.04);
+      return { x: W - w - m, y: layout === 'pip-top-right' ? m : H - h - m, w, h, fit: 'cover', radius: 0 };
+    }
+    default: {
+      const share = layout.startsWith('split-35-65') ? 0.35 : 0.5;
+      const border = layout.endsWith('-bordered') ? Math.max(2, even(Math.max(W, H) * 0.006)) : undefined;
+      if (H >= W) {
+        const h = even(H * share);
+        const sh = H - h;
+        return { x: 0, y: 0, w: W, h, fit: 'cover', radius: 0, border, source: { x: 0, y: h, w: W, h: sh } };
+      }
+      const w = even(W * share);
+      const sw = W - w;
+      return { x: 0, y: 0, w, h: H, fit: 'cover', radius: 0, border, source: { x: w, y: 0, w: sw, h: H } };
+    }
+  }
+}
+
+const roundedMask = (r: number) =>
+  `lum='if(lte(pow(max(max(${r}-X,X-(W-1-${r})),0),2)+pow(max(max(${r}-Y,Y-(H-1-${r})),0),2),${r * r}),255,0)'`;
+
+/** The one-pass render of a plan: inputs, filter script and output options. */
+export function buildRenderGraph(plan: RenderPlan): RenderGraph {
+  const { source: src, output: out } = plan;
+  const W = out.width;
+  const H = out.height;
+  const F = out.fps;
+  if (!(W > 0 && H > 0 && F > 0)) throw new Error('output width, height and fps must be positive');
+  if (W % 2 || H % 2) throw new Error('output width and height must be even (yuv420p)');
+  const keep = plan.keep.filter((s) => s.end > s.start);
+  if (!keep.length) throw new Error('nothing is kept: the output would be empty');
+  const D = keep.reduce((sum, s) => sum + (s.end - s.start), 0);
+
+  const inputs: RenderInput[] = [{ path: src.path, args: [] }];
+  const lines: string[] = [];
+  const fullCut = keep.length === 1 && keep[0].start <= 1e-6 && keep[0].end >= src.duration - 1e-6;
+  const tree = betweenTree(keep);
+
+  // ---- video: fps, cut, reframe, zoom
+  const cut = fullCut ? 'setpts=N/FRAME_RATE/TB' : `select='${tree}',setpts=N/FRAME_RATE/TB`;
+  const fit = !out.fit || out.fit === 'auto' ? chooseFit(src, out) : out.fit;
+  if (fit === 'crop') {
+    lines.push(`[0:v]fps=${num(F)},${cut},${coverTo(W, H)}[framed]`);
+  } else {
+    const bw = even(W / 4);
+    const bh = even(H / 4);
+    lines.push(`[0:v]fps=${num(F)},${cut},split=2[bgsrc][fgsrc]`);
+    lines.push(`[bgsrc]scale=${bw}:${bh}:force_original_aspect_ratio=increase,crop=${bw}:${bh},boxblur=8:2,scale=${W}:${H},setsar=1[bg]`);
+    lines.push(`[fgsrc]scale=${W}:${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,setsar=1[fg]`);
+    lines.push(`[bg][fg]overlay=(W-w)/2:(H-h)/2[framed]`);
+  }
+  let cur = 'framed';
+  const zooms = (plan.zooms ?? []).filter((z) => z.end > z.start && z.scale > 0 && z.scale !== 1);
+  if (zooms.length) {
+    const z = zoomExpression(zooms);
+    const sw = `2*trunc(${W}*${z}/2)`;
+    const sh = `2*trunc(${H}*${z}/2)`;
+    lines.push(`[${cur}]scale=w='${sw}':h='${sh}':eval=frame,crop=w=${W}:h=${H}:x='(${sw}-${W})/2':y='(${sh}-${H})/2',setsar=1[zoomed]`);
+    cur = 'zoomed';
+  }
+
+  // ---- overlays
+  const overlays = (plan.overlays ?? []).filter((o) => o.end > o.start);
+  const splits = overlays.filter((o) => layoutBox(o.layout ?? 'cover', W, H).source).length;
+  const sourceParts: string[] = [];
+  if (splits) {
+    const labels = Array.from({ length: splits }, (_, i) => `sp${i}`);
+    lines.push(`[${cur}]split=${splits + 1}[based]${labels.map((l) => `[${l}]`).join('')}`);
+    cur = 'based';
+    sourceParts.push(...labels);
+  }
+  overlays.forEach((o, i) => {
+    const index = inputs.length;
+    const T = o.start;
+    const len = o.end - o.start;
+    inputs.push({
+      path: o.path,
+      args: o.kind === 'IMAGE' ? ['-loop', '1', '-framerate', num(F), '-t', num(len + 1 / F)] : ['-t', num(len + 1 / F)],
+    });
+    const box = layoutBox(o.layout ?? 'cover', W, H);
+    const enable = `enable='between(t,${num(T)},${num(T + len)})'`;
+    let media = `[${index}:v]trim=duration=${num(len)},setpts=PTS-STARTPTS+${num(T)}/TB,`;
+    media +=
+      box.fit === 'contain'
+        ? `scale=${box.w}:${box.h}:force_original_aspect_ratio=decrease:force_divisible_by=2,setsar=1`
+        : coverTo(box.w, box.h);
+    if (box.border) {
+      const b = box.border;
+      media += box.source && box.source.y > 0 ? `,drawbox=x=0:y=ih-${b}:w=iw:h=${b}:color=white:t=fill` : `,drawbox=x=iw-${b}:y=0:w=${b}:h=ih:color=white:t=fill`;
+    }
+    media += ',format=yuva420p';
+    if (box.radius > 0) {
+      lines.push(`${media}[ovraw${i}]`);
+      lines.push(`color=c=black:s=${box.w}x${box.h}:r=${num(F)}:d=${num(1 / F)},format=gray,geq=${roundedMask(box.radius)}[mask${i}]`);
+      lines.push(`[ovraw${i}][mask${i}]alphamerge[ov${i}]`);
+    } else {
+      lines.push(`${media}[ov${i}]`);
+    }
+    if (box.source) {
+      const part = sourceParts.shift() as string;
+      const s = box.source;
+      lines.push(
+        `[${part}]trim=start=${num(T)}:end=${num(T + len)},crop=${s.w}:${s.h}:${Math.floor((W - s.w) / 2)}:${Math.floor((H - s.h) / 2)}[src${i}]`,
+      );
+      lines.push(`[${cur}][src${i}]overlay=${s.x}:${s.y}:eof_action=pass:${enable}[withsrc${i}]`);
+      cur = `withsrc${i}`;
+    }
+    const x = box.fit === 'contain' ? '(W-w)/2' : String(box.x);
+    const y = box.fit === 'contain' ? '(H-h)/2' : String(box.y);
+    lines.push(`[${cur}][ov${i}]overlay=${x}:${y}:eof_action=pass:${enable}[over${i}]`);
+    cur = `over${i}`;
+  });
+
+  // ---- captions, last
+  let tail = '';
+  if (plan.assPath) {
+    tail += `ass=filename=${escapeFilterValue(plan.assPath)}`;
+    if (plan.fontsDir) tail += `:fontsdir=${escapeFilterValue(plan.fontsDir)}`;
+    tail += ',';
+  }
+  lines.push(`[${cur}]${tail}format=yuv420p[vout]`);
+
+  // ---- audio
+  const stereo = `aformat=sample_fmts=fltp:sample_rates=${SAMPLE_RATE}:channel_layouts=stereo`;
+  const music = plan.audio.music;
+  const voiceOut = music ? 'voice' : 'aout';
+  const clean = plan.audio.clean ? 'highpass=f=80,lowpass=f=12000,afftdn,loudnorm,' : '';
+  if (src.hasAudio) {
+    const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
+    const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB`;
+    lines.push(`[0:a]aresample=${SAMPLE_RATE},asetnsamples=n=${chunk}:p=0,${acut},${clean}${stereo}[${voiceOut}]`);
+  } else {
+    lines.push(`anullsrc=r=${SAMPLE_RATE}:cl=stereo,atrim=duration=${num(D)},${stereo}[${voiceOut}]`);
+  }
+  if (music) {
+    const index = inputs.length;
+    inputs.push({ path: music.path, args: ['-stream_loop', '-1', ...(music.startFrom ? ['-ss', num(music.startFrom)] : [])] });
+    const gain = Math.min(100, Math.max(1, music.volume)) / 100;
+    const f = Math.min(2, D / 4);
+    const fades = music.fade !== false && f > 0.01 ? `,afade=t=in:st=0:d=${num(f)},afade=t=out:st=${num(D - f)}:d=${num(f)}` : '';
+    lines.push(`[${index}:a]atrim=duration=${num(D)},asetpts=PTS-STARTPTS,aresample=${SAMPLE_RATE},${stereo},volume=${num(gain)}${fades}[music]`);
+    if (music.duck !== false && src.hasAudio) {
+      lines.push(`[voice]asplit=2[voicemix][voicesc]`);
+      lines.push(`[music][voicesc]sidechaincompress=threshold=0.01:ratio=12:attack=15:release=350[ducked]`);
+      lines.push(`[voicemix][ducked]amix=inputs=2:normalize=0:duration=first,${stereo}[aout]`);
+    } else {
+      lines.push(`[voice][music]amix=inputs=2:normalize=0:duration=first,${stereo}[aout]`);
+    }
+  }
+
+  const outputArgs = [
+    '-map', '[vout]',
+    '-map', '[aout]',
+    '-c:v', 'libx264',
+    '-preset', out.preset ?? 'veryfast',
+    '-crf', String(out.crf ?? 20),
+    '-pix_fmt', 'yuv420p',
+    '-r', num(F),
+    '-c:a', 'aac',
+    '-b:a', '160k',
+    '-ar', String(SAMPLE_RATE),
+    '-ac', '2',
+    '-movflags', '+faststart',
+  ];
+  return { inputs, filterScript: `${lines.join(';\n')}\n`, outputArgs, duration: D };
+}

@@ -1,0 +1,369 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probe } from '../src/media/ffprobe.js';
+import { renderVideo, RenderError } from '../src/media/render/ffmpeg.js';
+import { buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
+
+const run = promisify(execFile);
+const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
+let dir: string;
+const f = (name: string) => path.join(dir, name);
+
+const ffmpeg = (args: string[]) => run('ffmpeg', [...FF, ...args], { maxBuffer: 64 << 20 });
+
+/** One decoded frame at `t` as packed RGB. */
+async function frameAt(file: string, t: number): Promise<{ w: number; h: number; rgb: Buffer }> {
+  const info = await probe(file);
+  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: 64 << 20,
+  });
+  return { w: info.video!.width, h: info.video!.height, rgb: stdout };
+}
+const pixel = (fr: { w: number; rgb: Buffer }, x: number, y: number) => {
+  const i = (Math.round(y) * fr.w + Math.round(x)) * 3;
+  return [fr.rgb[i], fr.rgb[i + 1], fr.rgb[i + 2]] as const;
+};
+const isRed = ([r, g, b]: readonly number[]) => r > 180 && g < 80 && b < 80;
+
+/** mean_volume (dB) of the audio in [start, start + dur), after an optional filter chain. */
+async function meanVolume(file: string, start: number, dur: number, pre = ''): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(start), '-t', String(dur), '-i', file, '-vn', '-af', `${pre}volumedetect`, '-f', 'null', '-']);
+  const m = /mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderr);
+  if (!m) throw new Error(`no volumedetect output: ${stderr.slice(-500)}`);
+  return m[1] === '-inf' ? -200 : Number(m[1]);
+}
+
+async function streams(file: string) {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,r_frame_rate,nb_frames,duration,sample_rate,channels', '-of', 'json', file]);
+  const list = (JSON.parse(stdout) as { streams: Array<Record<string, string | number>> }).streams;
+  return { video: list.find((s) => s.codec_type === 'video')!, audio: list.find((s) => s.codec_type === 'audio') };
+}
+
+const plan = (over: Partial<RenderPlan> & Pick<RenderPlan, 'source'>): RenderPlan => ({
+  output: { width: 320, height: 240, fps: 24, preset: 'ultrafast' },
+  keep: [{ start: 0, end: over.source.duration }],
+  audio: { clean: false },
+  ...over,
+});
+
+const sourceOf = (file: string, width: number, height: number, duration: number, hasAudio = true, fps = 24): RenderPlan['source'] => ({
+  path: file,
+  width,
+  height,
+  fps,
+  rotation: 0,
+  hasAudio,
+  duration,
+});
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-graph-'));
+  const enc = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+  await Promise.all([
+    // landscape talking head stand-in: 30 fps, tone
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=30:d=6', '-f', 'lavfi', '-i', 'sine=f=440:d=6', ...enc, '-c:a', 'aac', '-shortest', f('wide.mp4')]),
+    // many cuts: tiny, 24 fps, 13 s
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=24:d=13', '-f', 'lavfi', '-i', 'sine=f=300:d=13', ...enc, '-c:a', 'aac', '-shortest', f('long.mp4')]),
+    // no audio at all
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=3', ...enc, f('mute.mp4')]),
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=24:d=5', '-f', 'lavfi', '-i', 'sine=f=440:d=5', ...enc, '-c:a', 'aac', '-shortest', f('base.mp4')]),
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=64x48', '-frames:v', '1', f('red.png')]),
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x48', '-frames:v', '1', f('green.png')]),
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00ff00:s=200x100:r=30:d=3', ...enc, f('green.mp4')]),
+    // "speech" (a 200 Hz tone) for 2 s, then 2 s of silence
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=200:d=2,apad=whole_dur=4', ...enc, '-c:a', 'aac', '-t', '4', f('talk.mp4')]),
+    ffmpeg(['-f', 'lavfi', '-i', 'sine=f=2000:d=1.5', '-c:a', 'libmp3lame', f('music.mp3')]),
+    // white 30 px frame around black: a zoom crops the frame away
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=320x240:r=24:d=4,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=30', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', ...enc, '-c:a', 'aac', '-t', '4', f('framed.mp4')]),
+    // coded landscape, left half white, right half black (rotated below)
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=640x360:r=24:d=2,drawbox=x=0:y=0:w=320:h=360:color=white:t=fill', ...enc, f('coded.mp4')]),
+  ]);
+  // a phone's portrait video: landscape frames plus a rotation (ffmpeg 5.1 writes the tag on stream copy; -display_rotation is 6.0+)
+  await ffmpeg(['-i', f('coded.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', f('phone.mp4')]);
+  // a solid red box drawn by libass at the top-left, to check that captions are burned in
+  fs.writeFileSync(
+    f("subs: it's, [x].ass"),
+    [
+      '[Script Info]', 'ScriptType: v4.00+', 'PlayResX: 320', 'PlayResY: 240', '',
+      '[V4+ Styles]',
+      'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
+      'Style: Default,DejaVu Sans,20,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,0,0,7,0,0,0,1', '',
+      '[Events]', 'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+      'Dialogue: 0,0:00:00.00,0:00:01.00,Default,,0,0,0,,{\\pos(0,0)\\p1}m 0 0 l 100 0 100 80 0 80{\\p0}', '',
+    ].join('\n'),
+  );
+}, 60_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('render graph text', () => {
+  const base = plan({ source: sourceOf('/in.mp4', 320, 240, 10) });
+
+  it('puts fps before the cut and cuts audio in frame-sized chunks', () => {
+    const g = buildRenderGraph({ ...base, keep: [{ start: 0, end: 1 }, { start: 2, end: 3 }] });
+    const v = g.filterScript.split('\n').find((l) => l.startsWith('[0:v]'))!;
+    expect(v.indexOf('fps=24')).toBeLessThan(v.indexOf('select='));
+    expect(v).toContain('setpts=N/FRAME_RATE/TB');
+    const a = g.filterScript.split('\n').find((l) => l.startsWith('[0:a]'))!;
+    expect(a.indexOf('asetnsamples=n=2000')).toBeLessThan(a.indexOf('aselect='));
+    expect(a).toContain('asetpts=N/SR/TB');
+    expect(g.filterScript).not.toContain('zoompan');
+    expect(g.outputArgs).toEqual(expect.arrayContaining(['libx264', 'yuv420p', 'aac', '160k', '+faststart']));
+    expect(g.duration).toBeCloseTo(2, 9);
+  });
+
+  it('draws a rounded mask once, on a one-frame colour source', () => {
+    const g = buildRenderGraph({ ...base, overlays: [{ path: '/b.mp4', kind: 'VIDEO', start: 1, end: 2, layout: 'rounded' }] });
+    const geq = g.filterScript.split('\n').filter((l) => l.includes('geq='));
+    expect(geq).toHaveLength(1);
+    expect(geq[0]).toMatch(/^color=c=black:s=\d+x\d+:r=24:d=0\.041667,format=gray,geq=/);
+    expect(g.filterScript).toContain('alphamerge');
+  });
+
+  it('escapes paths in filter options', () => {
+    expect(escapeFilterValue("/tmp/a b:c'd,e.ass")).toBe("/tmp/a b\\\\:c\\\\\\'d\\,e.ass");
+    const g = buildRenderGraph({ ...base, assPath: '/tmp/x:y.ass', fontsDir: '/fonts' });
+    expect(g.filterScript).toContain('ass=filename=/tmp/x\\\\:y.ass:fontsdir=/fonts,format=yuv420p[vout]');
+  });
+
+  it('chooses crop or blurred fill by aspect, and lays out every layout inside the frame', () => {
+    expect(chooseFit({ width: 1080, height: 1080 }, { width: 1080, height: 1920 })).toBe('crop');
+    expect(chooseFit({ width: 1920, height: 1080 }, { width: 1080, height: 1920 })).toBe('blur');
+    for (const layout of ['cover', 'contain', 'rounded', 'square', 'split-50-50', 'split-35-65', 'split-50-50-bordered', 'split-35-65-bordered', 'pip-top-right', 'pip-bottom-right'] as const) {
+      for (const [W, H] of [[1080, 1920], [1920, 1080]]) {
+        const b = layoutBox(layout, W, H);
+        expect(b.x >= 0 && b.y >= 0 && b.x + b.w <= W && b.y + b.h <= H, `${layout} ${W}x${H}`).toBe(true);
+        expect(b.w % 2 + (b.h % 2)).toBe(0);
+        if (b.source) expect(b.source.w * b.source.h + b.w * b.h).toBe(W * H);
+      }
+    }
+    expect(zoomExpression([])).toBe('1');
+  });
+});
+
+describe('one-pass render', () => {
+  it('cuts, reframes 640x360 into 360x640 at 24 fps, cleans the audio and reports progress', async () => {
+    const keep = [{ start: 0, end: 1 }, { start: 1.5, end: 2.5 }, { start: 3, end: 3.5 }, { start: 4.25, end: 5.5 }];
+    const progress: number[] = [];
+    const g = buildRenderGraph(plan({ source: sourceOf(f('wide.mp4'), 640, 360, 6, true, 30), output: { width: 360, height: 640, fps: 24, preset: 'ultrafast' }, keep, audio: { clean: true } }));
+    await renderVideo(g, f('a.mp4'), { onProgress: (p) => progress.push(p) });
+    const { video, audio } = await streams(f('a.mp4'));
+    expect([video.width, video.height, video.r_frame_rate]).toEqual([360, 640, '24/1']);
+    expect(Number(video.nb_frames)).toBe(Math.round(3.75 * 24));
+    expect(Math.abs(Number(video.duration) - 3.75)).toBeLessThanOrEqual(1 / 24 + 1e-6);
+    expect(audio).toMatchObject({ codec_name: 'aac', sample_rate: '48000', channels: 2 });
+    expect(Math.abs(Number(audio!.duration) - 3.75)).toBeLessThanOrEqual(1 / 24 + 0.03);
+    expect(progress.at(-1)).toBe(1);
+    expect(progress.every((p, i) => i === 0 || p >= progress[i - 1])).toBe(true);
+  });
+
+  it('keeps 151 segments (150 cuts) in sync through the balanced tree', async () => {
+    const keep = Array.from({ length: 151 }, (_, k) => ({ start: (2 * k) / 24, end: (2 * k + 1) / 24 }));
+    const g = buildRenderGraph(plan({ source: sourceOf(f('long.mp4'), 160, 120, 13), output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' }, keep }));
+    expect(g.filterScript).not.toMatch(/(between\([^)]*\)\+){3}/); // no flat sums
+    await renderVideo(g, f('b.mp4'));
+    const { video, audio } = await streams(f('b.mp4'));
+    expect(Number(video.nb_frames)).toBe(151);
+    expect(Math.abs(Number(audio!.duration) - 151 / 24)).toBeLessThanOrEqual(1 / 24 + 0.03);
+  });
+
+  it('gives a source without audio a silent AAC track', async () => {
+    const g = buildRenderGraph(plan({ source: sourceOf(f('mute.mp4'), 320, 240, 3, false, 25), keep: [{ start: 0, end: 1 }, { start: 2, end: 3 }] }));
+    await renderVideo(g, f('c.mp4'));
+    const { video, audio } = await streams(f('c.mp4'));
+    expect(Number(video.nb_frames)).toBe(48);
+    expect(audio).toMatchObject({ codec_name: 'aac', channels: 2 });
+    expect(Math.abs(Number(audio!.duration) - 2)).toBeLessThan(0.06);
+    expect(await meanVolume(f('c.mp4'), 0, 2)).toBeLessThan(-80);
+  });
+
+  it('shows a cover image only inside its window and a pip in the top-right corner', async () => {
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('base.mp4'), 320, 240, 5),
+        overlays: [
+          { path: f('red.png'), kind: 'IMAGE', start: 1, end: 2, layout: 'cover' },
+          { path: f('red.png'), kind: 'IMAGE', start: 3, end: 4, layout: 'pip-top-right' },
+        ],
+      }),
+    );
+    await renderVideo(g, f('d.mp4'));
+    const points = [[10, 10], [160, 120], [300, 220], [40, 200], [280, 30]];
+    const before = await frameAt(f('d.mp4'), 0.5);
+    const inside = await frameAt(f('d.mp4'), 1.5);
+    const after = await frameAt(f('d.mp4'), 2.5);
+    expect(points.every(([x, y]) => isRed(pixel(inside, x, y)))).toBe(true);
+    expect(points.filter(([x, y]) => isRed(pixel(before, x, y))).length).toBeLessThan(3);
+    expect(points.filter(([x, y]) => isRed(pixel(after, x, y))).length).toBeLessThan(3);
+
+    const pip = await frameAt(f('d.mp4'), 3.5);
+    const box = layoutBox('pip-top-right', 320, 240);
+    expect(box.x).toBeGreaterThanOrEqual(160);
+    expect(box.y + box.h).toBeLessThanOrEqual(120);
+    const redShare = (x0: number, y0: number) => {
+      let red = 0;
+      let all = 0;
+      for (let y = y0; y < y0 + 120; y += 4)
+        for (let x = x0; x < x0 + 160; x += 4) {
+          all++;
+          if (isRed(pixel(pip, x, y))) red++;
+        }
+      return red / all;
+    };
+    for (let y = box.y + 2; y < box.y + box.h - 2; y += 6) for (let x = box.x + 2; x < box.x + box.w - 2; x += 6) expect(isRed(pixel(pip, x, y))).toBe(true);
+    expect(redShare(160, 0)).toBeGreaterThan(0.3);
+    for (const [x0, y0] of [[0, 0], [0, 120], [160, 120]]) expect(redShare(x0, y0)).toBeLessThan(redShare(160, 0) / 2);
+  });
+
+  it('splits the frame between a video B-roll and the source, and rounds corners', async () => {
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('framed.mp4'), 320, 240, 4),
+        output: { width: 240, height: 320, fps: 24, preset: 'ultrafast' },
+        overlays: [
+          { path: f('green.mp4'), kind: 'VIDEO', start: 0.5, end: 1.5, layout: 'split-50-50-bordered' },
+          { path: f('red.png'), kind: 'IMAGE', start: 2, end: 3, layout: 'rounded' },
+        ],
+      }),
+    );
+    await renderVideo(g, f('s.mp4'));
+    const isGreen = ([r, g2, b]: readonly number[]) => g2 > 180 && r < 80 && b < 80;
+    const split = await frameAt(f('s.mp4'), 1);
+    const box = layoutBox('split-50-50-bordered', 240, 320);
+    expect(isGreen(pixel(split, 120, 60))).toBe(true); // media on top
+    expect(Math.min(...pixel(split, 120, box.h - 2))).toBeGreaterThan(200); // white border line
+    expect(Math.max(...pixel(split, 120, 240))).toBeLessThan(60); // the source's centre below
+    const after = await frameAt(f('s.mp4'), 1.8);
+    expect(isGreen(pixel(after, 120, 60))).toBe(false);
+
+    const card = await frameAt(f('s.mp4'), 2.5);
+    const r = layoutBox('rounded', 240, 320);
+    expect(isRed(pixel(card, 120, 160))).toBe(true);
+    expect(isRed(pixel(card, r.x + r.w / 2, r.y + 2))).toBe(true);
+    expect(isRed(pixel(card, r.x + 1, r.y + 1))).toBe(false); // corner cut away
+    expect(isRed(pixel(card, r.x + r.w - 2, r.y + r.h - 2))).toBe(false);
+  });
+
+  it('mixes music audibly in silence and ducks it under speech', async () => {
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('talk.mp4'), 160, 120, 4),
+        output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' },
+        audio: { clean: false, music: { path: f('music.mp3'), volume: 100, startFrom: 0.2, fade: false, duck: true } },
+      }),
+    );
+    await renderVideo(g, f('f.mp4'));
+    const band = 'highpass=f=1200,highpass=f=1200,highpass=f=1200,';
+    const underSpeech = await meanVolume(f('f.mp4'), 0.5, 1, band);
+    const inSilence = await meanVolume(f('f.mp4'), 2.6, 1, band);
+    expect(inSilence).toBeGreaterThan(-30); // the looped track is there after the speech
+    expect(underSpeech).toBeLessThan(inSilence - 10); // measured here: about 17 dB of ducking
+    expect(await meanVolume(f('f.mp4'), 0.5, 1)).toBeGreaterThan(-30); // the voice itself stays
+    const { audio } = await streams(f('f.mp4'));
+    expect(Math.abs(Number(audio!.duration) - 4)).toBeLessThan(0.06);
+  });
+
+  it('zooms into the centre with eval=frame scale and crop', async () => {
+    const g = buildRenderGraph(plan({ source: sourceOf(f('framed.mp4'), 320, 240, 4), zooms: [{ start: 1, end: 3, scale: 1.5 }] }));
+    await renderVideo(g, f('g.mp4'));
+    const edges = (fr: Awaited<ReturnType<typeof frameAt>>) => [pixel(fr, 5, 120), pixel(fr, 314, 120), pixel(fr, 160, 5), pixel(fr, 160, 234)].map((p) => p[0]);
+    const off = await frameAt(f('g.mp4'), 0.5);
+    const on = await frameAt(f('g.mp4'), 2);
+    const back = await frameAt(f('g.mp4'), 3.6);
+    expect(edges(off).every((v) => v > 200)).toBe(true);
+    expect(edges(on).every((v) => v < 50)).toBe(true);
+    expect(edges(back).every((v) => v > 200)).toBe(true);
+    expect(pixel(on, 160, 120)[0]).toBeLessThan(50);
+  });
+
+  it('renders a rotated phone video upright at the asked size', async () => {
+    const info = await probe(f('phone.mp4'));
+    if (info.video?.rotation !== 90 && info.video?.rotation !== 270) {
+      console.warn('ffmpeg did not write the rotation: rotation test skipped');
+      return;
+    }
+    expect([info.video.width, info.video.height]).toEqual([360, 640]);
+    // upright = as ffmpeg (and players) display it: one half white, the other black, stacked vertically
+    const shown = await frameAt(f('phone.mp4'), 1);
+    const top = pixel(shown, 180, 100)[0];
+    const bottom = pixel(shown, 180, 540)[0];
+    expect(Math.abs(top - bottom)).toBeGreaterThan(150);
+    const g = buildRenderGraph(
+      plan({
+        source: { ...sourceOf(f('phone.mp4'), info.video.width, info.video.height, 2, false), rotation: info.video.rotation },
+        output: { width: 180, height: 320, fps: 24, preset: 'ultrafast' },
+      }),
+    );
+    await renderVideo(g, f('i.mp4'));
+    const { video } = await streams(f('i.mp4'));
+    expect([video.width, video.height]).toEqual([180, 320]);
+    const fr = await frameAt(f('i.mp4'), 1);
+    expect(Math.abs(pixel(fr, 90, 50)[0] - top)).toBeLessThan(40);
+    expect(Math.abs(pixel(fr, 90, 270)[0] - bottom)).toBeLessThan(40);
+  });
+
+  it('burns the captions of an ASS file last, over the overlays', async () => {
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('framed.mp4'), 320, 240, 4),
+        keep: [{ start: 0, end: 2 }],
+        overlays: [{ path: f('green.png'), kind: 'IMAGE', start: 0, end: 2, layout: 'contain' }],
+        assPath: f("subs: it's, [x].ass"),
+        fontsDir: dir,
+      }),
+    );
+    await renderVideo(g, f('e.mp4'));
+    const on = await frameAt(f('e.mp4'), 0.5);
+    const off = await frameAt(f('e.mp4'), 1.5);
+    expect(isRed(pixel(on, 50, 40))).toBe(true); // libass box over the green overlay
+    expect(isRed(pixel(on, 200, 200))).toBe(false);
+    expect(isRed(pixel(off, 50, 40))).toBe(false);
+  });
+
+  it('kills ffmpeg on abort and on timeout, and reports ffmpeg errors', async () => {
+    const live = () => {
+      const g = buildRenderGraph(plan({ source: sourceOf('testsrc2=s=160x120:r=24:d=60', 160, 120, 60, false) }));
+      g.inputs[0] = { path: 'testsrc2=s=160x120:r=24:d=60', args: ['-re', '-f', 'lavfi'] };
+      return g;
+    };
+    const running = (out: string) =>
+      fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(out);
+        } catch {
+          return false;
+        }
+      });
+
+    const ac = new AbortController();
+    const out = f('h-abort.mp4');
+    const seen: number[] = [];
+    const job = renderVideo(live(), out, { signal: ac.signal, onProgress: (p) => seen.push(p) });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(running(out)).toBe(true);
+    ac.abort();
+    await expect(job).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(running(out)).toBe(false);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBeLessThan(0.2);
+
+    const out2 = f('h-timeout.mp4');
+    await expect(renderVideo(live(), out2, { timeoutMs: 500 })).rejects.toThrow(/timed out/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(running(out2)).toBe(false);
+
+    const bad = buildRenderGraph(plan({ source: sourceOf(f('missing.mp4'), 320, 240, 2) }));
+    const err = await renderVideo(bad, f('h-bad.mp4')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderError);
+    expect((err as RenderError).stderr).toContain('missing.mp4');
+  });
+});
