@@ -1,8 +1,10 @@
 import type { BackoffStrategy, Job } from 'agenda';
 import type { App } from '../src/app.js';
 import type { Logger } from '../src/logger.js';
+import { generateBrollJob } from './jobs/generate-broll.js';
 import { importUserMediaJob } from './jobs/import-user-media.js';
 import { processProjectJob } from './jobs/process-project.js';
+import { renderExportJob } from './jobs/render-export.js';
 import { projectWatchdogJob } from './jobs/project-watchdog.js';
 import { purgeIdempotencyKeys } from './jobs/purge-idempotency-keys.js';
 import { webhookJobs } from './jobs/deliver-webhook.js';
@@ -38,4 +40,4 @@ export interface JobDefinition<DATA = Record<string, unknown>> {
 }
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
-export const jobs: JobDefinition[] = [processProjectJob, projectWatchdogJob, importUserMediaJob, purgeIdempotencyKeys, ...webhookJobs];
+export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, purgeIdempotencyKeys, generateBrollJob, ...webhookJobs];

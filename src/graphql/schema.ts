@@ -3,9 +3,11 @@ import { builder } from './builder.js';
 // one import per domain file, for its side effects (types, queries, mutations)
 import './auth.js';
 import './catalog.js';
+import './exports.js';
 import './jobs.js';
 import './library.js';
 import './presets.js';
+import './project-edits.js';
 import './projects.js';
 import './themes.js';
 import './webhooks.js';

@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { publishProject } from './state.js';
 
 /** Jobs whose events move a project (their data carries projectId). */
-export const PROJECT_JOBS = new Set(['projects.process']);
+export const PROJECT_JOBS = new Set(['projects.process', 'exports.render']);
 
 /**
  * With the in-process pub/sub, a worker in another process cannot reach this

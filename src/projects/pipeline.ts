@@ -12,6 +12,7 @@ import { postProcess } from '../media/transcription/post-process.js';
 import { transcriberFor } from '../media/transcription/transcriber.js';
 import { isFetchError } from '../net/guarded-fetch.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
+import { startAutoRender } from '../exports/service.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
 import { formatBytes } from './settings.js';
 import { progressReporter, transition } from './state.js';
@@ -66,6 +67,11 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
       if (project.status !== 'transcribing') return; // another run moved it on
     }
     if (!wordsOf(project)) await transcribe(app, project, meta, report);
+    // autoRender: the pipeline ends in a render; its end sends the project webhook
+    if (project.autoRender) {
+      const fresh = await app.db.project.findUniqueOrThrow({ where: { id: project.id } });
+      if (await startAutoRender(app, fresh)) return;
+    }
     await complete(app, project.id);
   } catch (e) {
     const passing = !(e instanceof ProjectFailure) && !isAppError(e) && ctx.attempt < ctx.maxAttempts && isPassing(e);

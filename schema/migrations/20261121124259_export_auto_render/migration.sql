@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Export" ADD COLUMN     "autoRender" BOOLEAN NOT NULL DEFAULT false;

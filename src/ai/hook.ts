@@ -1,0 +1,86 @@
+/**
+ * Hook titles: the short line shown over the start of a video when a project
+ * asks for the default AI-generated hook (`hookTitle: true`). The offline
+ * default takes the transcript's first sentence; with OPENAI_API_KEY set (and
+ * HOOK_WRITER=openai) an OpenAI-compatible chat-completions server writes it.
+ */
+import type { Word } from '../projects/service.js';
+
+/** A hook title is 1-100 characters (SPEC.md, Hook title). */
+export const HOOK_MAX_CHARS = 100;
+
+export interface HookWriter {
+  /** a hook of 1-100 characters for the transcript; '' when the transcript has no words */
+  write(words: readonly Pick<Word, 'text' | 'type'>[], opts?: { signal?: AbortSignal }): Promise<string>;
+}
+
+/** The transcript as text: words separated by spaces, punctuation attached, silences dropped. */
+export function transcriptText(words: readonly Pick<Word, 'text' | 'type'>[]): string {
+  let out = '';
+  for (const w of words) {
+    const text = w.text.trim();
+    if (w.type === 'silence' || !text) continue;
+    out += w.type === 'punctuation' || !out ? text : ` ${text}`;
+  }
+  return out.trim();
+}
+
+/** `text` cut to at most `max` characters at a word boundary (a single longer word is cut hard). */
+export function trimAtWord(text: string, max = HOOK_MAX_CHARS): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max + 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > 0 ? cut.slice(0, space) : t.slice(0, max)).replace(/[\s,;:–-]+$/, '');
+}
+
+/** The offline writer: the first sentence of the transcript, at most 100 characters. */
+export class FirstSentenceHook implements HookWriter {
+  async write(words: readonly Pick<Word, 'text' | 'type'>[]): Promise<string> {
+    const text = transcriptText(words);
+    const sentence = /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+    return trimAtWord(sentence);
+  }
+}
+
+/**
+ * An OpenAI-compatible chat-completions server (POST {base}/v1/chat/completions,
+ * `choices[0].message.content`). Any failure falls back to the offline writer:
+ * a hook never blocks an update.
+ */
+export class ChatCompletionsHook implements HookWriter {
+  private readonly fallback = new FirstSentenceHook();
+
+  constructor(private readonly opts: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number }) {}
+
+  async write(words: readonly Pick<Word, 'text' | 'type'>[], { signal }: { signal?: AbortSignal } = {}): Promise<string> {
+    const text = transcriptText(words);
+    if (!text) return '';
+    const endpoint = `${this.opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/chat/completions`;
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
+    try {
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}` },
+        body: JSON.stringify({
+          model: this.opts.model,
+          temperature: 0.7,
+          messages: [
+            { role: 'system', content: `Write one catchy hook title for a short video, at most ${HOOK_MAX_CHARS} characters, no quotes, no hashtags. Answer with the title only.` },
+            { role: 'user', content: text.slice(0, 8000) },
+          ],
+        }),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const body = (await res.json()) as { choices?: Array<{ message?: { content?: unknown } }> };
+      const content = body.choices?.[0]?.message?.content;
+      const hook = typeof content === 'string' ? trimAtWord(content.replace(/^["'“”\s]+|["'“”\s]+$/g, '')) : '';
+      if (hook) return hook;
+      throw new Error('empty answer');
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return this.fallback.write(words);
+    }
+  }
+}

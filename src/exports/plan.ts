@@ -1,0 +1,164 @@
+import type { App } from '../app.js';
+import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
+import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
+import type { Export, Project } from '../generated/prisma/client.ts';
+import { buildAss, type HookTitle } from '../media/render/captions.js';
+import { fontsDir } from '../media/render/fonts.js';
+import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
+import { badTakeCuts, keepSegments, mapSpan, mergeSegments, silenceCuts, type Segment } from '../media/render/timeline.js';
+import { metaOf, wordsOf, type Word } from '../projects/service.js';
+import type { Item, Music } from '../projects/validate.js';
+
+/** A magic zoom: a 12 % punch-in held for this long at a sentence start. */
+const ZOOM_SCALE = 1.12;
+const ZOOM_SECONDS = 1.6;
+/** at most one zoom in this many output seconds, so it reads as emphasis, not motion */
+const ZOOM_SPACING = 4;
+
+export interface ExportPlan {
+  plan: RenderPlan;
+  /** the ASS file text, written next to the output by the caller */
+  ass: string;
+}
+
+/** The kept source ranges: silence removal at the project's pace, then bad takes. */
+export async function keptSegments(project: Project, words: Word[], duration: number, fps: number): Promise<Segment[]> {
+  const cuts: Segment[] = [];
+  if (project.removeSilencePace) {
+    cuts.push(...silenceCuts(words, { pace: project.removeSilencePace as 'natural' | 'fast' | 'extra-fast', duration, fps }));
+  }
+  if (project.removeBadTakes) cuts.push(...(await badTakeCuts(words)));
+  return keepSegments(duration, mergeSegments(cuts), fps);
+}
+
+/**
+ * Zooms on emphasis: sentence starts (the first word after a pause or a
+ * sentence's end), on the output timeline, spaced so they never jitter.
+ */
+export function emphasisZooms(words: Word[], keep: Segment[]): RenderZoom[] {
+  const zooms: RenderZoom[] = [];
+  let previous: Word | undefined;
+  for (const w of words) {
+    if (w.type !== 'word') {
+      previous = w;
+      continue;
+    }
+    const startsSentence = !previous || previous.type === 'silence' || /[.!?]$/.test(previous.text) || w.startTime - previous.endTime > 0.5;
+    previous = w;
+    if (!startsSentence) continue;
+    const span = mapSpan(keep, w.startTime, w.startTime + ZOOM_SECONDS);
+    if (!span || span.end - span.start < 0.8) continue;
+    if (zooms.length && span.start - zooms[zooms.length - 1].end < ZOOM_SPACING) continue;
+    zooms.push({ start: span.start, end: span.end, scale: ZOOM_SCALE });
+  }
+  return zooms;
+}
+
+/** The hook's text: the caller's, or the transcript's first sentence (at most 100 characters, cut at a word). */
+export function hookText(given: string | undefined, words: Word[]): string {
+  if (given) return given;
+  const spoken: string[] = [];
+  for (const w of words) {
+    if (w.type !== 'word' && w.type !== 'punctuation') continue;
+    spoken.push(w.text);
+    if (/[.!?]$/.test(w.text) || spoken.join(' ').length > 100) break;
+  }
+  let text = spoken.join(' ').replace(/\s+([,.!?;:])/g, '$1').trim();
+  if (text.length > 100) text = text.slice(0, 100).replace(/\s+\S*$/, '');
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : '';
+}
+
+/** Everything the renderer needs for one export of a project, and the captions file. */
+export async function buildExportPlan(app: App, project: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>): Promise<ExportPlan> {
+  const meta = metaOf(project);
+  const words = wordsOf(project);
+  if (!meta || !words || !project.sourceKey) throw new Error('the project is not transcribed');
+  const fps = exp.fps;
+  const keep = await keptSegments(project, words, meta.duration, fps);
+
+  const theme = project.userThemeId ? await app.db.userTheme.findFirst({ where: { id: project.userThemeId, userId: project.userId } }) : null;
+  const template = findCaptionTemplate(project.templateName) ?? DEFAULT_CAPTION_TEMPLATE;
+  const hookSetting = project.hookTitle as { text?: string; template?: string; top?: number; size?: number } | null;
+  const hook: HookTitle | null = hookSetting
+    ? {
+        text: hookText(hookSetting.text, words),
+        template: findHookTitleTemplate(hookSetting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE,
+        top: hookSetting.top,
+        size: hookSetting.size,
+      }
+    : null;
+  const ass = buildAss({
+    words,
+    keep,
+    template,
+    theme,
+    width: exp.width,
+    height: exp.height,
+    positionY: project.captionPositionY,
+    positionX: project.captionPositionX,
+    captions: !project.disableCaptions,
+    hook: hook?.text ? hook : null,
+  });
+
+  const overlays = await itemOverlays(app, project, keep);
+  const music = await musicInput(app, project);
+  return {
+    ass,
+    plan: {
+      source: {
+        path: app.storage.localPath(project.sourceKey)!,
+        width: meta.width,
+        height: meta.height,
+        fps: meta.fps,
+        rotation: meta.rotation,
+        hasAudio: meta.hasAudio,
+        duration: meta.duration,
+      },
+      output: { width: exp.width, height: exp.height, fps, preset: process.env.RENDER_PRESET || 'veryfast' },
+      keep,
+      zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
+      fontsDir: fontsDir(theme?.font ? [theme.font] : []),
+      overlays,
+      audio: { clean: project.cleanAudio, music },
+    },
+  };
+}
+
+/** Items on the output timeline: library files and generated B-roll clips that exist. */
+async function itemOverlays(app: App, project: Project, keep: Segment[]): Promise<RenderOverlay[]> {
+  const items = (Array.isArray(project.items) ? project.items : []) as unknown as Array<Item & { clipKey?: string }>;
+  const ids = items.flatMap((i) => (i.type === 'user-media' ? [i.userMediaId] : []));
+  const media = ids.length
+    ? await app.db.userMedia.findMany({ where: { id: { in: ids }, userId: project.userId, status: 'ready' }, select: { id: true, type: true, storageKey: true } })
+    : [];
+  const byId = new Map(media.map((m) => [m.id, m]));
+  const overlays: RenderOverlay[] = [];
+  for (const item of items) {
+    const span = mapSpan(keep, item.startTime, item.endTime);
+    if (!span || span.end - span.start <= 0) continue; // the whole window was cut
+    let path: string | null = null;
+    let kind: 'VIDEO' | 'IMAGE' = 'VIDEO';
+    if (item.type === 'user-media') {
+      const m = byId.get(item.userMediaId);
+      if (!m?.storageKey || m.type === 'AUDIO') continue;
+      path = app.storage.localPath(m.storageKey);
+      kind = m.type;
+    } else if (item.clipKey) {
+      path = app.storage.localPath(item.clipKey);
+    }
+    if (!path) continue;
+    overlays.push({ path, kind, start: span.start, end: span.end, layout: (item.layout as OverlayLayout | undefined) ?? 'cover' });
+  }
+  return overlays;
+}
+
+async function musicInput(app: App, project: Project) {
+  const music = project.music as unknown as Music | null;
+  if (!music) return null;
+  const key =
+    music.source === 'library'
+      ? (await app.db.userMedia.findFirst({ where: { id: music.userMediaId, userId: project.userId, status: 'ready' }, select: { storageKey: true } }))?.storageKey
+      : (await app.db.musicTrack.findFirst({ where: { id: music.userMediaId, status: 'ready' }, select: { storageKey: true } }))?.storageKey;
+  const path = key ? app.storage.localPath(key) : null;
+  return path ? { path, volume: music.volume, startFrom: music.startFromTime, fade: music.fade, duck: true } : null;
+}

@@ -1,0 +1,213 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { App } from '../app.js';
+import { AppError, badRequest, FieldErrors } from '../errors.js';
+import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
+import { InputReader } from '../input.js';
+import type { Logger } from '../logger.js';
+import { buildRenderGraph } from '../media/render/graph.js';
+import { renderVideo } from '../media/render/ffmpeg.js';
+import { getProject, metaOf, wordsOf } from '../projects/service.js';
+import { progressReporter, transition } from '../projects/state.js';
+import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
+import { buildExportPlan } from './plan.js';
+
+export const RENDER_JOB = 'exports.render';
+
+export interface ExportSize {
+  width: number;
+  height: number;
+  fps: number;
+}
+
+/** Size and fps of an export: the body's, else the source's, else 1080x1920 at 30 (SPEC.md). Even sizes: libx264 needs them. */
+export function exportSize(body: { width?: number; height?: number; fps?: number }, project: Pick<Project, 'videoMeta'>): ExportSize {
+  const meta = metaOf(project);
+  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+  return {
+    width: even(body.width ?? meta?.width ?? 1080),
+    height: even(body.height ?? meta?.height ?? 1920),
+    fps: body.fps ?? (meta?.fps && meta.fps > 0 ? Math.min(60, meta.fps) : 30),
+  };
+}
+
+/**
+ * POST /v1/projects/{id}/export: checks the body (400 BAD_REQUEST naming the
+ * parameter) and the preconditions (transcribed, not uploading or already
+ * exporting, created through the API), moves the project to exporting and
+ * queues the render. Answers at once.
+ */
+export async function requestExport(app: App, userId: string, projectId: string, body: unknown) {
+  const project = await getProject(app, userId, projectId);
+  const r = new InputReader(body ?? {}, ['fps', 'width', 'height', 'webhookUrl']);
+  const fps = r.number('fps', 1, 60) ?? undefined;
+  const width = r.int('width', 100, 4000) ?? undefined;
+  const height = r.int('height', 100, 4000) ?? undefined;
+  const webhookUrl = r.text('webhookUrl', { max: 2048 }) ?? undefined;
+  if (webhookUrl) {
+    try {
+      if (!['http:', 'https:'].includes(new URL(webhookUrl).protocol)) throw new Error('scheme');
+    } catch {
+      r.errors.add('webhookUrl', 'must be a valid http or https URL', webhookUrl);
+    }
+  }
+  throwBadRequest(r.errors);
+
+  if (!project.createdViaApi) throw badRequest('Only projects created through the API can be exported');
+  if (project.status === 'uploading') throw badRequest('The project is still uploading');
+  if (!wordsOf(project)) throw badRequest('The project is not ready: it has no transcript yet');
+  if (project.status === 'exporting') throw badRequest('The project is already exporting');
+  if (project.status !== 'completed') throw badRequest(`The project is not ready to export (status ${project.status})`);
+
+  const size = exportSize({ width, height, fps }, project);
+  let created: Export | undefined;
+  const moved = await transition(app, project.id, ['completed'], { status: 'exporting', failureReason: null, progress: { stage: 'render', percent: 0 } }, async (tx) => {
+    created = await tx.export.create({ data: { projectId: project.id, ...size, webhookUrl: webhookUrl ?? null } });
+  });
+  if (!moved || !created) throw badRequest('The project changed state meanwhile; try again');
+  try {
+    await app.jobs.enqueue(RENDER_JOB, { exportId: created.id, projectId: project.id, userId });
+  } catch (err) {
+    // the render cannot start: put the project back as it was
+    app.log.error({ err }, 'could not enqueue an export');
+    await finishExport(app, created.id, { failed: 'The export could not be started' });
+    throw new AppError('INTERNAL_SERVER_ERROR', 'Export failed to start');
+  }
+  return { message: 'Export started', projectId: project.id, status: 'exporting' as const, exportId: created.id };
+}
+
+function throwBadRequest(errors: FieldErrors) {
+  if (!errors.size) return;
+  const first = errors.list[0];
+  throw new AppError('BAD_REQUEST', `Invalid parameter ${first.field}: ${first.message}`, { details: errors.list });
+}
+
+/**
+ * The render job: builds the plan, runs one ffmpeg pass into storage, then
+ * completes the export and the project with the new output. A failed render
+ * leaves the project completed with its previous output and reports why.
+ * A second run of a finished export does nothing.
+ */
+export async function runExport(app: App, exportId: string, ctx: { log: Logger; touch(percent: number): Promise<void> }) {
+  const exp = await app.db.export.findUnique({ where: { id: exportId }, include: { project: true } });
+  if (!exp || exp.status === 'completed' || exp.status === 'failed') return;
+  const project = exp.project;
+  if (project.status !== 'exporting') return;
+  await app.db.export.update({ where: { id: exp.id }, data: { status: 'rendering' } });
+  const report = progressReporter(app, project, ctx.touch);
+  const dir = path.join(app.config.dataDir, 'tmp', `export-${exp.id}`);
+  const key = `projects/${project.id}/exports/${exp.id}.mp4`;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    const { plan, ass } = await buildExportPlan(app, project, exp);
+    const assPath = path.join(dir, 'captions.ass');
+    await fs.writeFile(assPath, ass);
+    const graph = buildRenderGraph({ ...plan, assPath });
+    const out = path.join(dir, 'output.mp4');
+    await report('render', 0);
+    await renderVideo(graph, out, {
+      onProgress: (f) => void report('render', f * 100).catch(() => {}),
+      timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
+    });
+    const { createReadStream } = await import('node:fs');
+    await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
+    await finishExport(app, exp.id, { key, duration: graph.duration });
+  } catch (e) {
+    ctx.log.error({ err: e, exportId }, 'export failed');
+    await app.storage.delete(key).catch(() => {});
+    await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** exporting → completed, with the export's outcome and its webhooks, in one transaction. */
+async function finishExport(app: App, exportId: string, outcome: { key: string; duration: number } | { failed: string }) {
+  const hooks: RecordedWebhook[] = [];
+  const exp = await app.db.export.findUniqueOrThrow({ where: { id: exportId } });
+  const ok = 'key' in outcome;
+  const projectData: Prisma.ProjectUpdateManyMutationInput = ok
+    ? { status: 'completed', renderedKey: outcome.key, failureReason: null, completedAt: new Date(), progress: { stage: 'done', percent: 100 } }
+    : { status: 'completed', failureReason: outcome.failed, progress: { stage: 'failed', percent: 0 } };
+  await transition(app, exp.projectId, ['exporting'], projectData, async (tx, project) => {
+    const updated = await tx.export.update({
+      where: { id: exportId },
+      data: ok
+        ? { status: 'completed', outputKey: outcome.key, duration: outcome.duration, progress: 100, completedAt: new Date() }
+        : { status: 'failed', failureReason: outcome.failed },
+    });
+    const url = project.renderedKey ? app.storage.url(project.renderedKey) : null;
+    const download = project.renderedKey ? app.storage.url(project.renderedKey, { download: `${project.title}.mp4` }) : null;
+    if (updated.webhookUrl) {
+      const event = ok ? 'export.completed' : 'export.failed';
+      hooks.push(
+        await enqueueWebhook(
+          app,
+          {
+            userId: project.userId,
+            url: updated.webhookUrl,
+            event,
+            subjectId: updated.id,
+            payload: {
+              event,
+              projectId: project.id,
+              exportId: updated.id,
+              status: ok ? 'completed' : 'failed',
+              downloadUrl: download,
+              directUrl: url,
+              width: updated.width,
+              height: updated.height,
+              fps: updated.fps,
+              duration: updated.duration,
+              ...(ok ? {} : { failureReason: outcome.failed }),
+              timestamp: new Date().toISOString(),
+            },
+          } as never,
+          tx,
+        ),
+      );
+    }
+    // the creation webhook fires when processing (autoRender: the render included) finishes
+    if (exp.autoRender && project.webhookUrl) {
+      const event = ok ? 'project.completed' : 'project.failed';
+      hooks.push(
+        await enqueueWebhook(
+          app,
+          {
+            userId: project.userId,
+            url: project.webhookUrl,
+            event,
+            subjectId: project.id,
+            payload: {
+              event,
+              projectId: project.id,
+              status: ok ? 'completed' : 'failed',
+              downloadUrl: download,
+              directUrl: url,
+              ...(ok ? {} : { failureReason: outcome.failed }),
+              timestamp: new Date().toISOString(),
+            },
+          },
+          tx,
+        ),
+      );
+    }
+  });
+  for (const h of hooks) if (h.created) await dispatchWebhook(app, h.deliveryId);
+}
+
+/** The automatic render at the end of the pipeline (autoRender): transcribing → exporting with the default size. */
+export async function startAutoRender(app: App, project: Project): Promise<boolean> {
+  const size = exportSize({}, project);
+  let created: Export | undefined;
+  const moved = await transition(app, project.id, ['transcribing'], {
+    status: 'exporting',
+    transcriptionStatus: 'COMPLETED',
+    progress: { stage: 'render', percent: 0 },
+  }, async (tx) => {
+    created = await tx.export.create({ data: { projectId: project.id, ...size, autoRender: true } });
+  });
+  if (!moved || !created) return false;
+  await app.jobs.enqueue(RENDER_JOB, { exportId: created.id, projectId: project.id, userId: project.userId });
+  return true;
+}

@@ -1,0 +1,60 @@
+import { keptSegments } from '../exports/plan.js';
+import { requestExport } from '../exports/service.js';
+import { toSrt, toVtt } from '../media/render/captions.js';
+import { metaOf, wordsOf } from '../projects/service.js';
+import { builder } from './builder.js';
+import { currentUser } from './context.js';
+import { ProjectType } from './projects.js';
+
+export const ExportType = builder.prismaObject('Export', {
+  description: 'One render of a project',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    status: t.exposeString('status', { description: 'queued, rendering, completed or failed' }),
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    fps: t.exposeFloat('fps'),
+    progress: t.exposeFloat('progress'),
+    duration: t.exposeFloat('duration', { nullable: true }),
+    failureReason: t.exposeString('failureReason', { nullable: true }),
+    downloadUrl: t.string({ nullable: true, resolve: (e, _a, ctx) => (e.outputKey ? ctx.app.storage.url(e.outputKey, { download: 'export.mp4' }) : null) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const ExportStarted = builder.objectRef<{ message: string; projectId: string; status: string; exportId: string }>('ExportStarted').implement({
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    projectId: t.exposeID('projectId'),
+    status: t.exposeString('status'),
+    exportId: t.exposeID('exportId'),
+  }),
+});
+
+export const CaptionFormat = builder.enumType('CaptionFormat', { values: ['srt', 'vtt'] as const });
+
+builder.prismaObjectFields(ProjectType, (t) => ({
+  exports: t.relation('exports', { description: 'Renders of the project, newest first', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 20 } }),
+  captions: t.string({
+    nullable: true,
+    description: 'The transcript as a caption file, on the timeline of the next render (silence and bad-take cuts applied)',
+    args: { format: t.arg({ type: CaptionFormat, defaultValue: 'srt', required: true }) },
+    resolve: async (p, { format }) => {
+      const words = wordsOf(p);
+      const meta = metaOf(p);
+      if (!words || !meta) return null;
+      const keep = await keptSegments(p, words, meta.duration, meta.fps || 30);
+      return format === 'vtt' ? toVtt(words, keep) : toSrt(words, keep);
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  exportProject: t.field({
+    type: ExportStarted,
+    description: 'Renders a transcribed project (fields of POST /v1/projects/{id}/export: fps, width, height, webhookUrl)',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: false }) },
+    resolve: (_root, { id, input }, ctx) => requestExport(ctx.app, currentUser(ctx).id, String(id), input ?? {}),
+  }),
+}));

@@ -1,0 +1,189 @@
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probe } from '../src/media/ffprobe.js';
+import { verifyWebhook } from '../src/webhooks/signing.js';
+import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
+
+let app: TestApp;
+let files: FileServer;
+let user: TestUser;
+let tmp: string;
+const hooks: Array<{ headers: Record<string, string>; body: string }> = [];
+let hookServer: http.Server;
+let hookUrl: string;
+
+async function waitProject(id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
+  for (const t0 = Date.now(); ; ) {
+    const r = await request(app, 'GET', `/v1/projects/${id}`, { key: user.key });
+    if (r.status === 200 && until(r.body)) return r.body;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 300)}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
+async function transcribed(extra: Record<string, unknown> = {}) {
+  const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Export me', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, ...extra } });
+  expect(r.status).toBe(201);
+  return waitProject(r.body.id, (p) => p.status === 'completed');
+}
+
+let sharedProject: Promise<any> | undefined;
+/** one transcribed project for the cases that leave it as it is */
+const shared = () => (sharedProject ??= transcribed());
+
+async function download(url: string) {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  const file = path.join(tmp, `${Math.random().toString(36).slice(2)}.mp4`);
+  await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+  return file;
+}
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'exports-'));
+  const fx = await mediaFixtures();
+  hookServer = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      hooks.push({ headers: req.headers as Record<string, string>, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
+  hookUrl = `http://127.0.0.1:${(hookServer.address() as { port: number }).port}/export-hook`;
+  [app, files] = await Promise.all([startTestApp({ env: { RENDER_PRESET: 'ultrafast' } }), serveFolder(fx.dir)]);
+  user = await createUser(app);
+});
+afterAll(async () => {
+  await new Promise((r) => hookServer.close(r));
+  await files?.close();
+  await app?.stop();
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('POST /v1/projects/{id}/export', () => {
+  it('answers 200 exporting, renders the asked size and fps, fills the URLs and sends a signed webhook', async () => {
+    const p = await transcribed();
+    const r = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 320, height: 180, fps: 15, webhookUrl: hookUrl } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ message: expect.any(String), projectId: p.id, status: 'exporting' });
+    const done = await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
+    expect(done.directUrl).toEqual(expect.any(String));
+    const file = await download(done.downloadUrl);
+    const info = await probe(file);
+    expect(info.video).toMatchObject({ width: 320, height: 180, codec: 'h264' });
+    expect(info.video!.fps).toBeCloseTo(15, 1);
+    expect(info.audio?.codec).toBe('aac');
+    expect(Math.abs(info.duration! - p.videoMetaData.duration)).toBeLessThan(0.15);
+    expect((await fetch(done.directUrl)).status).toBe(200);
+
+    for (const t0 = Date.now(); !hooks.some((h) => h.body.includes(p.id)) && Date.now() - t0 < 15_000; ) await new Promise((res) => setTimeout(res, 100));
+    const hook = hooks.find((h) => h.body.includes(p.id))!;
+    const secret = (await app.runtime.app.db.user.findUniqueOrThrow({ where: { id: user.id } })).webhookSecret;
+    expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({
+      event: 'export.completed',
+      projectId: p.id,
+      exportId: expect.any(String),
+      status: 'completed',
+      downloadUrl: expect.any(String),
+      directUrl: expect.any(String),
+      width: 320,
+      height: 180,
+      fps: 15,
+      duration: expect.any(Number),
+      timestamp: expect.any(String),
+    });
+  });
+
+  it('cuts the silences at the natural pace: the output is shorter by the removed pause, to the frame', async () => {
+    const p = await transcribed({ removeSilencePace: 'natural', magicZooms: true, cleanAudio: true, hookTitle: true });
+    await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 180, height: 320, fps: 25 } });
+    const done = await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
+    const info = await probe(await download(done.downloadUrl));
+    expect(info.video).toMatchObject({ width: 180, height: 320 });
+    const silences = (p.words as Array<{ type: string; startTime: number; endTime: number }>).filter((w) => w.type === 'silence' && w.endTime - w.startTime >= 0.6);
+    expect(silences.length).toBeGreaterThan(0);
+    expect(info.duration!).toBeLessThan(p.videoMetaData.duration - 1);
+    const { keptSegments } = await import('../src/exports/plan.js');
+    const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id: p.id } });
+    const keep = await keptSegments(row, p.words, p.videoMetaData.duration, 25);
+    const expected = keep.reduce((s, k) => s + k.end - k.start, 0);
+    expect(Math.abs(info.duration! - expected)).toBeLessThanOrEqual(1 / 25 + 0.05);
+  });
+
+  it('with autoRender the pipeline ends in a render, and the project webhook waits for it', async () => {
+    const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Auto', language: 'en', videoUrl: files.url('talk.mp4') } });
+    const done = await waitProject(r.body.id, (x) => x.status === 'completed' && x.downloadUrl);
+    const info = await probe(await download(done.downloadUrl));
+    // no size given: the source's
+    expect(info.video).toMatchObject({ width: 320, height: 240 });
+    const exports = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { exports { status width height fps } } }', { id: r.body.id });
+    expect(exports.body.data.project.exports).toEqual([{ status: 'completed', width: 320, height: 240, fps: 30 }]);
+  });
+
+  it.each([
+    [{ fps: 0 }, 'fps'],
+    [{ fps: 61 }, 'fps'],
+    [{ width: 99 }, 'width'],
+    [{ height: 4001 }, 'height'],
+    [{ webhookUrl: 'nope' }, 'webhookUrl'],
+    [{ colour: 'red' }, 'colour'],
+  ])('%j is 400 BAD_REQUEST naming %s', async (body, field) => {
+    const p = await shared();
+    const r = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: body });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'BAD_REQUEST', details: [{ field }] });
+    expect((await request(app, 'GET', `/v1/projects/${p.id}`, { key: user.key })).body.status).toBe('completed');
+  });
+
+  it('is 404 for unknown and foreign projects; 400 before transcription and while exporting', async () => {
+    expect((await request(app, 'POST', '/v1/projects/00000000-0000-4000-8000-000000000000/export', { key: user.key, json: {} })).status).toBe(404);
+    const p = await shared();
+    const other = await createUser(app);
+    expect((await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: other.key, json: {} })).body.error).toBe('NOT_FOUND');
+    const fresh = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'x', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false } });
+    const early = await request(app, 'POST', `/v1/projects/${fresh.body.id}/export`, { key: user.key, json: {} });
+    expect(early).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    const first = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120 } });
+    expect(first.status).toBe(200);
+    const again = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: {} });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toMatch(/already exporting/);
+    await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
+  });
+
+  it('a failed render leaves the project completed with its previous output and says why', async () => {
+    const p = await transcribed();
+    await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120 } });
+    const first = await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
+    // the source disappears: the next render must fail
+    const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id: p.id } });
+    await fs.rm(app.runtime.app.storage.localPath(row.sourceKey!)!);
+    await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120, webhookUrl: hookUrl } });
+    const after = await waitProject(p.id, (x) => x.status === 'completed' && x.failureReason);
+    expect(after.failureReason).toMatch(/^Export failed/);
+    expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
+    for (const t0 = Date.now(); !hooks.some((h) => h.body.includes('export.failed')) && Date.now() - t0 < 15_000; ) await new Promise((res) => setTimeout(res, 100));
+    expect(hooks.some((h) => h.body.includes('export.failed') && h.body.includes(p.id))).toBe(true);
+  });
+});
+
+describe('GET /v1/projects/{id}/captions', () => {
+  it('serves SRT and VTT on the cut timeline', async () => {
+    const p = await shared();
+    const srt = await fetch(new URL(`/v1/projects/${p.id}/captions?format=srt`, app.url), { headers: { 'x-api-key': user.key } });
+    expect(srt.status).toBe(200);
+    expect(srt.headers.get('content-type')).toMatch(/application\/x-subrip/);
+    expect(await srt.text()).toMatch(/^1\r?\n00:00:\d\d,\d{3} --> 00:00:\d\d,\d{3}\r?\n\S/);
+    const vtt = await fetch(new URL(`/v1/projects/${p.id}/captions?format=vtt`, app.url), { headers: { 'x-api-key': user.key } });
+    expect(vtt.headers.get('content-type')).toMatch(/text\/vtt/);
+    expect(await vtt.text()).toMatch(/^WEBVTT\s/);
+    const bad = await request(app, 'GET', `/v1/projects/${p.id}/captions?format=ass`, { key: user.key });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'VALIDATION_ERROR', details: [{ field: 'format' }] } });
+  });
+});
