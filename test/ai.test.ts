@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brollGeneratorFor, ChatCompletionsHook, FirstSentenceHook, hookWriterFor, TitleCardBroll, transcriptText, trimAtWord } from '../src/ai/index.js';
+import { brollGeneratorFor, ChatCompletionsHook, FirstSentenceHook, hookWriterFor, TitleCardBroll, transcriptText, trimAtWord } from '../src/ai/providers.js';
 import { wrapText } from '../src/ai/broll.js';
 import { probe } from '../src/media/ffprobe.js';
 

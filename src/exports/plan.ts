@@ -1,4 +1,5 @@
 import type { App } from '../app.js';
+import { hookWriterFor } from '../ai/providers.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
 import type { Export, Project } from '../generated/prisma/client.ts';
@@ -54,20 +55,6 @@ export function emphasisZooms(words: Word[], keep: Segment[]): RenderZoom[] {
   return zooms;
 }
 
-/** The hook's text: the caller's, or the transcript's first sentence (at most 100 characters, cut at a word). */
-export function hookText(given: string | undefined, words: Word[]): string {
-  if (given) return given;
-  const spoken: string[] = [];
-  for (const w of words) {
-    if (w.type !== 'word' && w.type !== 'punctuation') continue;
-    spoken.push(w.text);
-    if (/[.!?]$/.test(w.text) || spoken.join(' ').length > 100) break;
-  }
-  let text = spoken.join(' ').replace(/\s+([,.!?;:])/g, '$1').trim();
-  if (text.length > 100) text = text.slice(0, 100).replace(/\s+\S*$/, '');
-  return text ? text.charAt(0).toUpperCase() + text.slice(1) : '';
-}
-
 /** Everything the renderer needs for one export of a project, and the captions file. */
 export async function buildExportPlan(app: App, project: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>): Promise<ExportPlan> {
   const meta = metaOf(project);
@@ -81,7 +68,8 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
   const hookSetting = project.hookTitle as { text?: string; template?: string; top?: number; size?: number } | null;
   const hook: HookTitle | null = hookSetting
     ? {
-        text: hookText(hookSetting.text, words),
+        // the text given, or one the hook writer derives from the transcript
+        text: hookSetting.text || (await hookWriterFor().write(words)),
         template: findHookTitleTemplate(hookSetting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE,
         top: hookSetting.top,
         size: hookSetting.size,

@@ -4,7 +4,8 @@ import { projectEvent } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
 import { builder } from './builder.js';
 import { pageArgs, toConnection } from './connections.js';
-import { currentUser } from './context.js';
+import { currentUser, type Context } from './context.js';
+import type { Project } from '../generated/prisma/client.ts';
 
 export const ProjectStatusEnum = builder.enumType('ProjectStatus', {
   values: ['uploading', 'processing', 'transcribing', 'exporting', 'completed', 'failed'] as const,
@@ -93,6 +94,15 @@ export const ProjectType = builder.prismaObject('Project', {
   }),
 });
 
+/**
+ * The row again with the relations the selection asks for (one query), when it
+ * asks for any; the domain services return plain rows.
+ */
+async function withQuery(ctx: Context, query: { include?: unknown; select?: unknown }, project: Project) {
+  if (!query.include && !query.select) return project;
+  return ctx.app.db.project.findUniqueOrThrow({ ...(query as object), where: { id: project.id } });
+}
+
 /** what the renderer keeps about an item that callers did not send */
 function stripInternal({ mediaType: _mediaType, ...item }: Record<string, unknown>) {
   return item;
@@ -115,7 +125,7 @@ builder.queryFields((t) => ({
     type: 'Project',
     description: 'One of your projects',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, { id }, ctx) => getProject(ctx.app, currentUser(ctx).id, String(id)),
+    resolve: async (query, _root, { id }, ctx) => withQuery(ctx, query, await getProject(ctx.app, currentUser(ctx).id, String(id))),
   }),
   projects: t.connection({
     type: ProjectType,
@@ -133,15 +143,15 @@ builder.mutationFields((t) => ({
     type: 'Project',
     description: 'Creates a project from a public mp4 or mov URL. The input holds the fields of POST /v1/projects.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_q, _root, { input }, ctx) => createProject(ctx.app, currentUser(ctx).id, input),
+    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx).id, input)),
   }),
   uploadProject: t.prismaField({
     type: 'Project',
     description: 'Creates a project from an uploaded mp4 or mov file (multipart request). The input holds the fields of POST /v1/projects/upload.',
     args: { input: t.arg({ type: 'JSON', required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (_q, _root, { input, file }, ctx) => {
+    resolve: async (query, _root, { input, file }, ctx) => {
       const upload: FileUpload = await file;
-      return uploadProject(ctx.app, currentUser(ctx).id, input, { filename: upload.filename, stream: upload.createReadStream() });
+      return withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx).id, input, { filename: upload.filename, stream: upload.createReadStream() }));
     },
   }),
 }));

@@ -13,6 +13,7 @@ import { transcriberFor } from '../media/transcription/transcriber.js';
 import { isFetchError } from '../net/guarded-fetch.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { startAutoRender } from '../exports/service.js';
+import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
 import { formatBytes } from './settings.js';
 import { progressReporter, transition } from './state.js';
@@ -67,6 +68,9 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
       if (project.status !== 'transcribing') return; // another run moved it on
     }
     if (!wordsOf(project)) await transcribe(app, project, meta, report);
+    // AI B-roll items of the creation body: their clips, before the render that shows them
+    const current = await app.db.project.findUniqueOrThrow({ where: { id: project.id } });
+    if (!(await generateMissingClips(app, current, 'transcribing', report))) return;
     // autoRender: the pipeline ends in a render; its end sends the project webhook
     if (project.autoRender) {
       const fresh = await app.db.project.findUniqueOrThrow({ where: { id: project.id } });

@@ -15,7 +15,7 @@
  */
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import { hookWriterFor } from '../ai/index.js';
+import { hookWriterFor } from '../ai/providers.js';
 import { AppError, badRequest, type FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import type { App } from '../app.js';
+import { brollGeneratorFor } from '../ai/providers.js';
+import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
+import type { Logger } from '../logger.js';
+import { metaOf } from './service.js';
+import { progressReporter, transition } from './state.js';
+import type { StoredItem } from './update.js';
+
+/** one clip never takes longer than this */
+const CLIP_TIMEOUT_MS = 5 * 60_000;
+
+/** The storage key of the clip of the item at `index` of project.items. */
+export const brollKey = (projectId: string, index: number) => `projects/${projectId}/broll/${index}.mp4`;
+
+/**
+ * Renders the clip of every AI B-roll item that has none yet; each clip goes to
+ * storage and its key onto the item (`clipKey`) as soon as it exists, so a run
+ * after a crash makes only the missing ones. Runs while the project is in
+ * `status` (nobody else writes its items then); returns false when the project
+ * moved on meanwhile.
+ */
+export async function generateMissingClips(app: App, project: Project, status: ProjectStatus, report: (stage: string, percent: number) => Promise<void>): Promise<boolean> {
+  const items = (Array.isArray(project.items) ? project.items : []) as unknown as StoredItem[];
+  const todo = items.flatMap((item, index) => (item.type === 'ai-broll' && !('clipKey' in item && item.clipKey) ? [{ item, index }] : []));
+  if (todo.length === 0) return true;
+  const meta = metaOf(project);
+  const generator = brollGeneratorFor(app);
+  let done = 0;
+  for (const { item, index } of todo) {
+    if (item.type !== 'ai-broll') continue;
+    const file = await generator.generate(item.prompt, {
+      durationSeconds: Math.round((item.endTime - item.startTime) * 1000) / 1000,
+      width: meta?.width ?? 1080,
+      height: meta?.height ?? 1920,
+      signal: AbortSignal.timeout(CLIP_TIMEOUT_MS),
+    });
+    const key = brollKey(project.id, index);
+    try {
+      await app.storage.put(key, fs.createReadStream(file), { contentType: 'video/mp4' });
+    } finally {
+      await fs.promises.rm(file, { force: true });
+    }
+    const recorded = await app.db.$transaction(async (tx) => {
+      const row = await tx.project.findUnique({ where: { id: project.id }, select: { status: true, items: true } });
+      if (row?.status !== status || !Array.isArray(row.items)) return false;
+      const next = (row.items as unknown as StoredItem[]).map((it, i) => (i === index && it.type === 'ai-broll' ? { ...it, clipKey: key } : it));
+      await tx.project.update({ where: { id: project.id }, data: { items: next as unknown as Prisma.InputJsonValue } });
+      return true;
+    });
+    if (!recorded) return false;
+    done++;
+    await report('broll', (done / todo.length) * 100);
+  }
+  return true;
+}
+
+/**
+ * The AI B-roll of an accepted project update (src/projects/update.ts): the
+ * missing clips, then processing → completed. A run that cannot finish after
+ * its retries moves the project to failed with the reason; the transcript and
+ * settings stay, so the project can be updated again.
+ */
+export async function runBrollGeneration(app: App, projectId: string, ctx: { log: Logger; attempt: number; maxAttempts: number; touch(percent: number): Promise<void> }) {
+  const project = await app.db.project.findUnique({ where: { id: projectId } });
+  if (!project || project.status !== 'processing') return;
+  const report = progressReporter(app, project, ctx.touch);
+  try {
+    if (!(await generateMissingClips(app, project, 'processing', report))) return; // moved on meanwhile
+    await transition(app, projectId, ['processing'], { status: 'completed', failureReason: null, progress: { stage: 'done', percent: 100 } });
+  } catch (e) {
+    if (ctx.attempt < ctx.maxAttempts) {
+      ctx.log.warn({ err: e, attempt: ctx.attempt }, 'AI B-roll generation failed; the job will try again');
+      throw e;
+    }
+    ctx.log.error({ err: e }, 'AI B-roll generation failed');
+    const reason = `AI B-roll generation failed: ${e instanceof Error ? e.message : String(e)}`;
+    await transition(app, projectId, ['processing'], { status: 'failed', failureReason: reason, progress: { stage: 'failed', percent: 0 } });
+  }
+}
