@@ -19,12 +19,11 @@ import { hookWriterFor } from '../ai/providers.js';
 import { AppError, badRequest, type FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
-import { isUuid } from '../ids.js';
 import { InputReader, isPlainObject } from '../input.js';
 import { debitAiBroll, getProject, wordsOf, type Word } from './service.js';
-import { IMAGE_LAYOUTS, SILENCE_PACES, VIDEO_LAYOUTS } from './settings.js';
+import { SILENCE_PACES } from './settings.js';
 import { publishProject } from './state.js';
-import { readHookTitle, readItems, readMusic, type HookTitle, type Item, type Music } from './validate.js';
+import { readHookTitle, readItems, readMusic, resolveLibrary, type HookTitle, type Item } from './validate.js';
 
 export const GENERATE_BROLL_JOB = 'projects.generate-broll';
 
@@ -86,46 +85,7 @@ async function updateOnce(app: App, userId: string, projectId: string, body: unk
   const itemDrafts = readItems(r.value('items'), e, 'items', { requireOne: true });
 
   // library references, all looked up together (as at creation)
-  const mediaIds = [...(itemDrafts ?? []).flatMap((i) => (i.userMediaId ? [i.userMediaId] : [])), ...(musicDraft?.userMediaId ? [musicDraft.userMediaId] : [])];
-  const unique = [...new Set(mediaIds.filter(isUuid))];
-  const [mediaRows, track] = await Promise.all([
-    unique.length ? app.db.userMedia.findMany({ where: { id: { in: unique }, userId }, select: { id: true, type: true, status: true } }) : [],
-    musicDraft?.userMediaId ? app.db.musicTrack.findUnique({ where: { id: musicDraft.userMediaId } }) : null,
-  ]);
-  const media = new Map(mediaRows.map((m) => [m.id, m]));
-
-  let music: Music | undefined;
-  if (musicDraft?.userMediaId) {
-    const entry = media.get(musicDraft.userMediaId);
-    if (entry) {
-      if (entry.type !== 'AUDIO') e.add('music.userMediaId', `must be an AUDIO library file, not ${entry.type}`, musicDraft.userMediaId);
-      else if (entry.status !== 'ready') e.add('music.userMediaId', notReady(entry.status), musicDraft.userMediaId);
-      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'library' };
-    } else if (track) {
-      if (track.status !== 'ready') e.add('music.userMediaId', 'is a music track that is not ready yet', musicDraft.userMediaId);
-      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'catalogue' };
-    } else {
-      e.add('music.userMediaId', 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', musicDraft.userMediaId);
-    }
-  }
-
-  const items: Item[] | undefined = itemDrafts ? [] : undefined;
-  itemDrafts?.forEach((d, i) => {
-    const at = `items[${i}]`;
-    if (d.type === 'ai-broll') {
-      items!.push({ type: 'ai-broll', startTime: d.startTime, endTime: d.endTime, prompt: d.prompt!, ...(d.layout ? { layout: d.layout } : {}) });
-      return;
-    }
-    const entry = d.userMediaId ? media.get(d.userMediaId) : undefined;
-    if (!entry) return void e.add(`${at}.userMediaId`, 'is not a file of your media library', d.userMediaId);
-    if (entry.status !== 'ready') return void e.add(`${at}.userMediaId`, notReady(entry.status), d.userMediaId);
-    if (entry.type === 'AUDIO') return void e.add(`${at}.userMediaId`, 'is an AUDIO file: items show video or images (use music for audio)', d.userMediaId);
-    const layouts: readonly string[] = entry.type === 'IMAGE' ? IMAGE_LAYOUTS : VIDEO_LAYOUTS;
-    if (d.layout !== undefined && !layouts.includes(d.layout)) {
-      return void e.add(`${at}.layout`, `must be one of ${layouts.join(', ')} for ${entry.type === 'IMAGE' ? 'an image' : 'a video'}`, d.layout);
-    }
-    items!.push({ type: 'user-media', startTime: d.startTime, endTime: d.endTime, userMediaId: entry.id, mediaType: entry.type, ...(d.layout ? { layout: d.layout } : {}) });
-  });
+  const { music, items } = await resolveLibrary(app, userId, musicDraft, itemDrafts, e);
 
   e.throwIfAny();
 
@@ -179,8 +139,6 @@ function notEditable(p: Pick<Project, 'status'>): AppError {
   return badRequest(`Project cannot be updated now: it ${why[p.status] ?? `is ${p.status}`}; a project can be updated once it is completed`);
 }
 
-const notReady = (status: string) =>
-  status === 'failed' ? 'is a library file that failed to import' : 'is a library file that is not ready yet: wait until it is listed with its metadata';
 
 /**
  * The new transcript: each word by the Word rules of SPEC.md, in order of

@@ -141,47 +141,13 @@ export async function readCreateBody(app: App, userId: string, body: unknown, so
   }
 
   // references, all looked up together
-  const [preset, theme, media, track] = await Promise.all([
+  const [preset, theme, { music, items }] = await Promise.all([
     presetId && !e.has('presetId') ? app.db.preset.findFirst({ where: { id: presetId, userId } }) : null,
     userThemeId && !e.has('userThemeId') ? findUserTheme(app.db, userId, userThemeId) : null,
-    lookupMedia(app, userId, [...(itemDrafts ?? []).flatMap((i) => (i.userMediaId ? [i.userMediaId] : [])), ...(musicDraft?.userMediaId ? [musicDraft.userMediaId] : [])]),
-    musicDraft?.userMediaId ? app.db.musicTrack.findUnique({ where: { id: musicDraft.userMediaId } }) : null,
+    resolveLibrary(app, userId, musicDraft, itemDrafts, e),
   ]);
   if (presetId && !e.has('presetId') && !preset) e.add('presetId', 'is not one of your presets', presetId);
   if (userThemeId && !e.has('userThemeId') && !theme) e.add('userThemeId', 'is not one of your user themes', userThemeId);
-
-  let music: Music | undefined;
-  if (musicDraft && musicDraft.userMediaId) {
-    const entry = media.get(musicDraft.userMediaId);
-    if (entry) {
-      if (entry.type !== 'AUDIO') e.add('music.userMediaId', `must be an AUDIO library file, not ${entry.type}`, musicDraft.userMediaId);
-      else if (entry.status !== 'ready') e.add('music.userMediaId', notReady(entry.status), musicDraft.userMediaId);
-      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'library' };
-    } else if (track) {
-      if (track.status !== 'ready') e.add('music.userMediaId', 'is a music track that is not ready yet', musicDraft.userMediaId);
-      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'catalogue' };
-    } else {
-      e.add('music.userMediaId', 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', musicDraft.userMediaId);
-    }
-  }
-
-  const items: Item[] | undefined = itemDrafts ? [] : undefined;
-  itemDrafts?.forEach((d, i) => {
-    const at = `items[${i}]`;
-    if (d.type === 'ai-broll') {
-      items!.push({ type: 'ai-broll', startTime: d.startTime, endTime: d.endTime, prompt: d.prompt!, ...(d.layout ? { layout: d.layout } : {}) });
-      return;
-    }
-    const entry = d.userMediaId ? media.get(d.userMediaId) : undefined;
-    if (!entry) return void e.add(`${at}.userMediaId`, 'is not a file of your media library', d.userMediaId);
-    if (entry.status !== 'ready') return void e.add(`${at}.userMediaId`, notReady(entry.status), d.userMediaId);
-    if (entry.type === 'AUDIO') return void e.add(`${at}.userMediaId`, 'is an AUDIO file: items show video or images (use music for audio)', d.userMediaId);
-    const layouts: readonly string[] = entry.type === 'IMAGE' ? IMAGE_LAYOUTS : VIDEO_LAYOUTS;
-    if (d.layout !== undefined && !layouts.includes(d.layout)) {
-      return void e.add(`${at}.layout`, `must be one of ${layouts.join(', ')} for ${entry.type === 'IMAGE' ? 'an image' : 'a video'}`, d.layout);
-    }
-    items!.push({ type: 'user-media', startTime: d.startTime, endTime: d.endTime, userMediaId: entry.id, mediaType: entry.type, ...(d.layout ? { layout: d.layout } : {}) });
-  });
 
   e.throwIfAny();
 
@@ -297,7 +263,7 @@ export function readHookTitle(v: unknown, e: FieldErrors, field: string, opts: {
   return { ...defaultHook(), ...(text ? { text } : {}), ...(template ? { template } : {}), ...(top !== undefined ? { top } : {}), ...(size !== undefined ? { size } : {}) };
 }
 
-interface MusicDraft {
+export interface MusicDraft {
   userMediaId?: string;
   volume: number;
   startFromTime: number;
@@ -317,7 +283,7 @@ export function readMusic(v: unknown, e: FieldErrors, field = 'music'): MusicDra
   return { userMediaId: userMediaId ?? undefined, volume: volume ?? 50, startFromTime: startFromTime ?? 0, fade: fade ?? true };
 }
 
-interface ItemDraft {
+export interface ItemDraft {
   type: (typeof ITEM_TYPES)[number];
   startTime: number;
   endTime: number;
@@ -374,6 +340,52 @@ export function readItems(v: unknown, e: FieldErrors, field = 'items', { require
     }
   }
   return drafts.map(({ index: _index, ...d }) => d);
+}
+
+/**
+ * Checks the library references of music and items against the user's library
+ * and the music catalogue, in one query each: ready entries of the right kind,
+ * layouts that fit the media. Problems go to `e`; returns what passed.
+ */
+export async function resolveLibrary(app: App, userId: string, musicDraft: MusicDraft | undefined, itemDrafts: ItemDraft[] | undefined, e: FieldErrors) {
+  const [media, track] = await Promise.all([
+    lookupMedia(app, userId, [...(itemDrafts ?? []).flatMap((i) => (i.userMediaId ? [i.userMediaId] : [])), ...(musicDraft?.userMediaId ? [musicDraft.userMediaId] : [])]),
+    musicDraft?.userMediaId ? app.db.musicTrack.findUnique({ where: { id: musicDraft.userMediaId } }) : null,
+  ]);
+  let music: Music | undefined;
+  if (musicDraft?.userMediaId) {
+    const entry = media.get(musicDraft.userMediaId);
+    if (entry) {
+      if (entry.type !== 'AUDIO') e.add('music.userMediaId', `must be an AUDIO library file, not ${entry.type}`, musicDraft.userMediaId);
+      else if (entry.status !== 'ready') e.add('music.userMediaId', notReady(entry.status), musicDraft.userMediaId);
+      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'library' };
+    } else if (track) {
+      if (track.status !== 'ready') e.add('music.userMediaId', 'is a music track that is not ready yet', musicDraft.userMediaId);
+      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'catalogue' };
+    } else {
+      e.add('music.userMediaId', 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', musicDraft.userMediaId);
+    }
+  }
+
+  const items: Item[] | undefined = itemDrafts ? [] : undefined;
+  itemDrafts?.forEach((d, i) => {
+    const at = `items[${i}]`;
+    if (d.type === 'ai-broll') {
+      items!.push({ type: 'ai-broll', startTime: d.startTime, endTime: d.endTime, prompt: d.prompt!, ...(d.layout ? { layout: d.layout } : {}) });
+      return;
+    }
+    const entry = d.userMediaId ? media.get(d.userMediaId) : undefined;
+    if (!entry) return void e.add(`${at}.userMediaId`, 'is not a file of your media library', d.userMediaId);
+    if (entry.status !== 'ready') return void e.add(`${at}.userMediaId`, notReady(entry.status), d.userMediaId);
+    if (entry.type === 'AUDIO') return void e.add(`${at}.userMediaId`, 'is an AUDIO file: items show video or images (use music for audio)', d.userMediaId);
+    const layouts: readonly string[] = entry.type === 'IMAGE' ? IMAGE_LAYOUTS : VIDEO_LAYOUTS;
+    if (d.layout !== undefined && !layouts.includes(d.layout)) {
+      return void e.add(`${at}.layout`, `must be one of ${layouts.join(', ')} for ${entry.type === 'IMAGE' ? 'an image' : 'a video'}`, d.layout);
+    }
+    items!.push({ type: 'user-media', startTime: d.startTime, endTime: d.endTime, userMediaId: entry.id, mediaType: entry.type, ...(d.layout ? { layout: d.layout } : {}) });
+  });
+
+  return { music, items };
 }
 
 /** Library entries of the user among `ids`, in one query. */
