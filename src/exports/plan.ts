@@ -6,6 +6,7 @@ import type { Export, Project } from '../generated/prisma/client.ts';
 import { buildAss, type HookTitle } from '../media/render/captions.js';
 import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
+import { autoBrollOverlays } from './auto-broll.js';
 import { badTakeCuts, keepSegments, mapSpan, mergeSegments, silenceCuts, type Segment } from '../media/render/timeline.js';
 import { metaOf, wordsOf, type Word } from '../projects/service.js';
 import type { Item, Music } from '../projects/validate.js';
@@ -89,6 +90,7 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
   });
 
   const overlays = await itemOverlays(app, project, keep);
+  if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays)));
   const music = await musicInput(app, project);
   return {
     ass,
