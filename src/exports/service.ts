@@ -162,7 +162,7 @@ async function finishExport(app: App, exportId: string, outcome: { key: string; 
               ...(ok ? {} : { failureReason: outcome.failed }),
               timestamp: new Date().toISOString(),
             },
-          } as never,
+          },
           tx,
         ),
       );

@@ -38,6 +38,8 @@ export interface ExportPayload {
   fps: number;
   /** seconds; null when the export failed before it was known */
   duration: number | null;
+  /** why a failed export failed */
+  failureReason?: string;
   timestamp: string;
 }
 
