@@ -2,10 +2,12 @@ import type { Row } from './run.js';
 import { foundation } from './foundation.js';
 import { library } from './library.js';
 import { projects } from './projects.js';
+import { render } from './render.js';
 
 /** Benchmark sections in the order they run. */
 export const sections: Record<string, () => Promise<Row[]>> = {
   foundation,
   library,
   projects,
+  render,
 };

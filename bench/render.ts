@@ -1,0 +1,300 @@
+/**
+ * `npm run bench -- render`: the one-pass export render (graph.ts + ffmpeg.ts)
+ * against a bare transcode of the same source to the same size, timed in the
+ * same run (the machine is noisy: best of BENCH_RENDER_RUNS runs per side).
+ *
+ * Cases: a 60 s 1080x1920 30 fps talking clip rendered to 1080x1920 (crop fit),
+ * and a 10 min 1920x1080 one rendered to 1080x1920 (blurred fill; the bare
+ * side crops). Plans are built the way the exporter builds them: captions ASS
+ * from a transcript (evenly spaced words, silences on the pauses), a hook
+ * title, zooms from emphasisZooms, silence removal 'natural' through
+ * keptSegments, clean audio, a looped tone as music at volume 30, one B-roll.
+ *
+ * Peak RSS: ffmpeg children of this process are found by scanning /proc every
+ * 100 ms (VmRSS); the Node process's own VmRSS is sampled with them.
+ *
+ * Environment: BENCH_RENDER_RUNS (default 2; 0 makes fixtures and plans only), BENCH_RENDER_LONG_SECONDS
+ * (default 600), BENCH_RENDER_CASES (comma list of `short`, `long`; default both),
+ * BENCH_RENDER_KEEP=1 keeps the temporary directory; BENCH_RENDER_DIR=<dir> makes
+ * (or reuses) the fixtures there and keeps them, with each case's plan as JSON.
+ */
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_CAPTION_TEMPLATE } from '../src/catalog/caption-templates.js';
+import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../src/catalog/hook-title-templates.js';
+import { emphasisZooms, keptSegments } from '../src/exports/plan.js';
+import type { Project } from '../src/generated/prisma/client.ts';
+import type { Word } from '../src/projects/service.js';
+import { buildAss } from '../src/media/render/captions.js';
+import { renderVideo } from '../src/media/render/ffmpeg.js';
+import { fontsDir } from '../src/media/render/fonts.js';
+import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
+import type { Row } from './run.js';
+
+const run = promisify(execFile);
+const SECTION = 'render';
+const FPS = 30;
+/** 0: make the fixtures and plans only */
+const RUNS = Math.max(0, Number(process.env.BENCH_RENDER_RUNS ?? 2));
+const LONG_SECONDS = Number(process.env.BENCH_RENDER_LONG_SECONDS ?? 600);
+const CASES = (process.env.BENCH_RENDER_CASES ?? 'short,long').split(',').map((s) => s.trim());
+/** one cycle of the talking track: speech, then a pause */
+const PAUSE = 1.5;
+const SENTENCE =
+  'Here is the thing nobody tells you about editing short videos. You cut the pauses, you punch in on the key line, and you keep the captions big.';
+
+const ff = (args: string[]) => {
+  // BENCH_RENDER_DIR: fixtures already made there are reused
+  const target = args[args.length - 1];
+  if (process.env.BENCH_RENDER_DIR && fs.existsSync(target)) return Promise.resolve();
+  return run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 64 << 20 });
+};
+
+async function durationOf(file: string): Promise<number> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
+  return Number(stdout.trim());
+}
+
+// ---------------------------------------------------------------------------
+// peak RSS of ffmpeg children and of this process
+
+function rssKiB(pid: number | 'self'): number {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** ffmpeg processes whose parent is this process. */
+function ffmpegChildren(): number[] {
+  const pids: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid ...
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+      if (ppid === process.pid && comm.startsWith('ffmpeg')) pids.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+/** Samples while `work` runs; returns its wall time and the peak RSS (MiB) of ffmpeg children and of Node. */
+async function measured(work: () => Promise<void>): Promise<{ seconds: number; ffmpegMiB: number; nodeMiB: number }> {
+  let ffPeak = 0;
+  let nodePeak = rssKiB('self');
+  const sample = () => {
+    for (const pid of ffmpegChildren()) ffPeak = Math.max(ffPeak, rssKiB(pid));
+    nodePeak = Math.max(nodePeak, rssKiB('self'));
+  };
+  const timer = setInterval(sample, 100);
+  const t0 = performance.now();
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { seconds, ffmpegMiB: ffPeak / 1024, nodeMiB: nodePeak / 1024 };
+}
+
+function spawnFfmpeg(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// fixtures
+
+interface Fixtures {
+  dir: string;
+  /** speech + pause, one cycle */
+  cycle: number;
+  /** [start, end] of the speech inside a cycle */
+  speech: [number, number];
+  /** seconds of speech per word */
+  words: string[];
+  music: string;
+  broll: string;
+}
+
+async function makeFixtures(dir: string): Promise<Fixtures> {
+  const raw = path.join(dir, 'speech.wav');
+  if (!fs.existsSync(raw)) await run('espeak-ng', ['-s', '165', '-w', raw, SENTENCE]);
+  // trim espeak's leading/trailing silence, then pad with a pause: one cycle
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', raw, '-af', 'silencedetect=n=-40dB:d=0.05', '-f', 'null', '-']);
+  const total = await durationOf(raw);
+  const starts = [...stderr.matchAll(/silence_start: ([\d.]+)/g)].map((m) => Number(m[1]));
+  const ends = [...stderr.matchAll(/silence_end: ([\d.]+)/g)].map((m) => Number(m[1]));
+  const speechStart = ends.length && starts[0] !== undefined && starts[0] < 0.01 ? ends[0] : 0;
+  const lastStart = starts.length && starts[starts.length - 1] > total - 1 ? starts[starts.length - 1] : total;
+  const cycle = Math.ceil((total - (total - lastStart) + PAUSE) * 10) / 10;
+  const padded = path.join(dir, 'cycle.wav');
+  await ff(['-i', raw, '-af', `atrim=end=${lastStart},apad=whole_dur=${cycle}`, '-ar', '48000', '-ac', '1', padded]);
+  const music = path.join(dir, 'music.mp3');
+  await ff(['-f', 'lavfi', '-i', 'sine=f=220:d=20,volume=0.5', '-c:a', 'libmp3lame', '-b:a', '128k', music]);
+  const broll = path.join(dir, 'broll.mp4');
+  await ff(['-f', 'lavfi', '-i', 'mandelbrot=s=1280x720:r=30', '-t', '4', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', broll]);
+  return { dir, cycle, speech: [speechStart, lastStart], words: SENTENCE.split(/\s+/), music, broll };
+}
+
+/** A talking clip: `seconds` of a moving test pattern at w x h, 30 fps, the speech cycle looped. */
+async function talkingClip(fx: Fixtures, name: string, w: number, h: number, seconds: number, loopFrom?: number): Promise<string> {
+  const out = path.join(fx.dir, name);
+  const audio = path.join(fx.dir, `${name}.m4a`);
+  await ff(['-stream_loop', '-1', '-i', path.join(fx.dir, 'cycle.wav'), '-t', String(seconds), '-c:a', 'aac', '-b:a', '128k', audio]);
+  const enc = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-g', '60'];
+  if (!loopFrom) {
+    await ff(['-f', 'lavfi', '-i', `testsrc2=s=${w}x${h}:r=${FPS}:d=${seconds}`, '-i', audio, ...enc, '-c:a', 'copy', '-shortest', out]);
+    return out;
+  }
+  // a shorter clip looped by stream copy
+  const piece = path.join(fx.dir, `${name}.piece.mp4`);
+  await ff(['-f', 'lavfi', '-i', `testsrc2=s=${w}x${h}:r=${FPS}:d=${loopFrom}`, ...enc, piece]);
+  await ff(['-stream_loop', '-1', '-i', piece, '-i', audio, '-map', '0:v', '-map', '1:a', '-c', 'copy', '-t', String(seconds), out]);
+  return out;
+}
+
+/** Evenly spaced words over the speech of each cycle, a silence word on each pause. */
+function transcript(fx: Fixtures, duration: number): Word[] {
+  const words: Word[] = [];
+  let id = 0;
+  const [s0, s1] = fx.speech;
+  const per = (s1 - s0) / fx.words.length;
+  for (let c = 0; c * fx.cycle < duration; c++) {
+    const base = c * fx.cycle;
+    if (base + s1 > duration) break;
+    if (s0 > 0) words.push({ id: `w${id++}`, text: '', type: 'silence', startTime: base, endTime: base + s0 });
+    fx.words.forEach((text, i) => {
+      words.push({ id: `w${id++}`, text, type: 'word', startTime: base + s0 + i * per, endTime: base + s0 + (i + 0.9) * per });
+    });
+    words.push({ id: `w${id++}`, text: '', type: 'silence', startTime: base + s1, endTime: Math.min(duration, base + fx.cycle) });
+  }
+  return words;
+}
+
+async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number, outW: number, outH: number, name: string): Promise<RenderPlan> {
+  const duration = await durationOf(file);
+  const words = transcript(fx, duration);
+  const project = { removeSilencePace: 'natural', removeBadTakes: false } as unknown as Project;
+  const keep = await keptSegments(project, words, duration, FPS);
+  const ass = buildAss({
+    words,
+    keep,
+    template: DEFAULT_CAPTION_TEMPLATE,
+    width: outW,
+    height: outH,
+    captions: true,
+    hook: { text: 'The one editing trick', template: DEFAULT_HOOK_TITLE_TEMPLATE },
+  });
+  const assPath = path.join(fx.dir, `${name}.ass`);
+  fs.writeFileSync(assPath, ass);
+  const plan: RenderPlan = {
+    source: { path: file, width: srcW, height: srcH, fps: FPS, rotation: 0, hasAudio: true, duration },
+    output: { width: outW, height: outH, fps: FPS, preset: process.env.RENDER_PRESET || 'veryfast' },
+    keep,
+    zooms: emphasisZooms(words, keep),
+    assPath,
+    fontsDir: fontsDir([]),
+    overlays: [{ path: fx.broll, kind: 'VIDEO', start: 6, end: 9.5, layout: 'cover' }],
+    audio: { clean: true, music: { path: fx.music, volume: 30 } },
+  };
+  fs.writeFileSync(path.join(fx.dir, `${name}.plan.json`), JSON.stringify(plan, null, 1));
+  return plan;
+}
+
+// ---------------------------------------------------------------------------
+
+interface Side {
+  seconds: number;
+  ffmpegMiB: number;
+  nodeMiB: number;
+}
+const best = (runs: Side[]): Side => ({
+  seconds: Math.min(...runs.map((r) => r.seconds)),
+  ffmpegMiB: Math.max(...runs.map((r) => r.ffmpegMiB)),
+  nodeMiB: Math.max(...runs.map((r) => r.nodeMiB)),
+});
+
+async function compare(fx: Fixtures, label: string, source: string, plan: RenderPlan, bareFilter: string): Promise<Row[]> {
+  const graph = buildRenderGraph(plan);
+  if (!RUNS) return [];
+  const sourceFrames = Math.round(plan.source.duration * FPS);
+  const outFrames = Math.round(graph.duration * FPS);
+  const exported: Side[] = [];
+  const bare: Side[] = [];
+  const out = path.join(fx.dir, `${label}.out.mp4`);
+  const bareOut = path.join(fx.dir, `${label}.bare.mp4`);
+  const { width: W, height: H } = plan.output;
+  for (let i = 0; i < RUNS; i++) {
+    // alternate which side goes first, so drift in machine load hits both
+    const doExport = async () => exported.push(await measured(() => renderVideo(graph, out)));
+    const doBare = async () =>
+      bare.push(
+        await measured(() =>
+          spawnFfmpeg(['-i', source, '-vf', bareFilter, '-c:v', 'libx264', '-preset', plan.output.preset ?? 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k', bareOut]),
+        ),
+      );
+    if (i % 2) {
+      await doBare();
+      await doExport();
+    } else {
+      await doExport();
+      await doBare();
+    }
+    process.stderr.write(`#   ${label} run ${i + 1}: export ${exported[i].seconds.toFixed(1)} s, bare ${bare[i].seconds.toFixed(1)} s\n`);
+  }
+  const e = best(exported);
+  const b = best(bare);
+  const note = `${plan.source.width}x${plan.source.height} ${plan.source.duration.toFixed(0)} s -> ${W}x${H}, best of ${RUNS}`;
+  return [
+    { section: SECTION, metric: `${label}: export / bare wall time`, value: e.seconds / b.seconds, unit: 'ratio', note: `target <= 1.15; ${note}` },
+    { section: SECTION, metric: `${label}: export wall time`, value: e.seconds, unit: 's', note: `${plan.keep.length} kept segments, ${(plan.zooms ?? []).length} zooms, 1 B-roll` },
+    { section: SECTION, metric: `${label}: bare wall time`, value: b.seconds, unit: 's', note: bareFilter },
+    { section: SECTION, metric: `${label}: export fps (source frames)`, value: sourceFrames / e.seconds, unit: 'fps', note: `${(outFrames / e.seconds).toFixed(1)} output fps` },
+    { section: SECTION, metric: `${label}: bare fps`, value: sourceFrames / b.seconds, unit: 'fps' },
+    { section: SECTION, metric: `${label}: export ffmpeg peak RSS`, value: e.ffmpegMiB, unit: 'MiB' },
+    { section: SECTION, metric: `${label}: bare ffmpeg peak RSS`, value: b.ffmpegMiB, unit: 'MiB' },
+    { section: SECTION, metric: `${label}: Node peak RSS during export`, value: e.nodeMiB, unit: 'MiB' },
+  ];
+}
+
+export async function render(): Promise<Row[]> {
+  const reuse = process.env.BENCH_RENDER_DIR;
+  const dir = reuse ? (fs.mkdirSync(reuse, { recursive: true }), reuse) : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
+  try {
+    const fx = await makeFixtures(dir);
+    const rows: Row[] = [];
+    if (CASES.includes('short')) {
+      const file = await talkingClip(fx, 'portrait60.mp4', 1080, 1920, 60);
+      const plan = await exportPlan(fx, file, 1080, 1920, 1080, 1920, 'portrait60');
+      rows.push(...(await compare(fx, '60 s 1080x1920', file, plan, 'scale=1080:1920')));
+    }
+    if (CASES.includes('long')) {
+      const label = `${Math.round(LONG_SECONDS / 60) || LONG_SECONDS / 60} min 1920x1080`;
+      const file = await talkingClip(fx, 'landscape.mp4', 1920, 1080, LONG_SECONDS, Math.min(20, LONG_SECONDS));
+      const plan = await exportPlan(fx, file, 1920, 1080, 1080, 1920, 'landscape');
+      rows.push(...(await compare(fx, label, file, plan, 'crop=ih*9/16:ih,scale=1080:1920')));
+    }
+    rows.push({ section: SECTION, metric: 'Node peak RSS (VmHWM)', value: Number(/^VmHWM:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) / 1024, unit: 'MiB' });
+    return rows;
+  } finally {
+    if (reuse || process.env.BENCH_RENDER_KEEP === '1') process.stderr.write(`# kept ${dir}\n`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
