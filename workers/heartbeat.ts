@@ -1,0 +1,20 @@
+/**
+ * How long a long job's lock lives: a dead worker's run is taken over once it has
+ * gone unrenewed this long. Runs renew it with every progress report and with a
+ * heartbeat at a quarter of it, so a quiet step (one long ffmpeg call) keeps it too.
+ */
+export const LONG_JOB_LOCK_MS = Number(process.env.PROJECT_JOB_LOCK_MS) || 2 * 60_000;
+
+/** Runs `work` with a `touch` that reports progress, and renews the lock in between reports. */
+export async function withHeartbeat<T>(progress: (percent: number) => Promise<void>, work: (touch: (percent: number) => Promise<void>) => Promise<T>): Promise<T> {
+  let last = 0;
+  const timer = setInterval(() => void progress(last).catch(() => {}), LONG_JOB_LOCK_MS / 4);
+  try {
+    return await work((percent) => {
+      last = percent;
+      return progress(percent);
+    });
+  } finally {
+    clearInterval(timer);
+  }
+}
