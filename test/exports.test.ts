@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
-import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
 
 let app: TestApp;
@@ -16,14 +16,7 @@ const hooks: Array<{ headers: Record<string, string>; body: string }> = [];
 let hookServer: http.Server;
 let hookUrl: string;
 
-async function waitProject(id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
-  for (const t0 = Date.now(); ; ) {
-    const r = await request(app, 'GET', `/v1/projects/${id}`, { key: user.key });
-    if (r.status === 200 && until(r.body)) return r.body;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 300)}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
+const waitProject = (id: string, until: (p: any) => boolean, timeoutMs = 120_000) => waitProjectOf(app, user.key, id, until, timeoutMs);
 
 async function transcribed(extra: Record<string, unknown> = {}) {
   const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Export me', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, ...extra } });

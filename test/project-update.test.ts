@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
-import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
 
 let app: TestApp;
@@ -18,15 +18,7 @@ const db = () => app.runtime.app.db;
 const put = (key: string, id: string, json: unknown) => request(app, 'PUT', `/v1/projects/${id}`, { key, json });
 const UPDATE = 'mutation($id: ID!, $input: JSON!) { updateProject(id: $id, input: $input) { message id status } }';
 
-async function waitProject(key: string, id: string, until: (p: any) => boolean, timeoutMs = 90_000) {
-  const t0 = Date.now();
-  for (;;) {
-    const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
-    if (r.status === 200 && until(r.body)) return r.body;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
+const waitProject = (key: string, id: string, until: (p: any) => boolean, timeoutMs = 90_000) => waitProjectOf(app, key, id, until, timeoutMs);
 
 /** a transcribed project through the API: created with autoRender false, then completed */
 async function transcribed(key: string): Promise<string> {

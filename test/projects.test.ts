@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 import { readSse, subscribeSse } from './support/sse.js';
 
@@ -25,15 +25,7 @@ let themeId: string;
 const body = (extra: Record<string, unknown> = {}) => ({ title: 'A talk', language: 'en', videoUrl: files.url('talk.mp4'), ...extra });
 const projectCount = () => app.runtime.app.db.project.count();
 
-async function waitProject(key: string, id: string, until: (p: any) => boolean, timeoutMs = 90_000) {
-  const t0 = Date.now();
-  for (;;) {
-    const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
-    if (r.status === 200 && until(r.body)) return r.body;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
+const waitProject = (key: string, id: string, until: (p: any) => boolean, timeoutMs = 90_000) => waitProjectOf(app, key, id, until, timeoutMs);
 
 beforeAll(async () => {
   fx = await mediaFixtures();

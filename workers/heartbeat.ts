@@ -1,3 +1,5 @@
+import { backoffStrategies } from 'agenda';
+
 /**
  * How long a long job's lock lives: a dead worker's run is taken over once it has
  * gone unrenewed this long. Runs renew it with every progress report and with a
@@ -18,3 +20,7 @@ export async function withHeartbeat<T>(progress: (percent: number) => Promise<vo
     clearInterval(timer);
   }
 }
+
+/** Runs of a long job in all: failures for a passing reason are retried after 5 s, then 15 s. */
+export const LONG_JOB_ATTEMPTS = 3;
+export const longJobBackoff = backoffStrategies.exponential({ delay: 5000, factor: 3, maxRetries: LONG_JOB_ATTEMPTS - 1, jitter: 0.2 });

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import { buildRenderGraph } from '../media/render/graph.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
 import { getProject, metaOf, wordsOf } from '../projects/service.js';
-import { progressReporter, transition } from '../projects/state.js';
+import { progressReporter, projectWebhook, transition } from '../projects/state.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { buildExportPlan } from './plan.js';
 
@@ -168,29 +168,9 @@ async function finishExport(app: App, exportId: string, outcome: { key: string; 
       );
     }
     // the creation webhook fires when processing (autoRender: the render included) finishes
-    if (exp.autoRender && project.webhookUrl) {
-      const event = ok ? 'project.completed' : 'project.failed';
-      hooks.push(
-        await enqueueWebhook(
-          app,
-          {
-            userId: project.userId,
-            url: project.webhookUrl,
-            event,
-            subjectId: project.id,
-            payload: {
-              event,
-              projectId: project.id,
-              status: ok ? 'completed' : 'failed',
-              downloadUrl: download,
-              directUrl: url,
-              ...(ok ? {} : { failureReason: outcome.failed }),
-              timestamp: new Date().toISOString(),
-            },
-          },
-          tx,
-        ),
-      );
+    if (exp.autoRender) {
+      const hook = await projectWebhook(app, tx, project, ok ? 'project.completed' : 'project.failed');
+      if (hook) hooks.push(hook);
     }
   });
   for (const h of hooks) if (h.created) await dispatchWebhook(app, h.deliveryId);

@@ -11,12 +11,11 @@ import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
 import { transcriberFor } from '../media/transcription/transcriber.js';
 import { isFetchError } from '../net/guarded-fetch.js';
-import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { startAutoRender } from '../exports/service.js';
 import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
 import { formatBytes } from './settings.js';
-import { progressReporter, transition } from './state.js';
+import { progressReporter, transition, withWebhook } from './state.js';
 
 /** Every step ends: a project never stays in processing forever (seconds). */
 export const STEP_TIMEOUTS = {
@@ -201,41 +200,4 @@ export async function fail(app: App, projectId: string, reason: string) {
   );
 }
 
-type Hook = (tx: Prisma.TransactionClient, p: Project, event: 'project.completed' | 'project.failed') => Promise<unknown>;
 
-/**
- * Records the project's webhook inside the transition's transaction and sends
- * it once that has committed (a crash in between is covered by the sweeper).
- */
-async function withWebhook(app: App, run: (hook: Hook) => Promise<unknown>) {
-  let recorded: RecordedWebhook | undefined;
-  await run(async (tx, p, event) => {
-    recorded = await projectWebhook(app, tx, p, event);
-  });
-  if (recorded?.created) await dispatchWebhook(app, recorded.deliveryId);
-}
-
-/** DECISIONS.md: { event, projectId, status, downloadUrl, directUrl, failureReason?, timestamp } */
-async function projectWebhook(app: App, tx: Prisma.TransactionClient, p: Project, event: 'project.completed' | 'project.failed') {
-  if (!p.webhookUrl) return undefined;
-  const url = p.renderedKey ? app.storage.url(p.renderedKey) : null;
-  return enqueueWebhook(
-    app,
-    {
-      userId: p.userId,
-      url: p.webhookUrl,
-      event,
-      subjectId: p.id,
-      payload: {
-        event,
-        projectId: p.id,
-        status: p.status as 'completed' | 'failed',
-        downloadUrl: url,
-        directUrl: url,
-        ...(p.failureReason ? { failureReason: p.failureReason } : {}),
-        timestamp: new Date().toISOString(),
-      },
-    },
-    tx,
-  );
-}

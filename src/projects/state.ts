@@ -1,6 +1,7 @@
 import type { App } from '../app.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
+import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 
 export interface Progress {
   stage: string;
@@ -68,4 +69,48 @@ export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId
     });
     publishProject(app, row);
   };
+}
+
+export type ProjectWebhookEvent = 'project.completed' | 'project.failed';
+
+/**
+ * Records a project's webhook (payload of DECISIONS.md) inside the transaction
+ * of the move that causes it; nothing when the project has no webhookUrl.
+ */
+export async function projectWebhook(app: App, tx: Prisma.TransactionClient, p: Project, event: ProjectWebhookEvent): Promise<RecordedWebhook | undefined> {
+  if (!p.webhookUrl) return undefined;
+  const rendered = p.renderedKey;
+  return enqueueWebhook(
+    app,
+    {
+      userId: p.userId,
+      url: p.webhookUrl,
+      event,
+      subjectId: p.id,
+      payload: {
+        event,
+        projectId: p.id,
+        status: event === 'project.completed' ? 'completed' : 'failed',
+        downloadUrl: rendered ? app.storage.url(rendered, { download: `${p.title}.mp4` }) : null,
+        directUrl: rendered ? app.storage.url(rendered) : null,
+        ...(p.failureReason ? { failureReason: p.failureReason } : {}),
+        timestamp: new Date().toISOString(),
+      },
+    },
+    tx,
+  );
+}
+
+type Hook = (tx: Prisma.TransactionClient, p: Project, event: ProjectWebhookEvent) => Promise<unknown>;
+
+/**
+ * Runs a move that may record the project's webhook (through `hook`) and sends
+ * it once the move has committed (a crash in between is covered by the sweeper).
+ */
+export async function withWebhook(app: App, run: (hook: Hook) => Promise<unknown>) {
+  let recorded: RecordedWebhook | undefined;
+  await run(async (tx, p, event) => {
+    recorded = await projectWebhook(app, tx, p, event);
+  });
+  if (recorded?.created) await dispatchWebhook(app, recorded.deliveryId);
 }

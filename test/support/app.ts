@@ -94,3 +94,13 @@ export async function request<T = any>(
 /** A GraphQL operation over HTTP. */
 export const gql = <T = any>(app: TestApp, key: string | undefined, query: string, variables?: Record<string, unknown>) =>
   request<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> }>(app, 'POST', '/graphql', { key, json: { query, variables } });
+
+/** Polls GET /v1/projects/{id} until `until` holds; fails with the last record after `timeoutMs`. */
+export async function waitProject(app: TestApp, key: string, id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
+  for (const t0 = Date.now(); ; ) {
+    const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
+    if (r.status === 200 && until(r.body)) return r.body;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}

@@ -27,7 +27,7 @@
  *   (`-stream_loop -1`), trimmed to the output, faded, ducked under the voice
  *   with `sidechaincompress` and mixed with `amix=normalize=0`.
  */
-import { betweenTree, type Segment } from './timeline.js';
+import { balancedSum, betweenTree, type Segment } from './timeline.js';
 
 export type OverlayLayout =
   | 'cover'
@@ -136,17 +136,6 @@ const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
 export function escapeFilterValue(v: string): string {
   const option = v.replace(/[\\':]/g, (c) => `\\${c}`);
   return option.replace(/[\\'[\],;]/g, (c) => `\\${c}`);
-}
-
-/** Sum of expressions as a balanced binary tree (a flat sum of over a hundred terms fails). */
-export function balancedSum(terms: readonly string[]): string {
-  if (!terms.length) return '0';
-  const build = (lo: number, hi: number): string => {
-    if (hi - lo === 1) return terms[lo];
-    const mid = (lo + hi) >> 1;
-    return `(${build(lo, mid)}+${build(mid, hi)})`;
-  };
-  return build(0, terms.length);
 }
 
 /** The zoom factor at output time t: 1 outside zooms, `scale` inside, smoothstep ease over ZOOM_EASE. */

@@ -307,6 +307,11 @@ const num = (x: number) => {
  */
 export function betweenTree(segments: readonly Segment[], variable = 't', margin = 0.001): string {
   const terms = segments.filter((s) => s.end > s.start).map((s) => `between(${variable},${num(Math.max(0, s.start - margin))},${num(s.end - margin)})`);
+  return balancedSum(terms);
+}
+
+/** Sum of expressions as a balanced binary tree (a flat sum of over a hundred terms fails in ffmpeg). */
+export function balancedSum(terms: readonly string[]): string {
   if (!terms.length) return '0';
   const build = (lo: number, hi: number): string => {
     if (hi - lo === 1) return terms[lo];
