@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import { DEFAULT_CAPTION_TEMPLATE } from '../src/catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../src/catalog/hook-title-templates.js';
 import { emphasisZooms, keptSegments } from '../src/exports/plan.js';
+import { measureLoudness, normalizingGain } from '../src/media/audio-levels.js';
 import type { Project } from '../src/generated/prisma/client.ts';
 import type { Word } from '../src/projects/service.js';
 import { buildAss } from '../src/media/render/captions.js';
@@ -212,7 +213,8 @@ async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number
     assPath,
     fontsDir: fontsDir([]),
     overlays: [{ path: fx.broll, kind: 'VIDEO', start: 6, end: 9.5, layout: 'cover' }],
-    audio: { clean: true, music: { path: fx.music, volume: 30 } },
+    // the loudness is measured at transcription, before any export
+    audio: { clean: true, gainDb: normalizingGain((await measureLoudness(file)).loudness), music: { path: fx.music, volume: 30 } },
   };
   fs.writeFileSync(path.join(fx.dir, `${name}.plan.json`), JSON.stringify(plan, null, 1));
   return plan;

@@ -1,13 +1,16 @@
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
-import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
+import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
 
+const run = promisify(execFile);
 let app: TestApp;
 let files: FileServer;
 let user: TestUser;
@@ -20,7 +23,7 @@ const waitProject = (id: string, until: (p: any) => boolean, timeoutMs = 120_000
 
 async function transcribed(extra: Record<string, unknown> = {}) {
   const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Export me', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, ...extra } });
-  expect(r.status).toBe(201);
+  expect(r.body).toMatchObject({ id: expect.any(String) });
   return waitProject(r.body.id, (p) => p.status === 'completed');
 }
 
@@ -163,6 +166,96 @@ describe('POST /v1/projects/{id}/export', () => {
     expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
     for (const t0 = Date.now(); !hooks.some((h) => h.body.includes('export.failed')) && Date.now() - t0 < 15_000; ) await new Promise((res) => setTimeout(res, 100));
     expect(hooks.some((h) => h.body.includes('export.failed') && h.body.includes(p.id))).toBe(true);
+  });
+});
+
+describe('an export through the API shows every effect asked', () => {
+  /** a library entry made from a served file, once ready */
+  async function libraryEntry(file: string): Promise<string> {
+    const r = await request(app, 'POST', '/v1/user-media', { key: user.key, json: { url: files.url(file) } });
+    expect(r).toMatchObject({ status: 201, body: { userMediaId: expect.any(String) } });
+    for (const t0 = Date.now(); Date.now() - t0 < 20_000; await new Promise((res) => setTimeout(res, 150))) {
+      const q = await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { status } }', { id: r.body.userMediaId });
+      if (q.body.data.userMediaEntry.status === 'ready') return r.body.userMediaId;
+    }
+    throw new Error(`${file} never became ready`);
+  }
+
+  it('captions where the words are, music under the speech, the item in its window, silences gone, the size and fps asked', async () => {
+    const fx = await mediaFixtures();
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x90:r=25:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(fx.dir, 'red.mp4')]);
+    // music: a 55 Hz hum, below any voice, so its share of the sound tells it apart from the speech
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=55:d=4', '-c:a', 'libmp3lame', '-b:a', '96k', path.join(fx.dir, 'hum.mp3')]);
+    const [red, hum] = await Promise.all([libraryEntry('red.mp4'), libraryEntry('hum.mp3')]);
+    const item = { start: 1, end: 2 }; // source seconds
+    const p = await transcribed({
+      removeSilencePace: 'natural',
+      cleanAudio: true,
+      magicZooms: true,
+      music: { userMediaId: hum, volume: 100, fade: false },
+      items: [{ type: 'user-media', userMediaId: red, startTime: item.start, endTime: item.end, layout: 'pip-top-right' }],
+    });
+    const render = async () => {
+      expect((await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 180, height: 320, fps: 25 } })).status).toBe(200);
+      const done = await waitProject(p.id, (x) => x.status === 'completed' && x.progress?.stage !== 'render' && x.downloadUrl && x.downloadUrl !== previous);
+      previous = done.downloadUrl;
+      return download(done.downloadUrl);
+    };
+    let previous: string | undefined;
+    const withCaptions = await render();
+    expect((await request(app, 'PUT', `/v1/projects/${p.id}`, { key: user.key, json: { disableCaptions: true } })).status).toBe(200);
+    const without = await render();
+
+    // size, fps, and the silences gone: the duration of the kept segments, to the frame
+    const { keptSegments } = await import('../src/exports/plan.js');
+    const { captionPages } = await import('../src/media/render/captions.js');
+    const { mapSpan } = await import('../src/media/render/timeline.js');
+    const { DEFAULT_CAPTION_TEMPLATE } = await import('../src/catalog/caption-templates.js');
+    const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id: p.id } });
+    const keep = await keptSegments(row, p.words, p.videoMetaData.duration, 25);
+    const expected = keep.reduce((sum, k) => sum + k.end - k.start, 0);
+    const info = await probe(withCaptions);
+    expect(info.video).toMatchObject({ width: 180, height: 320 });
+    expect(info.video!.fps).toBeCloseTo(25, 1);
+    expect(expected).toBeLessThan(p.videoMetaData.duration - 1);
+    expect(Math.abs(info.duration! - expected)).toBeLessThanOrEqual(1 / 25 + 0.05);
+
+    // captions: around the template's line (70 % down) the renders differ while a page is on screen, and
+    // no more than elsewhere (encoding noise) once the last page is over
+    const y = Math.round((DEFAULT_CAPTION_TEMPLATE.positionY / 100) * 320);
+    const band = { x: 0, y: y - 32, w: 180, h: 64 };
+    const top = { x: 0, y: 0, w: 180, h: 120 };
+    const diffs = async (t: number) => {
+      const [a, b] = await Promise.all([frameAt(withCaptions, t), frameAt(without, t)]);
+      return { band: frameDiff(a, b, band), elsewhere: frameDiff(a, b, top) };
+    };
+    const pages = captionPages(p.words, keep, DEFAULT_CAPTION_TEMPLATE.wordsPerLine);
+    expect(pages.length).toBeGreaterThan(2);
+    for (const page of [pages[0], pages[Math.floor(pages.length / 2)], pages[pages.length - 1]]) {
+      const d = await diffs((page.start + page.end) / 2);
+      expect(d.band).toBeGreaterThan(Math.max(3, 2 * d.elsewhere));
+    }
+    const after = pages[pages.length - 1].end + 0.1;
+    if (after < expected - 0.1) {
+      const d = await diffs(after);
+      expect(d.band).toBeLessThan(1.5 * d.elsewhere + 0.5);
+    }
+
+    // the item (a red video): red in the top-right pip inside its window only
+    const span = mapSpan(keep, item.start, item.end)!;
+    const pip = { x: 180 - 0.36 * 180 / 2 - 0.04 * 180, y: 0.04 * 180 + (0.36 * 320) / 2 };
+    expect(isRed(pixel(await frameAt(without, (span.start + span.end) / 2), pip.x, pip.y))).toBe(true);
+    expect(isRed(pixel(await frameAt(without, span.end + 0.3), pip.x, pip.y))).toBe(false);
+    if (span.start > 0.3) expect(isRed(pixel(await frameAt(without, span.start - 0.3), pip.x, pip.y))).toBe(false);
+
+    // the music, ducked, is heard under the speech: its band's share of the sound is far larger than in
+    // the source's speech (a share, so clean audio's gain does not count)
+    const hum55 = 'lowpass=f=70,lowpass=f=70,lowpass=f=70,lowpass=f=70,';
+    const share = async (file: string, start: number, dur: number) => (await meanVolume(file, start, dur, hum55)) - (await meanVolume(file, start, dur));
+    const speech = pages[0];
+    const inExport = await share(without, speech.start, speech.end - speech.start);
+    const inSource = await share(app.runtime.app.storage.localPath(row.sourceKey!)!, 0, 3);
+    expect(inExport - inSource).toBeGreaterThan(4); // measured: +6.7 dB; +0 when the music is ducked away
   });
 });
 

@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../src/media/audio-levels.js';
 import { probe } from '../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../src/media/render/ffmpeg.js';
+import { frameAt, isRed, meanVolume, pixel } from './support/media.js';
 import { buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
 
 const run = promisify(execFile);
@@ -14,29 +16,6 @@ let dir: string;
 const f = (name: string) => path.join(dir, name);
 
 const ffmpeg = (args: string[]) => run('ffmpeg', [...FF, ...args], { maxBuffer: 64 << 20 });
-
-/** One decoded frame at `t` as packed RGB. */
-async function frameAt(file: string, t: number): Promise<{ w: number; h: number; rgb: Buffer }> {
-  const info = await probe(file);
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 64 << 20,
-  });
-  return { w: info.video!.width, h: info.video!.height, rgb: stdout };
-}
-const pixel = (fr: { w: number; rgb: Buffer }, x: number, y: number) => {
-  const i = (Math.round(y) * fr.w + Math.round(x)) * 3;
-  return [fr.rgb[i], fr.rgb[i + 1], fr.rgb[i + 2]] as const;
-};
-const isRed = ([r, g, b]: readonly number[]) => r > 180 && g < 80 && b < 80;
-
-/** mean_volume (dB) of the audio in [start, start + dur), after an optional filter chain. */
-async function meanVolume(file: string, start: number, dur: number, pre = ''): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(start), '-t', String(dur), '-i', file, '-vn', '-af', `${pre}volumedetect`, '-f', 'null', '-']);
-  const m = /mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderr);
-  if (!m) throw new Error(`no volumedetect output: ${stderr.slice(-500)}`);
-  return m[1] === '-inf' ? -200 : Number(m[1]);
-}
 
 async function streams(file: string) {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,r_frame_rate,nb_frames,duration,sample_rate,channels', '-of', 'json', file]);
@@ -164,6 +143,21 @@ describe('one-pass render', () => {
     expect(progress.every((p, i) => i === 0 || p >= progress[i - 1])).toBe(true);
   });
 
+  it('clean audio brings a quiet voice to the target loudness with its peaks under -1 dBFS', async () => {
+    // a voice-band tone 20 dB under the usual level, with a burst that would clip once raised
+    await ffmpeg([
+      ...['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=300:d=4,volume=-22dB,volume=enable=between(t\\,2\\,2.2):volume=20dB'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-shortest', f('quiet.mov')],
+    ]);
+    const before = await measureLoudness(f('quiet.mov'));
+    expect(before.loudness!).toBeLessThan(-35);
+    const g = buildRenderGraph(plan({ source: sourceOf(f('quiet.mov'), 160, 120, 4), output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' }, audio: { clean: true, gainDb: normalizingGain(before.loudness) } }));
+    await renderVideo(g, f('loud.mp4'));
+    const after = await measureLoudness(f('loud.mp4'));
+    expect(Math.abs(after.loudness! - TARGET_LOUDNESS)).toBeLessThan(2);
+    expect(after.truePeak!).toBeLessThan(-0.5);
+  });
+
   it('keeps 151 segments (150 cuts) in sync through the balanced tree', async () => {
     const keep = Array.from({ length: 151 }, (_, k) => ({ start: (2 * k) / 24, end: (2 * k + 1) / 24 }));
     const g = buildRenderGraph(plan({ source: sourceOf(f('long.mp4'), 160, 120, 13), output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' }, keep }));
@@ -264,7 +258,8 @@ describe('one-pass render', () => {
     const underSpeech = await meanVolume(f('f.mp4'), 0.5, 1, band);
     const inSilence = await meanVolume(f('f.mp4'), 2.6, 1, band);
     expect(inSilence).toBeGreaterThan(-30); // the looped track is there after the speech
-    expect(underSpeech).toBeLessThan(inSilence - 10); // measured here: about 17 dB of ducking
+    expect(underSpeech).toBeLessThan(inSilence - 6); // ducked (measured: 10 dB)
+    expect(underSpeech).toBeGreaterThan(inSilence - 20); // and still heard
     expect(await meanVolume(f('f.mp4'), 0.5, 1)).toBeGreaterThan(-30); // the voice itself stays
     const { audio } = await streams(f('f.mp4'));
     expect(Math.abs(Number(audio!.duration) - 4)).toBeLessThan(0.06);

@@ -4,6 +4,7 @@ import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/captio
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
 import type { Export, Project } from '../generated/prisma/client.ts';
 import { buildAss, type HookTitle } from '../media/render/captions.js';
+import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
 import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
@@ -23,11 +24,16 @@ export interface ExportPlan {
   ass: string;
 }
 
-/** The kept source ranges: silence removal at the project's pace, then bad takes. */
+/**
+ * The kept source ranges: silence removal at the project's pace (the
+ * transcript's pauses, trimmed to where the measured sound is quiet), then bad
+ * takes.
+ */
 export async function keptSegments(project: Project, words: Word[], duration: number, fps: number): Promise<Segment[]> {
   const cuts: Segment[] = [];
   if (project.removeSilencePace) {
-    cuts.push(...silenceCuts(words, { pace: project.removeSilencePace as 'natural' | 'fast' | 'extra-fast', duration, fps }));
+    const quiet = metaOf(project)?.audioLevels?.quiet;
+    cuts.push(...silenceCuts(words, { pace: project.removeSilencePace as 'natural' | 'fast' | 'extra-fast', duration, fps, quiet }));
   }
   if (project.removeBadTakes) cuts.push(...(await badTakeCuts(words)));
   return keepSegments(duration, mergeSegments(cuts), fps);
@@ -92,11 +98,14 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
   const overlays = await itemOverlays(app, project, keep);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays)));
   const music = await musicInput(app, project);
+  const source = app.storage.localPath(project.sourceKey)!;
+  // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
+  const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
     ass,
     plan: {
       source: {
-        path: app.storage.localPath(project.sourceKey)!,
+        path: source,
         width: meta.width,
         height: meta.height,
         fps: meta.fps,
@@ -109,7 +118,7 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
       fontsDir: fontsDir(theme?.font ? [theme.font] : []),
       overlays,
-      audio: { clean: project.cleanAudio, music },
+      audio: { clean: project.cleanAudio, gainDb: normalizingGain(loudness), music },
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { downloadMedia } from '../library/fetch-media.js';
 import type { Logger } from '../logger.js';
 import { NotMediaError, probe } from '../media/ffprobe.js';
+import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
 import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
 import { transcriberFor } from '../media/transcription/transcriber.js';
@@ -156,7 +157,14 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
   const wav = path.join(dir, `${project.id}.wav`);
   try {
     await report('extract', 0);
-    await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { signal }));
+    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { signal }));
+    const quietThreshold = quietThresholdFor(sound.loudness);
+    const audioLevels: AudioLevels = {
+      loudness: sound.loudness,
+      truePeak: sound.truePeak,
+      quiet: sound.hasAudio ? await quietRanges(wav, quietThreshold) : [],
+      quietThreshold,
+    };
     await report('transcribe', 0);
     const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(meta.duration * 2));
     const words = await step('transcription', limit, (signal) =>
@@ -168,7 +176,10 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
       }),
     );
     const transcript = postProcess(words, { dictionary: project.dictionary, duration: meta.duration });
-    await app.db.project.update({ where: { id: project.id }, data: { transcript: transcript as unknown as Prisma.InputJsonValue } });
+    await app.db.project.update({
+      where: { id: project.id },
+      data: { transcript: transcript as unknown as Prisma.InputJsonValue, videoMeta: { ...meta, audioLevels } as unknown as Prisma.InputJsonValue },
+    });
   } finally {
     await fs.rm(wav, { force: true });
   }

@@ -6,6 +6,7 @@ import { AppError, notFound, validationError } from '../errors.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
+import type { AudioLevels } from '../media/audio-levels.js';
 import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
 import { checkMediaUrl } from '../library/fetch-media.js';
 import { AI_BROLL_CREDITS, MAX_PROJECT_SECONDS } from './settings.js';
@@ -32,6 +33,8 @@ export interface VideoMeta {
   hasAudio: boolean;
   size: number;
   formatName: string;
+  /** measured at transcription (absent on sources transcribed before levels were measured) */
+  audioLevels?: AudioLevels;
 }
 
 /** Only mp4 and mov (the QuickTime family that ffprobe names "mov,mp4,m4a,3gp,3g2,mj2"). */

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { probe } from '../../src/media/ffprobe.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -99,4 +100,56 @@ export async function serveFolder(dir: string): Promise<FileServer> {
     url: (name) => `http://127.0.0.1:${port}/files/${name}`,
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+// ---------------------------------------------------------------------------
+// looking at rendered files
+
+export interface Frame {
+  w: number;
+  h: number;
+  /** packed RGB */
+  rgb: Buffer;
+}
+
+/** One decoded frame at `t` seconds as packed RGB. */
+export async function frameAt(file: string, t: number): Promise<Frame> {
+  // the display size: ffmpeg turns rotated video upright
+  const { video } = await probe(file);
+  if (!video) throw new Error(`${file} has no video`);
+  const { width: w, height: h } = video;
+  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: 64 << 20,
+  });
+  return { w, h, rgb: stdout };
+}
+
+export const pixel = (fr: Frame, x: number, y: number) => {
+  const i = (Math.round(y) * fr.w + Math.round(x)) * 3;
+  return [fr.rgb[i], fr.rgb[i + 1], fr.rgb[i + 2]] as const;
+};
+
+export const isRed = ([r, g, b]: readonly number[]) => r > 180 && g < 80 && b < 80;
+
+/** Mean absolute difference (0-255) of two frames of the same size inside a box. */
+export function frameDiff(a: Frame, b: Frame, box = { x: 0, y: 0, w: a.w, h: a.h }): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = box.y; y < box.y + box.h; y++) {
+    for (let x = box.x; x < box.x + box.w; x++) {
+      const i = (y * a.w + x) * 3;
+      sum += Math.abs(a.rgb[i] - b.rgb[i]) + Math.abs(a.rgb[i + 1] - b.rgb[i + 1]) + Math.abs(a.rgb[i + 2] - b.rgb[i + 2]);
+      n += 3;
+    }
+  }
+  return n ? sum / n : 0;
+}
+
+/** mean_volume (dB) of the audio in [start, start + dur), after an optional filter chain (end it with a comma). */
+export async function meanVolume(file: string, start: number, dur: number, pre = ''): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(start), '-t', String(dur), '-i', file, '-vn', '-af', `${pre}volumedetect`, '-f', 'null', '-']);
+  const m = /mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderr);
+  if (!m) throw new Error(`no volumedetect output: ${stderr.slice(-500)}`);
+  return m[1] === '-inf' ? -200 : Number(m[1]);
 }

@@ -23,9 +23,13 @@
  *   with geq on a one-frame `color` source and repeated by alphamerge.
  * - Captions last: `ass=<file>:fontsdir=<dir>`.
  * - Audio: the source's audio (or `anullsrc`) cut like the video; clean-up
- *   `highpass,lowpass,afftdn,loudnorm` then `aformat=48000/stereo`; music looped
+ *   `highpass,lowpass,afftdn`, a fixed `volume` gain to the target loudness
+ *   measured before the render, and `alimiter` (no look-ahead normaliser:
+ *   loudnorm's 3 s buffer held seconds of decoded video in memory), then
+ *   `aformat=48000/stereo`; music looped
  *   (`-stream_loop -1`), trimmed to the output, faded, ducked under the voice
- *   with `sidechaincompress` and mixed with `amix=normalize=0`.
+ *   with `sidechaincompress` (10-15 dB down under a voice at normal level:
+ *   a bed that stays audible, not a cut-out) and mixed with `amix=normalize=0`.
  */
 import { balancedSum, betweenTree, type Segment } from './timeline.js';
 
@@ -100,7 +104,13 @@ export interface RenderPlan {
   assPath?: string;
   fontsDir?: string;
   overlays?: RenderOverlay[];
-  audio: { clean: boolean; music?: RenderMusic | null };
+  audio: {
+    /** band-limit, denoise, bring to loudness with `gainDb`, limit the peaks */
+    clean: boolean;
+    /** clean audio's fixed gain in dB (audio-levels.ts normalizingGain), default 0 */
+    gainDb?: number;
+    music?: RenderMusic | null;
+  };
 }
 
 export interface RenderInput {
@@ -123,6 +133,8 @@ export interface RenderGraph {
 export const ZOOM_EASE = 0.25;
 /** Audio sample rate of the graph and of the output. */
 export const SAMPLE_RATE = 48_000;
+/** Peak ceiling of clean audio (linear, -1 dBFS). */
+export const LIMIT = 0.891;
 /** Aspect ratios differing by more than this factor get the blurred fill instead of a crop. */
 export const CROP_MAX_ASPECT_FACTOR = 2;
 
@@ -336,7 +348,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const stereo = `aformat=sample_fmts=fltp:sample_rates=${SAMPLE_RATE}:channel_layouts=stereo`;
   const music = plan.audio.music;
   const voiceOut = music ? 'voice' : 'aout';
-  const clean = plan.audio.clean ? 'highpass=f=80,lowpass=f=12000,afftdn,loudnorm,' : '';
+  const clean = plan.audio.clean ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,` : '';
   if (src.hasAudio) {
     const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
     const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB`;
@@ -353,7 +365,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     lines.push(`[${index}:a]atrim=duration=${num(D)},asetpts=PTS-STARTPTS,aresample=${SAMPLE_RATE},${stereo},volume=${num(gain)}${fades}[music]`);
     if (music.duck !== false && src.hasAudio) {
       lines.push(`[voice]asplit=2[voicemix][voicesc]`);
-      lines.push(`[music][voicesc]sidechaincompress=threshold=0.01:ratio=12:attack=15:release=350[ducked]`);
+      lines.push(`[music][voicesc]sidechaincompress=threshold=0.02:ratio=5:attack=20:release=400[ducked]`);
       lines.push(`[voicemix][ducked]amix=inputs=2:normalize=0:duration=first,${stereo}[aout]`);
     } else {
       lines.push(`[voice][music]amix=inputs=2:normalize=0:duration=first,${stereo}[aout]`);

@@ -32,7 +32,12 @@ export interface SilenceCutOptions {
    * a quarter of the pace's minimum silence (so fast paces still cut something)
    */
   padding?: number;
-  /** measured low-audio ranges (parseSilencedetect): when given, only silence that is also quiet is cut */
+  /**
+   * measured low-audio ranges (audio-levels.ts): each cut is trimmed to its
+   * first and last quiet moment, so speech the transcript's timings miss at the
+   * edge of a pause is kept; a cut with nothing quiet in it (steady background
+   * sound) stays as the transcript gives it
+   */
   quiet?: Segment[];
 }
 
@@ -50,23 +55,6 @@ export function mergeSegments(segments: readonly Segment[]): Segment[] {
     const last = out[out.length - 1];
     if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
     else out.push(s);
-  }
-  return out;
-}
-
-/** Intersection of two sets of ranges. */
-export function intersectSegments(a: readonly Segment[], b: readonly Segment[]): Segment[] {
-  const x = mergeSegments(a);
-  const y = mergeSegments(b);
-  const out: Segment[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < x.length && j < y.length) {
-    const start = Math.max(x[i].start, y[j].start);
-    const end = Math.min(x[i].end, y[j].end);
-    if (end > start) out.push({ start, end });
-    if (x[i].end < y[j].end) i++;
-    else j++;
   }
   return out;
 }
@@ -98,37 +86,25 @@ export function silenceCuts(words: readonly TimedWord[], opts: SilenceCutOptions
     const end = g.trail ? opts.duration : g.end - padding;
     if (end - start > 1e-9) cuts.push({ start, end });
   }
-  if (opts.quiet) cuts = intersectSegments(cuts, opts.quiet);
+  if (opts.quiet?.length) cuts = trimToQuiet(cuts, opts.quiet);
   return cuts.filter((c) => c.end - c.start >= frame - 1e-9);
 }
 
-/** `ffmpeg -i <input>` followed by these arguments prints silence ranges on stderr (parseSilencedetect). */
-export function silencedetectArgs(noiseDb: number, minSeconds: number): string[] {
-  return ['-vn', '-sn', '-dn', '-af', `silencedetect=noise=${noiseDb}dB:d=${minSeconds}`, '-f', 'null', '-'];
-}
-
-/**
- * Silence ranges from ffmpeg's silencedetect output. A silence still open at
- * the end of the output is closed at `duration` when given, else dropped.
- */
-export function parseSilencedetect(stderr: string, duration?: number): Segment[] {
+/** Each cut shrunk to the hull of its quiet parts; cuts without any quiet part unchanged (one sweep). */
+export function trimToQuiet(cuts: readonly Segment[], quiet: readonly Segment[]): Segment[] {
+  const q = mergeSegments(quiet);
   const out: Segment[] = [];
-  let open: number | null = null;
-  for (const line of stderr.split(/\r?\n/)) {
-    const s = /silence_start:\s*(-?[\d.]+(?:e-?\d+)?)/.exec(line);
-    if (s) {
-      open = Math.max(0, Number(s[1]));
-      continue;
+  let j = 0;
+  for (const c of mergeSegments(cuts)) {
+    while (j < q.length && q[j].end <= c.start) j++;
+    let first: number | null = null;
+    let last: number | null = null;
+    for (let k = j; k < q.length && q[k].start < c.end; k++) {
+      first ??= Math.max(c.start, q[k].start);
+      last = Math.min(c.end, q[k].end);
     }
-    const e = /silence_end:\s*(-?[\d.]+(?:e-?\d+)?)(?:\s*\|\s*silence_duration:\s*(-?[\d.]+(?:e-?\d+)?))?/.exec(line);
-    if (e) {
-      const end = Number(e[1]);
-      const start = open ?? (e[2] !== undefined ? Math.max(0, end - Number(e[2])) : null);
-      if (start !== null && end > start) out.push({ start, end });
-      open = null;
-    }
+    out.push(first !== null && last !== null && last > first ? { start: first, end: last } : c);
   }
-  if (open !== null && duration !== undefined && duration > open) out.push({ start: open, end: duration });
   return out;
 }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { EBUR128_FILTER, parseEbur128 } from '../audio-levels.js';
 import { probe } from '../ffprobe.js';
 import { runTool } from './process.js';
 
@@ -57,27 +58,42 @@ export async function readWavInfo(wavPath: string): Promise<WavInfo> {
   }
 }
 
-const FF = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
+const FF = ['-hide_banner', '-nostats', '-nostdin', '-y'];
+
+export interface ExtractedAudio {
+  duration: number;
+  hasAudio: boolean;
+  /** integrated loudness (LUFS) of the source's sound, measured on the way; null when silent or absent */
+  loudness: number | null;
+  /** true peak (dBFS); null when silent or absent */
+  truePeak: number | null;
+}
 
 /**
  * Writes the sound of a video as 16 kHz mono 16-bit PCM, the input every engine takes,
  * exactly as long as the video (padded with silence when the sound track is shorter), so
- * word times line up with the picture. A video without sound gives a silent file.
+ * word times line up with the picture. A video without sound gives a silent file. The
+ * same run measures the sound's loudness at its own rate and channels (audio-levels.ts).
  */
-export async function extractAudio(
-  videoPath: string,
-  wavPath: string,
-  opts: { signal?: AbortSignal } = {},
-): Promise<{ duration: number; hasAudio: boolean }> {
+export async function extractAudio(videoPath: string, wavPath: string, opts: { signal?: AbortSignal } = {}): Promise<ExtractedAudio> {
   const info = await probe(videoPath);
   if (info.duration === null || !(info.duration > 0)) throw new Error('The media has no duration to take sound from');
   const duration = info.duration;
   const hasAudio = info.audio !== null;
   const d = duration.toFixed(3);
   const pcm = ['-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
-  const args = hasAudio
-    ? [...FF, '-i', videoPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-af', `apad=whole_dur=${d}`, '-t', d, ...pcm]
-    : [...FF, '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm];
-  await runTool('ffmpeg', args, { signal: opts.signal });
-  return { duration, hasAudio };
+  if (!hasAudio) {
+    await runTool('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], { signal: opts.signal });
+    return { duration, hasAudio, loudness: null, truePeak: null };
+  }
+  // loglevel info for ebur128's summary; only the summary is kept
+  let summary = '';
+  const filters = `${EBUR128_FILTER},apad=whole_dur=${d}`;
+  await runTool('ffmpeg', [...FF, '-loglevel', 'info', '-i', videoPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', filters, '-ac', '1', '-ar', String(SAMPLE_RATE), '-t', d, ...pcm], {
+    signal: opts.signal,
+    onStderrLine: (line) => {
+      if (line.includes('Summary:') || summary) summary += `${line}\n`;
+    },
+  });
+  return { duration, hasAudio, ...parseEbur128(summary) };
 }
