@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import http from 'node:http';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,15 +8,14 @@ import { probe } from '../src/media/ffprobe.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
+import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
 const run = promisify(execFile);
 let app: TestApp;
 let files: FileServer;
 let user: TestUser;
 let tmp: string;
-const hooks: Array<{ headers: Record<string, string>; body: string }> = [];
-let hookServer: http.Server;
-let hookUrl: string;
+let hooks: WebhookInbox;
 
 const waitProject = (id: string, until: (p: any) => boolean, timeoutMs = 120_000) => waitProjectOf(app, user.key, id, until, timeoutMs);
 
@@ -42,21 +40,11 @@ async function download(url: string) {
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'exports-'));
   const fx = await mediaFixtures();
-  hookServer = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      hooks.push({ headers: req.headers as Record<string, string>, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
-  hookUrl = `http://127.0.0.1:${(hookServer.address() as { port: number }).port}/export-hook`;
-  [app, files] = await Promise.all([startTestApp({ env: { RENDER_PRESET: 'ultrafast' } }), serveFolder(fx.dir)]);
+  [app, files, hooks] = await Promise.all([startTestApp({ env: { RENDER_PRESET: 'ultrafast' } }), serveFolder(fx.dir), webhookInbox()]);
   user = await createUser(app);
 });
 afterAll(async () => {
-  await new Promise((r) => hookServer.close(r));
+  await hooks?.close();
   await files?.close();
   await app?.stop();
   await fs.rm(tmp, { recursive: true, force: true });
@@ -65,7 +53,7 @@ afterAll(async () => {
 describe('POST /v1/projects/{id}/export', () => {
   it('answers 200 exporting, renders the asked size and fps, fills the URLs and sends a signed webhook', async () => {
     const p = await transcribed();
-    const r = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 320, height: 180, fps: 15, webhookUrl: hookUrl } });
+    const r = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 320, height: 180, fps: 15, webhookUrl: hooks.url } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: expect.any(String), projectId: p.id, status: 'exporting' });
     const done = await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
@@ -78,8 +66,7 @@ describe('POST /v1/projects/{id}/export', () => {
     expect(Math.abs(info.duration! - p.videoMetaData.duration)).toBeLessThan(0.15);
     expect((await fetch(done.directUrl)).status).toBe(200);
 
-    for (const t0 = Date.now(); !hooks.some((h) => h.body.includes(p.id)) && Date.now() - t0 < 15_000; ) await new Promise((res) => setTimeout(res, 100));
-    const hook = hooks.find((h) => h.body.includes(p.id))!;
+    const hook = await hooks.next((h) => h.projectId === p.id);
     const secret = (await app.runtime.app.db.user.findUniqueOrThrow({ where: { id: user.id } })).webhookSecret;
     expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({
       event: 'export.completed',
@@ -160,12 +147,11 @@ describe('POST /v1/projects/{id}/export', () => {
     // the source disappears: the next render must fail
     const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id: p.id } });
     await fs.rm(app.runtime.app.storage.localPath(row.sourceKey!)!);
-    await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120, webhookUrl: hookUrl } });
+    await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120, webhookUrl: hooks.url } });
     const after = await waitProject(p.id, (x) => x.status === 'completed' && x.failureReason);
     expect(after.failureReason).toMatch(/^Export failed/);
     expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
-    for (const t0 = Date.now(); !hooks.some((h) => h.body.includes('export.failed')) && Date.now() - t0 < 15_000; ) await new Promise((res) => setTimeout(res, 100));
-    expect(hooks.some((h) => h.body.includes('export.failed') && h.body.includes(p.id))).toBe(true);
+    expect((await hooks.next((h) => h.event === 'export.failed' && h.projectId === p.id)).payload).toMatchObject({ status: 'failed', exportId: expect.any(String) });
   });
 });
 

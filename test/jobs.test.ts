@@ -263,9 +263,9 @@ describe('events of jobs run in this process', () => {
 });
 
 describe('maintenance', () => {
-  it('a worker schedules the hourly idempotency-key purge, which runs once at once', async (ctx) => {
+  it('a worker schedules the hourly purge (idempotency keys, finished jobs), which runs once at once', async (ctx) => {
     if (!migrated) ctx.skip(); // the fixture runs the registry's jobs only when their tables exist
-    const name = 'maintenance.purge-idempotency-keys';
+    const name = 'maintenance.purge';
     let job: JobParameters | undefined;
     await waitFor('the purge to run', async () => {
       job = (await server!.agenda.queryJobs({ name })).jobs[0];

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrollError, useAiProviders } from '../src/ai/providers.js';
 import { probe } from '../src/media/ffprobe.js';
+import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
+import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
 let app: TestApp;
 let files: FileServer;
@@ -13,6 +16,7 @@ let videoId: string;
 let imageId: string;
 /** transcribed through the API (autoRender false) */
 let talkId: string;
+let hooks: WebhookInbox;
 
 const db = () => app.runtime.app.db;
 const put = (key: string, id: string, json: unknown) => request(app, 'PUT', `/v1/projects/${id}`, { key, json });
@@ -57,7 +61,7 @@ const plain = (words: any[]): any[] => words.map(({ id, text, type, startTime, e
 
 beforeAll(async () => {
   const fx = await mediaFixtures();
-  [app, files] = await Promise.all([startTestApp(), serveFolder(fx.dir)]);
+  [app, files, hooks] = await Promise.all([startTestApp(), serveFolder(fx.dir), webhookInbox()]);
   [user, other] = await Promise.all([createUser(app, { aiCredits: null }), createUser(app, { aiCredits: 10 })]);
   const ready = (userId: string, type: 'AUDIO' | 'VIDEO' | 'IMAGE', fileName: string) =>
     db().userMedia.create({ data: { userId, type, status: 'ready', fileName, storageKey: `user-media/x/${fileName}`, metadata: { fileSize: 1 } } });
@@ -65,6 +69,7 @@ beforeAll(async () => {
   talkId = await transcribed(user.key);
 }, 180_000);
 afterAll(async () => {
+  await hooks?.close();
   await files?.close();
   await app?.stop();
 });
@@ -299,8 +304,8 @@ describe('PUT /v1/projects/{id}: AI B-roll', () => {
     expect(await db().creditLedger.count({ where: { userId: poor.id } })).toBe(1);
   }, 240_000);
 
-  it('an unlimited user (null balance) is never debited; GraphQL answers the accepted message', async () => {
-    const id = await row(user.id);
+  it('an unlimited user (null balance) is never debited; GraphQL answers the accepted message; the completed webhook follows the clips', async () => {
+    const id = await row(user.id, { webhookUrl: hooks.url });
     const g = await gql(app, user.key, UPDATE, {
       id,
       input: { items: [{ type: 'ai-broll', startTime: 0, endTime: 1, prompt: 'waves' }, { type: 'user-media', userMediaId: imageId, startTime: 1, endTime: 2 }] },
@@ -312,5 +317,37 @@ describe('PUT /v1/projects/{id}: AI B-roll', () => {
     expect(p.items[0].clipKey).toBe(`projects/${id}/broll/0.mp4`);
     expect(p.items[1].clipKey).toBeUndefined();
     expect(await app.runtime.app.storage.stat(`projects/${id}/broll/0.mp4`)).not.toBeNull();
+    const hook = await hooks.next((h) => h.projectId === id);
+    const secret = (await db().user.findUniqueOrThrow({ where: { id: user.id } })).webhookSecret;
+    expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({ event: 'project.completed', projectId: id, status: 'completed' });
+  }, 180_000);
+
+  it('clips that cannot be made: failed after the retries, the credits given back, the failed webhook; the transcript stays', async () => {
+    const poor = await createUser(app, { aiCredits: 6 });
+    const id = await row(poor.id, { webhookUrl: hooks.url });
+    useAiProviders({ broll: { generate: () => Promise.reject(new BrollError('the video service refused the prompt')) } });
+    try {
+      const items = [
+        { type: 'ai-broll', startTime: 0, endTime: 1, prompt: 'waves' },
+        { type: 'ai-broll', startTime: 2, endTime: 3, prompt: 'a lake' },
+      ];
+      expect((await put(poor.key, id, { items })).body).toMatchObject({ status: 'processing' });
+      expect((await db().user.findUniqueOrThrow({ where: { id: poor.id } })).aiCredits).toBe(0);
+      const p = await waitProject(poor.key, id, (x) => x.status === 'failed', 120_000);
+      expect(p.failureReason).toMatch(/^AI B-roll generation failed: .*refused the prompt/);
+      expect(p.transcriptionStatus).toBe('COMPLETED');
+      expect(p.words.length).toBe(WORDS.length);
+      expect((await db().user.findUniqueOrThrow({ where: { id: poor.id } })).aiCredits).toBe(6);
+      const ledger = await db().creditLedger.findMany({ where: { userId: poor.id }, orderBy: { createdAt: 'asc' } });
+      expect(ledger.map((l) => [l.kind, l.delta, l.subjectId])).toEqual([
+        ['ai', -6, id],
+        ['ai', 6, id],
+      ]);
+      const hook = await hooks.next((h) => h.projectId === id);
+      const secret = (await db().user.findUniqueOrThrow({ where: { id: poor.id } })).webhookSecret;
+      expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({ event: 'project.failed', projectId: id, status: 'failed', failureReason: p.failureReason });
+    } finally {
+      useAiProviders({ broll: null });
+    }
   }, 180_000);
 });

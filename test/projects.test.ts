@@ -256,6 +256,22 @@ describe('the pipeline', () => {
     expect(p).toMatchObject({ status: 'failed', transcriptionStatus: 'FAILED', failureReason: expect.stringMatching(/not an mp4 or mov video/) });
   });
 
+  it('a project that fails gives back the AI credits of the B-roll clips it never made', async () => {
+    const poor = await createUser(app, { aiCredits: 3 });
+    const items = [{ type: 'ai-broll', startTime: 0, endTime: 2, prompt: 'waves' }];
+    const r = await request(app, 'POST', '/v1/projects', { key: poor.key, json: body({ videoUrl: files.url('noise.bin'), items }) });
+    expect(r.status).toBe(201);
+    const db = app.runtime.app.db;
+    expect((await db.user.findUniqueOrThrow({ where: { id: poor.id } })).aiCredits).toBe(0);
+    await waitProject(poor.key, r.body.id, (x) => x.status === 'failed');
+    expect((await db.user.findUniqueOrThrow({ where: { id: poor.id } })).aiCredits).toBe(3);
+    const ledger = await db.creditLedger.findMany({ where: { userId: poor.id }, orderBy: { createdAt: 'asc' }, select: { kind: true, delta: true, subjectId: true } });
+    expect(ledger).toEqual([
+      { kind: 'ai', delta: -3, subjectId: r.body.id },
+      { kind: 'ai', delta: 3, subjectId: r.body.id },
+    ]);
+  });
+
   it('an audio file is not a video: failed', async () => {
     const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: body({ videoUrl: files.url('tone.mp3') }) });
     const p = await waitProject(user.key, r.body.id, (x) => x.status !== 'processing');

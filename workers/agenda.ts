@@ -13,6 +13,7 @@ import type { App, JobQueue } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
 import { jobs as registeredJobs, type JobDefinition } from './registry.js';
+import { JOBS_CHANNEL, JOBS_TABLE } from './table.js';
 
 export type Role = 'server' | 'worker' | 'all';
 
@@ -50,8 +51,8 @@ const WORKER_MAX_CONCURRENCY = 4;
 const DEFAULT_CONCURRENCY = 2;
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: 5000, factor: 4, maxRetries: 3, jitter: 0.2 });
-const TABLE = 'agenda_jobs';
-const CHANNEL = 'agenda_jobs';
+const TABLE = JOBS_TABLE;
+const CHANNEL = JOBS_CHANNEL;
 
 export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   const { config, databaseUrl, role } = opts;

@@ -6,7 +6,7 @@ import { importUserMediaJob } from './jobs/import-user-media.js';
 import { processProjectJob } from './jobs/process-project.js';
 import { renderExportJob } from './jobs/render-export.js';
 import { projectWatchdogJob } from './jobs/project-watchdog.js';
-import { purgeIdempotencyKeys } from './jobs/purge-idempotency-keys.js';
+import { maintenanceJob } from './jobs/maintenance.js';
 import { webhookJobs } from './jobs/deliver-webhook.js';
 
 /** What a job handler gets besides its Agenda job. */
@@ -40,4 +40,4 @@ export interface JobDefinition<DATA = Record<string, unknown>> {
 }
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
-export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, purgeIdempotencyKeys, generateBrollJob, ...webhookJobs];
+export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, maintenanceJob, generateBrollJob, ...webhookJobs];

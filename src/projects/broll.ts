@@ -4,7 +4,7 @@ import { brollGeneratorFor } from '../ai/providers.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.js';
 import { metaOf } from './service.js';
-import { progressReporter, transition } from './state.js';
+import { fail, progressReporter, transition, withWebhook } from './state.js';
 import type { StoredItem } from './update.js';
 
 /** one clip never takes longer than this */
@@ -57,9 +57,11 @@ export async function generateMissingClips(app: App, project: Project, status: P
 
 /**
  * The AI B-roll of an accepted project update (src/projects/update.ts): the
- * missing clips, then processing → completed. A run that cannot finish after
- * its retries moves the project to failed with the reason; the transcript and
- * settings stay, so the project can be updated again.
+ * missing clips, then processing → completed (with the project's completed
+ * webhook). A run that cannot finish after its retries moves the project to
+ * failed with the reason, gives back the credits of the clips not made and
+ * sends the failed webhook; the transcript and settings stay, so the project
+ * can be updated again.
  */
 export async function runBrollGeneration(app: App, projectId: string, ctx: { log: Logger; attempt: number; maxAttempts: number; touch(percent: number): Promise<void> }) {
   const project = await app.db.project.findUnique({ where: { id: projectId } });
@@ -67,14 +69,17 @@ export async function runBrollGeneration(app: App, projectId: string, ctx: { log
   const report = progressReporter(app, project, ctx.touch);
   try {
     if (!(await generateMissingClips(app, project, 'processing', report))) return; // moved on meanwhile
-    await transition(app, projectId, ['processing'], { status: 'completed', failureReason: null, progress: { stage: 'done', percent: 100 } });
+    await withWebhook(app, (hook) =>
+      transition(app, projectId, ['processing'], { status: 'completed', failureReason: null, progress: { stage: 'done', percent: 100 } }, (tx, p) =>
+        hook(tx, p, 'project.completed'),
+      ),
+    );
   } catch (e) {
     if (ctx.attempt < ctx.maxAttempts) {
       ctx.log.warn({ err: e, attempt: ctx.attempt }, 'AI B-roll generation failed; the job will try again');
       throw e;
     }
     ctx.log.error({ err: e }, 'AI B-roll generation failed');
-    const reason = `AI B-roll generation failed: ${e instanceof Error ? e.message : String(e)}`;
-    await transition(app, projectId, ['processing'], { status: 'failed', failureReason: reason, progress: { stage: 'failed', percent: 0 } });
+    await fail(app, projectId, `AI B-roll generation failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -16,7 +16,7 @@ import { startAutoRender } from '../exports/service.js';
 import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
 import { formatBytes } from './settings.js';
-import { progressReporter, transition, withWebhook } from './state.js';
+import { fail, progressReporter, transition, withWebhook } from './state.js';
 
 /** Every step ends: a project never stays in processing forever (seconds). */
 export const STEP_TIMEOUTS = {
@@ -197,18 +197,3 @@ async function complete(app: App, projectId: string) {
     ),
   );
 }
-
-/** any step → failed, with the reason and the failed webhook. */
-export async function fail(app: App, projectId: string, reason: string) {
-  await withWebhook(app, (hook) =>
-    transition(
-      app,
-      projectId,
-      ['processing', 'transcribing'],
-      { status: 'failed', failureReason: reason, transcriptionStatus: 'FAILED', progress: { stage: 'failed', percent: 0 } },
-      (tx, p) => hook(tx, p, 'project.failed'),
-    ),
-  );
-}
-
-

@@ -112,6 +112,22 @@ export async function debitAiBroll(tx: Prisma.TransactionClient, userId: string,
   await tx.creditLedger.create({ data: { userId, kind: 'ai', delta: -cost, reason: `${count} AI B-roll item(s)`, subjectId } });
 }
 
+/**
+ * Gives back the AI credits of `count` AI B-roll items of `subjectId` whose
+ * clips could not be made, in the transaction that records the failure: never
+ * more than the subject's net debit (an unlimited balance was never debited,
+ * so nothing comes back). Returns the credits refunded.
+ */
+export async function refundAiBroll(tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string): Promise<number> {
+  if (count <= 0) return 0;
+  const net = await tx.creditLedger.aggregate({ where: { userId, subjectId, kind: 'ai' }, _sum: { delta: true } });
+  const refund = Math.min(count * AI_BROLL_CREDITS, -(net._sum.delta ?? 0));
+  if (refund <= 0) return 0;
+  await tx.$executeRaw`UPDATE "User" SET "aiCredits" = "aiCredits" + ${refund} WHERE id = ${userId}::uuid AND "aiCredits" IS NOT NULL`;
+  await tx.creditLedger.create({ data: { userId, kind: 'ai', delta: refund, reason: `refund: ${count} AI B-roll clip(s) could not be made`, subjectId } });
+  return refund;
+}
+
 const aiBrollCount = (s: { items?: Array<{ type: string }> }) => s.items?.filter((i) => i.type === 'ai-broll').length ?? 0;
 
 /**

@@ -2,6 +2,7 @@ import type { App } from '../app.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
+import { refundAiBroll } from './service.js';
 
 export interface Progress {
   stage: string;
@@ -75,7 +76,8 @@ export type ProjectWebhookEvent = 'project.completed' | 'project.failed';
 
 /**
  * Records a project's webhook (payload of DECISIONS.md) inside the transaction
- * of the move that causes it; nothing when the project has no webhookUrl.
+ * of the move that causes it (a conditional transition, so exactly once per
+ * move); nothing when the project has no webhookUrl.
  */
 export async function projectWebhook(app: App, tx: Prisma.TransactionClient, p: Project, event: ProjectWebhookEvent): Promise<RecordedWebhook | undefined> {
   if (!p.webhookUrl) return undefined;
@@ -87,6 +89,8 @@ export async function projectWebhook(app: App, tx: Prisma.TransactionClient, p: 
       url: p.webhookUrl,
       event,
       subjectId: p.id,
+      // one per move: a project completes again after an update's AI B-roll is made
+      dedupeKey: `${event}:${p.id}:${p.updatedAt.getTime()}`,
       payload: {
         event,
         projectId: p.id,
@@ -113,4 +117,35 @@ export async function withWebhook(app: App, run: (hook: Hook) => Promise<unknown
     recorded = await projectWebhook(app, tx, p, event);
   });
   if (recorded?.created) await dispatchWebhook(app, recorded.deliveryId);
+}
+
+/** How many AI B-roll items of a project have no clip yet. */
+export function missingClips(p: Pick<Project, 'items'>): number {
+  const items = (Array.isArray(p.items) ? p.items : []) as Array<{ type?: string; clipKey?: string } | null>;
+  return items.filter((i) => i?.type === 'ai-broll' && !i.clipKey).length;
+}
+
+/**
+ * Any step (the pipeline, AI B-roll generation) → failed, in one transaction
+ * with the reason, the failed webhook and the AI credits of the B-roll clips
+ * that will not be made. A project that was transcribed keeps its
+ * transcription COMPLETED (a later step failed, not the transcription).
+ */
+export async function fail(app: App, projectId: string, reason: string) {
+  await withWebhook(app, (hook) =>
+    transition(
+      app,
+      projectId,
+      ['processing', 'transcribing'],
+      { status: 'failed', failureReason: reason, progress: { stage: 'failed', percent: 0 } },
+      async (tx, p) => {
+        if (p.transcriptionStatus !== 'COMPLETED') {
+          p.transcriptionStatus = 'FAILED';
+          await tx.project.update({ where: { id: p.id }, data: { transcriptionStatus: 'FAILED' } });
+        }
+        await refundAiBroll(tx, p.userId, missingClips(p), p.id);
+        await hook(tx, p, 'project.failed');
+      },
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-import { fail } from '../../src/projects/pipeline.js';
+import { fail } from '../../src/projects/state.js';
 import type { JobDefinition } from '../registry.js';
 
 /** A project whose step reported nothing for this long has lost its job for good. */

@@ -14,7 +14,8 @@
  *   source fills the output with a centred crop when that crop keeps at least
  *   half of the picture (the aspect ratios differ by a factor of 2 or less,
  *   e.g. 1:1 into 9:16); otherwise (16:9 into 9:16) the whole picture is shown
- *   centred over a blurred, cropped copy of itself. `fit` forces either.
+ *   between bands of a blurred copy of its centre (blurredFill). `fit` forces
+ *   either.
  * - Zooms: `scale=...:eval=frame` + `crop` centred, eased in and out with a
  *   smoothstep over ZOOM_EASE seconds (never zoompan).
  * - Overlays: `trim=duration=D,setpts=PTS-STARTPTS+T/TB`, scaled per layout,
@@ -240,6 +241,50 @@ export function layoutBox(layout: OverlayLayout, W: number, H: number): LayoutBo
   }
 }
 
+/**
+ * The whole source, fitted inside W x H, between two bands of a blurred copy
+ * of its centre (above and below it, or left and right). Measured cheapest
+ * this way: the source is scaled once; the blur works on an eighth-size crop
+ * of that, and only the visible bands are scaled up (bilinear: it is blurred)
+ * and stacked with the picture, with no full-frame blur or overlay.
+ */
+export function blurredFill(src: { width: number; height: number }, W: number, H: number, input: string, output: string): string[] {
+  const wide = src.width / src.height >= W / H;
+  // the picture, fitted: full width (a wider source) or full height
+  const fw = wide ? W : Math.min(W, even((H * src.width) / src.height));
+  const fh = wide ? Math.min(H, even((W * src.height) / src.width)) : H;
+  const band = wide ? H - fh : W - fw;
+  if (band < 4) return [`${input},scale=${W}:${H},setsar=1[${output}]`];
+  const first = 2 * Math.floor(band / 4);
+  const second = band - first;
+  // the blurred background: the picture's centre at the output's aspect, at an eighth of the size
+  const bw = Math.max(8, even(W / 8));
+  const bh = Math.max(8, even(H / 8));
+  const cw = wide ? Math.min(fw, even((fh * W) / H)) : fw;
+  const ch = wide ? fh : Math.min(fh, even((fw * H) / W));
+  const radius = Math.max(1, Math.min(4, Math.floor(Math.min(bw, bh) / 4)));
+  const lines = [
+    `${input},scale=${fw}:${fh},setsar=1,split=2[${output}_fg][${output}_c]`,
+    `[${output}_c]crop=${cw}:${ch},scale=${bw}:${bh}:flags=fast_bilinear,boxblur=${radius}:2,split=2[${output}_b1][${output}_b2]`,
+  ];
+  const small = (px: number, of: number, total: number) => Math.max(2, Math.round((px * total) / of));
+  const parts: string[] = [];
+  const bandLine = (name: string, size: number, atEnd: boolean) => {
+    if (wide) {
+      const h = small(size, H, bh);
+      lines.push(`[${output}_${name === 'a' ? 'b1' : 'b2'}]crop=${bw}:${h}:0:${atEnd ? bh - h : 0},scale=${W}:${size}:flags=fast_bilinear,setsar=1[${output}_${name}]`);
+    } else {
+      const w = small(size, W, bw);
+      lines.push(`[${output}_${name === 'a' ? 'b1' : 'b2'}]crop=${w}:${bh}:${atEnd ? bw - w : 0}:0,scale=${size}:${H}:flags=fast_bilinear,setsar=1[${output}_${name}]`);
+    }
+  };
+  bandLine('a', first, false);
+  bandLine('z', second, true);
+  parts.push(`[${output}_a]`, `[${output}_fg]`, `[${output}_z]`);
+  lines.push(`${parts.join('')}${wide ? 'vstack' : 'hstack'}=inputs=3[${output}]`);
+  return lines;
+}
+
 const roundedMask = (r: number) =>
   `lum='if(lte(pow(max(max(${r}-X,X-(W-1-${r})),0),2)+pow(max(max(${r}-Y,Y-(H-1-${r})),0),2),${r * r}),255,0)'`;
 
@@ -266,12 +311,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   if (fit === 'crop') {
     lines.push(`[0:v]fps=${num(F)},${cut},${coverTo(W, H)}[framed]`);
   } else {
-    const bw = even(W / 4);
-    const bh = even(H / 4);
-    lines.push(`[0:v]fps=${num(F)},${cut},split=2[bgsrc][fgsrc]`);
-    lines.push(`[bgsrc]scale=${bw}:${bh}:force_original_aspect_ratio=increase,crop=${bw}:${bh},boxblur=8:2,scale=${W}:${H},setsar=1[bg]`);
-    lines.push(`[fgsrc]scale=${W}:${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,setsar=1[fg]`);
-    lines.push(`[bg][fg]overlay=(W-w)/2:(H-h)/2[framed]`);
+    lines.push(...blurredFill(src, W, H, `[0:v]fps=${num(F)},${cut}`, 'framed'));
   }
   let cur = 'framed';
   const zooms = (plan.zooms ?? []).filter((z) => z.end > z.start && z.scale > 0 && z.scale !== 1);

@@ -1,0 +1,63 @@
+import type { App } from '../../src/app.js';
+import type { Logger } from '../../src/logger.js';
+import type { JobDefinition } from '../registry.js';
+import { JOBS_TABLE } from '../table.js';
+
+/** Idempotency keys only have to outlive a client's retries; a day is the promise we make. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A finished one-time job stays this long (for `jobs` queries and operators), a failed one longer. */
+export const COMPLETED_JOB_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const FAILED_JOB_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const BATCH = 5000;
+
+export async function purgeIdempotencyKeys(app: App, log: Logger): Promise<number> {
+  const cutoff = new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS);
+  const { count } = await app.db.idempotencyKey.deleteMany({ where: { createdAt: { lt: cutoff } } });
+  if (count > 0) log.info({ count, cutoff }, 'purged expired idempotency keys');
+  return count;
+}
+
+/**
+ * Agenda keeps every finished job row; this deletes one-time jobs finished long
+ * ago, in batches (recurring, pending and running jobs are never touched). Job
+ * rows in MongoDB (MONGODB_URL) are left to the operator.
+ */
+export async function purgeFinishedJobs(app: App, log: Logger): Promise<number> {
+  if (app.config.mongodbUrl) return 0;
+  const completedBefore = new Date(Date.now() - COMPLETED_JOB_TTL_MS);
+  const failedBefore = new Date(Date.now() - FAILED_JOB_TTL_MS);
+  let total = 0;
+  for (;;) {
+    // finished: not scheduled again, not running; failed: its last run failed
+    const count = await app.db.$executeRawUnsafe(
+      `DELETE FROM "${JOBS_TABLE}" WHERE id IN (
+         SELECT id FROM "${JOBS_TABLE}"
+         WHERE type = 'normal' AND repeat_interval IS NULL AND repeat_at IS NULL
+           AND next_run_at IS NULL AND locked_at IS NULL AND last_finished_at IS NOT NULL
+           AND CASE WHEN failed_at IS NOT NULL AND failed_at >= last_finished_at
+                    THEN last_finished_at < $2 ELSE last_finished_at < $1 END
+         LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)`,
+      completedBefore,
+      failedBefore,
+    );
+    total += count;
+    if (count < BATCH) break;
+  }
+  if (total > 0) log.info({ count: total }, 'purged finished jobs');
+  return total;
+}
+
+/**
+ * Hourly clean-up of what only has to live for a while. One job for all of it:
+ * recurring jobs take lock slots when a worker starts, and a job announced
+ * while every slot is taken waits for the next poll.
+ */
+export const maintenanceJob: JobDefinition = {
+  name: 'maintenance.purge',
+  every: '1 hour',
+  concurrency: 1,
+  async handler(_job, { app, log }) {
+    await purgeIdempotencyKeys(app, log);
+    await purgeFinishedJobs(app, log);
+  },
+};
