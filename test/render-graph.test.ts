@@ -8,7 +8,7 @@ import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../src/media/
 import { probe } from '../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../src/media/render/ffmpeg.js';
 import { frameAt, isRed, meanVolume, pixel } from './support/media.js';
-import { buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
+import { blurredFill, buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -124,6 +124,22 @@ describe('render graph text', () => {
       }
     }
     expect(zoomExpression([])).toBe('1');
+  });
+
+  it('builds the blurred fill from the fitted picture and two bands, stacked the way the frame needs', () => {
+    const tall = blurredFill({ width: 1920, height: 1080 }, 1080, 1920, '[0:v]', 'f').join(';');
+    expect(tall).toContain('scale=1080:608,'); // the whole picture, full width
+    expect(tall.match(/scale=1080:656:flags=fast_bilinear/g)).toHaveLength(2); // (1920 - 608) / 2 above and below
+    expect(tall).toContain('[f_a][f_fg][f_z]vstack=inputs=3[f]');
+    const wide = blurredFill({ width: 1080, height: 1920 }, 1920, 1080, '[0:v]', 'f').join(';');
+    expect(wide).toContain('scale=608:1080,');
+    expect(wide.match(/scale=656:1080:flags=fast_bilinear/g)).toHaveLength(2);
+    expect(wide).toContain('hstack=inputs=3[f]');
+    // odd leftovers: the bands stay even and fill the frame
+    const odd = blurredFill({ width: 1000, height: 1000 }, 202, 1000, '[0:v]', 'f').join(';');
+    const bands = [...odd.matchAll(/scale=202:(\d+):flags/g)].map((m) => Number(m[1]));
+    expect(bands.every((b) => b % 2 === 0)).toBe(true);
+    expect(bands.reduce((a, b) => a + b, 0) + 202).toBe(1000);
   });
 });
 

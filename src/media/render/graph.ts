@@ -267,21 +267,19 @@ export function blurredFill(src: { width: number; height: number }, W: number, H
     `${input},scale=${fw}:${fh},setsar=1,split=2[${output}_fg][${output}_c]`,
     `[${output}_c]crop=${cw}:${ch},scale=${bw}:${bh}:flags=fast_bilinear,boxblur=${radius}:2,split=2[${output}_b1][${output}_b2]`,
   ];
-  const small = (px: number, of: number, total: number) => Math.max(2, Math.round((px * total) / of));
-  const parts: string[] = [];
-  const bandLine = (name: string, size: number, atEnd: boolean) => {
+  // each band: its end of the small blurred picture, scaled up to the band
+  const bandOf = (name: string, source: string, size: number, atEnd: boolean) => {
     if (wide) {
-      const h = small(size, H, bh);
-      lines.push(`[${output}_${name === 'a' ? 'b1' : 'b2'}]crop=${bw}:${h}:0:${atEnd ? bh - h : 0},scale=${W}:${size}:flags=fast_bilinear,setsar=1[${output}_${name}]`);
+      const h = Math.max(2, Math.round((size * bh) / H));
+      lines.push(`[${source}]crop=${bw}:${h}:0:${atEnd ? bh - h : 0},scale=${W}:${size}:flags=fast_bilinear,setsar=1[${name}]`);
     } else {
-      const w = small(size, W, bw);
-      lines.push(`[${output}_${name === 'a' ? 'b1' : 'b2'}]crop=${w}:${bh}:${atEnd ? bw - w : 0}:0,scale=${size}:${H}:flags=fast_bilinear,setsar=1[${output}_${name}]`);
+      const w = Math.max(2, Math.round((size * bw) / W));
+      lines.push(`[${source}]crop=${w}:${bh}:${atEnd ? bw - w : 0}:0,scale=${size}:${H}:flags=fast_bilinear,setsar=1[${name}]`);
     }
   };
-  bandLine('a', first, false);
-  bandLine('z', second, true);
-  parts.push(`[${output}_a]`, `[${output}_fg]`, `[${output}_z]`);
-  lines.push(`${parts.join('')}${wide ? 'vstack' : 'hstack'}=inputs=3[${output}]`);
+  bandOf(`${output}_a`, `${output}_b1`, first, false);
+  bandOf(`${output}_z`, `${output}_b2`, second, true);
+  lines.push(`[${output}_a][${output}_fg][${output}_z]${wide ? 'vstack' : 'hstack'}=inputs=3[${output}]`);
   return lines;
 }
 
