@@ -8,7 +8,7 @@ import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../src/media/
 import { probe } from '../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../src/media/render/ffmpeg.js';
 import { frameAt, isRed, meanVolume, pixel } from './support/media.js';
-import { blurredFill, buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
+import { audioJoins, blurredFill, buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -172,6 +172,41 @@ describe('one-pass render', () => {
     const after = await measureLoudness(f('loud.mp4'));
     expect(Math.abs(after.loudness! - TARGET_LOUDNESS)).toBeLessThan(2);
     expect(after.truePeak!).toBeLessThan(-0.5);
+  });
+
+  it('fades the sound out and in at every cut, so a join in the middle of a tone does not click', async () => {
+    // a loud 440 Hz tone; the second cut jumps 234.67 cycles, into another phase of the wave
+    await ffmpeg([
+      ...['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=30:d=4', '-f', 'lavfi', '-i', 'sine=f=440:d=4,volume=4'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', f('tone.mov')],
+    ]);
+    const keep = [{ start: 0, end: 1 }, { start: 1.5333333, end: 2.2 }, { start: 3.1, end: 4 }];
+    const g = buildRenderGraph(plan({ source: sourceOf(f('tone.mov'), 160, 120, 4, true, 30), output: { width: 160, height: 120, fps: 30, preset: 'ultrafast' }, keep }));
+    expect(audioJoins(keep, 4, 30, 1600)).toEqual([1, expect.closeTo(1 + 20 / 30, 9)]);
+    const pcm = async (file: string) => {
+      const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 });
+      return new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
+    };
+    const look = (x: Int16Array, from: number, to: number) => {
+      let peak = 0;
+      let jump = 0;
+      for (let i = Math.round(from * 48000) + 1; i < Math.round(to * 48000); i++) {
+        peak = Math.max(peak, Math.abs(x[i]));
+        jump = Math.max(jump, Math.abs(x[i] - x[i - 1]));
+      }
+      return { peak, jump };
+    };
+    await renderVideo(g, f('faded.mp4'));
+    const faded = await pcm(f('faded.mp4'));
+    const steady = look(faded, 0.3, 0.6);
+    for (const join of [1, 1 + 20 / 30]) {
+      const at = look(faded, join - 0.003, join + 0.003);
+      expect(at.peak).toBeLessThan(0.5 * steady.peak); // the sound dips at the join
+      expect(at.jump).toBeLessThanOrEqual(1.2 * steady.jump); // and no step: the wave's own slope at most
+    }
+    // the same cut without the fades steps at the first join
+    await renderVideo({ ...g, filterScript: g.filterScript.replace(/,aeval=[^;]*?enable='[^']*'/, '') }, f('hard.mp4'));
+    expect(look(await pcm(f('hard.mp4')), 0.99, 1.01).jump).toBeGreaterThan(3 * steady.jump);
   });
 
   it('keeps 151 segments (150 cuts) in sync through the balanced tree', async () => {

@@ -9,7 +9,9 @@
  * - `fps=N` on the source before any cut; cuts are `select`/`aselect` over a
  *   balanced tree of between() terms, then `setpts=N/FRAME_RATE/TB` /
  *   `asetpts=N/SR/TB`; the audio is first resampled to 48 kHz and chunked with
- *   `asetnsamples=n=48000/fps`, so audio and video keep the same frames.
+ *   `asetnsamples=n=48000/fps`, so audio and video keep the same frames; the
+ *   audio fades out and in over CUT_FADE at every join (one `aeval`, enabled
+ *   only on the chunks next to a join), so cuts do not click.
  * - Reframe: ffmpeg auto-rotates, so the plan carries the display size. The
  *   source fills the output with a centred crop when that crop keeps at least
  *   half of the picture (the aspect ratios differ by a factor of 2 or less,
@@ -130,6 +132,8 @@ export interface RenderGraph {
   duration: number;
 }
 
+/** Seconds the sound fades out before a cut and back in after it, so joins do not click. */
+export const CUT_FADE = 0.01;
 /** Seconds a zoom takes to ease in (and out). */
 export const ZOOM_EASE = 0.25;
 /** Audio sample rate of the graph and of the output. */
@@ -286,6 +290,50 @@ export function blurredFill(src: { width: number; height: number }, W: number, H
 const roundedMask = (r: number) =>
   `lum='if(lte(pow(max(max(${r}-X,X-(W-1-${r})),0),2)+pow(max(max(${r}-Y,Y-(H-1-${r})),0),2),${r * r}),255,0)'`;
 
+/**
+ * A balanced if() tree over sorted points: `leaf(p)` of the point nearest to
+ * `variable` (split at the midpoints), O(log n) per evaluation where a sum of
+ * between() terms would evaluate every term.
+ */
+export function nearestTree(points: readonly number[], leaf: (p: number) => string, variable = 't'): string {
+  const build = (lo: number, hi: number): string => {
+    if (hi - lo === 1) return leaf(points[lo]);
+    const mid = (lo + hi) >> 1;
+    return `if(lt(${variable},${num((points[mid - 1] + points[mid]) / 2)}),${build(lo, mid)},${build(mid, hi)})`;
+  };
+  return points.length ? build(0, points.length) : '1';
+}
+
+/**
+ * The output times where the cut audio jumps from one kept segment to the next
+ * (and its start and end when those are cut out of the middle of the sound), as
+ * the cut lays its chunks of `chunk` samples end to end.
+ */
+export function audioJoins(keep: readonly Segment[], duration: number, fps: number, chunk: number): number[] {
+  const joins: number[] = [];
+  if (keep.length && keep[0].start > 1e-6) joins.push(0);
+  let samples = 0;
+  keep.forEach((s, i) => {
+    samples += Math.round((s.end - s.start) * fps) * chunk;
+    if (i < keep.length - 1 || s.end < duration - 1e-6) joins.push(samples / SAMPLE_RATE);
+  });
+  return joins;
+}
+
+/**
+ * De-click at the cuts: the sound fades out over CUT_FADE seconds before each
+ * join and back in after it, one `aeval` whose gain is 1 away from joins and
+ * which runs only on the chunks touching one (timeline `enable`).
+ */
+function cutFades(keep: readonly Segment[], duration: number, fps: number, chunk: number): string {
+  const joins = audioJoins(keep, duration, fps, chunk);
+  if (!joins.length) return 'anull';
+  const len = chunk / SAMPLE_RATE;
+  const gain = nearestTree(joins, (j) => `clip(abs(t-${num(j)})/${num(CUT_FADE)},0,1)`);
+  const near = nearestTree(joins, (j) => `between(t,${num(j - len - 0.0005)},${num(j + 0.0005)})`);
+  return `aeval=exprs='val(ch)*${gain}':c=same:enable='${near}'`;
+}
+
 /** The one-pass render of a plan: inputs, filter script and output options. */
 export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const { source: src, output: out } = plan;
@@ -389,7 +437,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const clean = plan.audio.clean ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,` : '';
   if (src.hasAudio) {
     const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
-    const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB`;
+    const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB,${cutFades(keep, src.duration, F, chunk)}`;
     lines.push(`[0:a]aresample=${SAMPLE_RATE},asetnsamples=n=${chunk}:p=0,${acut},${clean}${stereo}[${voiceOut}]`);
   } else {
     lines.push(`anullsrc=r=${SAMPLE_RATE}:cl=stereo,atrim=duration=${num(D)},${stereo}[${voiceOut}]`);
