@@ -39,21 +39,50 @@ export async function keptSegments(project: Project, words: Word[], duration: nu
   return keepSegments(duration, mergeSegments(cuts), fps);
 }
 
+/** A word said this many times slower per letter than the transcript's median is stressed. */
+const STRESS_FACTOR = 1.6;
+/** shorter words are not judged by their pace */
+const STRESS_MIN_LETTERS = 4;
+
+/**
+ * Stressed words: exclaimed ("now!"), or drawn out: at least STRESS_FACTOR
+ * times the transcript's median seconds per letter, with STRESS_MIN_LETTERS
+ * letters or more.
+ */
+export function stressedWords(words: readonly Word[]): Set<Word> {
+  const letters = (w: Word) => w.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+  const spoken = words.filter((w) => w.type === 'word' && letters(w) > 0 && w.endTime > w.startTime);
+  const paces = spoken.map((w) => (w.endTime - w.startTime) / letters(w)).sort((x, y) => x - y);
+  const median = paces.length ? paces[Math.floor(paces.length / 2)] : 0;
+  const stressed = new Set<Word>();
+  words.forEach((w, i) => {
+    if (w.type !== 'word') return;
+    const next = words[i + 1];
+    const exclaimed = /!$/.test(w.text) || (next?.type === 'punctuation' && next.text.startsWith('!'));
+    const n = letters(w);
+    const slow = median > 0 && n >= STRESS_MIN_LETTERS && (w.endTime - w.startTime) / n >= STRESS_FACTOR * median;
+    if (exclaimed || slow) stressed.add(w);
+  });
+  return stressed;
+}
+
 /**
  * Zooms on emphasis: sentence starts (the first word after a pause or a
- * sentence's end), on the output timeline, spaced so they never jitter.
+ * sentence's end) and stressed words, on the output timeline, spaced so they
+ * never jitter (the earlier one wins).
  */
 export function emphasisZooms(words: Word[], keep: Segment[]): RenderZoom[] {
+  const stressed = stressedWords(words);
   const zooms: RenderZoom[] = [];
   let previous: Word | undefined;
   for (const w of words) {
     if (w.type !== 'word') {
-      previous = w;
+      if (w.type === 'silence' || /[.!?]$/.test(w.text)) previous = w;
       continue;
     }
     const startsSentence = !previous || previous.type === 'silence' || /[.!?]$/.test(previous.text) || w.startTime - previous.endTime > 0.5;
     previous = w;
-    if (!startsSentence) continue;
+    if (!startsSentence && !stressed.has(w)) continue;
     const span = mapSpan(keep, w.startTime, w.startTime + ZOOM_SECONDS);
     if (!span || span.end - span.start < 0.8) continue;
     if (zooms.length && span.start - zooms[zooms.length - 1].end < ZOOM_SPACING) continue;
