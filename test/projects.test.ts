@@ -238,10 +238,10 @@ describe('the pipeline', () => {
     expect(pause!.text).toBe('');
     // the extraction also measured the sound, for clean audio and silence removal
     const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id: r.body.id } });
-    const levels = (row.videoMeta as { audioLevels: { loudness: number; truePeak: number; quiet: Array<{ start: number; end: number }> } }).audioLevels;
+    const levels = (row.videoMeta as { audioLevels: { loudness: number; peak: number; quiet: Array<{ start: number; end: number }> } }).audioLevels;
     expect(levels.loudness).toBeGreaterThan(-40);
     expect(levels.loudness).toBeLessThan(-5);
-    expect(levels.truePeak).toBeLessThanOrEqual(0.5);
+    expect(levels.peak).toBeLessThanOrEqual(0.5);
     // the 1.5 s of digital silence between the sentences is quiet, within the transcript's pause
     const quiet = levels.quiet.find((q) => q.end - q.start > 1.2);
     expect(quiet).toBeDefined();

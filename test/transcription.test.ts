@@ -152,8 +152,8 @@ describe('extractAudio', () => {
     expect(out.duration).toBeCloseTo(3, 1);
     // the same run measured the sound: a sine of peak 1/8 (-18 dBFS) spread over two channels
     // (-3 dB each) peaks at -21 dBFS and reads about -22 LUFS (RMS 3 dB under the peak, both channels summed)
-    expect(out.truePeak).toBeGreaterThan(-22);
-    expect(out.truePeak).toBeLessThan(-20);
+    expect(out.peak).toBeGreaterThan(-22);
+    expect(out.peak).toBeLessThan(-20);
     expect(out.loudness).toBeGreaterThan(-23.5);
     expect(out.loudness).toBeLessThan(-20.5);
     const info = await readWavInfo(wav);
@@ -174,7 +174,7 @@ describe('extractAudio', () => {
     await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=2.5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', video]);
     const wav = path.join(dir, 'mute.wav');
     const out = await extractAudio(video, wav);
-    expect(out).toEqual({ duration: expect.closeTo(2.5, 1), hasAudio: false, loudness: null, truePeak: null });
+    expect(out).toEqual({ duration: expect.closeTo(2.5, 1), hasAudio: false, loudness: null, peak: null });
     const info = await readWavInfo(wav);
     expect(info).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16 });
     expect(Math.abs(info.duration - out.duration)).toBeLessThan(0.05);

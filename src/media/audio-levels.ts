@@ -1,6 +1,6 @@
 /**
  * What the renderer needs to know about a source's sound, measured once while
- * the pipeline extracts it for transcription: its integrated loudness and true
+ * the pipeline extracts it for transcription: its integrated loudness and
  * peak (ffmpeg's ebur128 filter, EBU R128 / ITU-R BS.1770), and where it is
  * quiet (a level envelope over the extracted 16 kHz WAV). Clean audio turns
  * the loudness into one fixed gain, so the render needs no look-ahead
@@ -15,8 +15,8 @@ import { mergeSegments, type Segment } from './render/timeline.js';
 export interface AudioLevels {
   /** integrated loudness in LUFS; null when the sound is too quiet to measure (all below the gate) */
   loudness: number | null;
-  /** true peak in dBFS; null when not measured */
-  truePeak: number | null;
+  /** sample peak in dBFS; null when not measured */
+  peak: number | null;
   /** source ranges (seconds) where the level stays below `quietThreshold` for at least QUIET_MIN_SECONDS */
   quiet: Segment[];
   /** the level (dBFS, RMS over QUIET_WINDOW_SECONDS) under which the sound counts as quiet */
@@ -37,12 +37,12 @@ const QUIET_FLOOR = -65;
 const QUIET_CEILING = -35;
 
 /** The ebur128 filter to put in an audio chain; its summary (parseEbur128) goes to the log at level info. */
-export const EBUR128_FILTER = 'ebur128=framelog=verbose:peak=true';
+export const EBUR128_FILTER = 'ebur128=framelog=verbose:peak=sample';
 
-/** Integrated loudness and true peak from the summary ebur128 logs at the end of a run. */
-export function parseEbur128(log: string): { loudness: number | null; truePeak: number | null } {
+/** Integrated loudness and peak from the summary ebur128 logs at the end of a run. */
+export function parseEbur128(log: string): { loudness: number | null; peak: number | null } {
   const at = log.lastIndexOf('Summary:');
-  if (at < 0) return { loudness: null, truePeak: null };
+  if (at < 0) return { loudness: null, peak: null };
   const summary = log.slice(at);
   const value = (re: RegExp) => {
     const m = re.exec(summary);
@@ -51,7 +51,7 @@ export function parseEbur128(log: string): { loudness: number | null; truePeak: 
     return Number.isFinite(v) ? v : null;
   };
   const loudness = value(/Integrated loudness:\s*\n\s*I:\s*(-?[\d.]+|-inf)\s*LUFS/);
-  return { loudness: loudness !== null && loudness <= -70 ? null : loudness, truePeak: value(/True peak:\s*\n\s*Peak:\s*(-?[\d.]+|-inf)\s*dBFS/) };
+  return { loudness: loudness !== null && loudness <= -70 ? null : loudness, peak: value(/(?:True|Sample) peak:\s*\n\s*Peak:\s*(-?[\d.]+|-inf)\s*dBFS/) };
 }
 
 /** The quiet threshold for a source of this loudness (dBFS). */
@@ -117,7 +117,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  * Measures a media file's loudness alone (one audio-only ffmpeg run), for
  * sources whose levels were not measured at transcription.
  */
-export async function measureLoudness(mediaPath: string, opts: { signal?: AbortSignal } = {}): Promise<{ loudness: number | null; truePeak: number | null }> {
+export async function measureLoudness(mediaPath: string, opts: { signal?: AbortSignal } = {}): Promise<{ loudness: number | null; peak: number | null }> {
   let log = '';
   await runTool('ffmpeg', ['-hide_banner', '-nostats', '-nostdin', '-loglevel', 'info', '-i', mediaPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', EBUR128_FILTER, '-f', 'null', '-'], {
     signal: opts.signal,

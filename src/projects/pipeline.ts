@@ -161,7 +161,7 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
     const quietThreshold = quietThresholdFor(sound.loudness);
     const audioLevels: AudioLevels = {
       loudness: sound.loudness,
-      truePeak: sound.truePeak,
+      peak: sound.peak,
       quiet: sound.hasAudio ? await quietRanges(wav, quietThreshold) : [],
       quietThreshold,
     };

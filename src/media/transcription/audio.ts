@@ -65,8 +65,8 @@ export interface ExtractedAudio {
   hasAudio: boolean;
   /** integrated loudness (LUFS) of the source's sound, measured on the way; null when silent or absent */
   loudness: number | null;
-  /** true peak (dBFS); null when silent or absent */
-  truePeak: number | null;
+  /** sample peak (dBFS); null when silent or absent */
+  peak: number | null;
 }
 
 /**
@@ -84,7 +84,7 @@ export async function extractAudio(videoPath: string, wavPath: string, opts: { s
   const pcm = ['-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
   if (!hasAudio) {
     await runTool('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], { signal: opts.signal });
-    return { duration, hasAudio, loudness: null, truePeak: null };
+    return { duration, hasAudio, loudness: null, peak: null };
   }
   // loglevel info for ebur128's summary; only the summary is kept
   let summary = '';
