@@ -14,8 +14,11 @@
  * Peak RSS: ffmpeg children of this process are found by scanning /proc every
  * 100 ms (VmRSS); the Node process's own VmRSS is sampled with them.
  *
+ * Case `service` exports the 60 s clip through `npm run server` + `npm run
+ * worker` (render-service.ts) and samples the worker's RSS.
+ *
  * Environment: BENCH_RENDER_RUNS (default 2; 0 makes fixtures and plans only), BENCH_RENDER_LONG_SECONDS
- * (default 600), BENCH_RENDER_CASES (comma list of `short`, `long`; default both),
+ * (default 600), BENCH_RENDER_CASES (comma list of `short`, `service`, `long`; default all),
  * BENCH_RENDER_KEEP=1 keeps the temporary directory; BENCH_RENDER_DIR=<dir> makes
  * (or reuses) the fixtures there and keeps them, with each case's plan as JSON.
  */
@@ -35,6 +38,8 @@ import { renderVideo } from '../src/media/render/ffmpeg.js';
 import { fontsDir } from '../src/media/render/fonts.js';
 import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
 import type { Row } from './run.js';
+import { renderThroughService } from './render-service.js';
+import { descendants, rssKiB } from './support.js';
 
 const run = promisify(execFile);
 const SECTION = 'render';
@@ -42,7 +47,7 @@ const FPS = 30;
 /** 0: make the fixtures and plans only */
 const RUNS = Math.max(0, Number(process.env.BENCH_RENDER_RUNS ?? 2));
 const LONG_SECONDS = Number(process.env.BENCH_RENDER_LONG_SECONDS ?? 600);
-const CASES = (process.env.BENCH_RENDER_CASES ?? 'short,long').split(',').map((s) => s.trim());
+const CASES = (process.env.BENCH_RENDER_CASES ?? 'short,service,long').split(',').map((s) => s.trim());
 /** one cycle of the talking track: speech, then a pause */
 const PAUSE = 1.5;
 const SENTENCE =
@@ -63,33 +68,8 @@ async function durationOf(file: string): Promise<number> {
 // ---------------------------------------------------------------------------
 // peak RSS of ffmpeg children and of this process
 
-function rssKiB(pid: number | 'self'): number {
-  try {
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** ffmpeg processes whose parent is this process. */
-function ffmpegChildren(): number[] {
-  const pids: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid ...
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-      if (ppid === process.pid && comm.startsWith('ffmpeg')) pids.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return pids;
-}
+/** ffmpeg processes run by this process. */
+const ffmpegChildren = () => descendants(process.pid).flatMap((p) => (p.comm.startsWith('ffmpeg') ? [p.pid] : []));
 
 /** Samples while `work` runs; returns its wall time and the peak RSS (MiB) of ffmpeg children and of Node. */
 async function measured(work: () => Promise<void>): Promise<{ seconds: number; ffmpegMiB: number; nodeMiB: number }> {
@@ -286,6 +266,23 @@ async function compare(fx: Fixtures, label: string, source: string, plan: Render
   return rows;
 }
 
+/** The 60 s clip exported through `npm run server` + `npm run worker`, against a bare transcode run right after. */
+async function throughService(fx: Fixtures, file: string): Promise<Row[]> {
+  if (!RUNS) return [];
+  const label = '60 s 1080x1920 through the service';
+  const svc = await renderThroughService(fx.dir, { clip: path.basename(file), music: path.basename(fx.music), broll: path.basename(fx.broll) });
+  const bare = await measured(() =>
+    spawnFfmpeg(['-i', file, '-vf', 'scale=1080:1920', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k', path.join(fx.dir, 'service.bare.mp4')]),
+  );
+  process.stderr.write(`#   ${label}: export ${svc.seconds.toFixed(1)} s (POST to completed), bare ${bare.seconds.toFixed(1)} s\n`);
+  return [
+    { section: SECTION, metric: `${label}: export / bare (same size) wall time`, value: svc.seconds / bare.seconds, unit: 'ratio', note: 'export: POST to completed, read from the subscription' },
+    { section: SECTION, metric: `${label}: export POST to completed`, value: svc.seconds, unit: 's', note: `bare ${bare.seconds.toFixed(1)} s; output ${svc.outputSeconds.toFixed(1)} s long` },
+    { section: SECTION, metric: `${label}: worker Node peak RSS`, value: svc.workerNodeMiB, unit: 'MiB', note: `${svc.workerNodeIdleMiB.toFixed(0)} MiB before the export` },
+    { section: SECTION, metric: `${label}: worker ffmpeg peak RSS`, value: svc.ffmpegMiB, unit: 'MiB', note: `bare ${bare.ffmpegMiB.toFixed(0)} MiB` },
+  ];
+}
+
 export async function render(): Promise<Row[]> {
   const reuse = process.env.BENCH_RENDER_DIR;
   const dir = reuse ? (fs.mkdirSync(reuse, { recursive: true }), reuse) : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
@@ -296,6 +293,10 @@ export async function render(): Promise<Row[]> {
       const file = await talkingClip(fx, 'portrait60.mp4', 1080, 1920, 60);
       const plan = await exportPlan(fx, file, 1080, 1920, 1080, 1920, 'portrait60');
       rows.push(...(await compare(fx, '60 s 1080x1920', file, plan, [{ name: 'same size', filter: 'scale=1080:1920' }])));
+    }
+    if (CASES.includes('service')) {
+      const file = await talkingClip(fx, 'portrait60.mp4', 1080, 1920, 60);
+      rows.push(...(await throughService(fx, file)));
     }
     if (CASES.includes('long')) {
       const label = `${Math.round(LONG_SECONDS / 60) || LONG_SECONDS / 60} min 1920x1080`;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,4 +81,40 @@ export function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Record
     child.stderr.on('data', (d) => (err += d));
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`admin ${args.join(' ')}: ${err}`))));
   });
+}
+
+/** VmRSS of a process in KiB (0 when it is gone). */
+export function rssKiB(pid: number | 'self'): number {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every live descendant of `root` (children, their children, ...) with its command name. */
+export function descendants(root: number): Array<{ pid: number; comm: string }> {
+  const parent = new Map<number, { ppid: number; comm: string }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid ...
+      const close = stat.lastIndexOf(')');
+      parent.set(Number(name), { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(stat.slice(close + 2).split(' ')[1]) });
+    } catch {
+      // gone
+    }
+  }
+  const out: Array<{ pid: number; comm: string }> = [];
+  for (const [pid, p] of parent) {
+    for (let up = p.ppid, hops = 0; up > 1 && hops < 32; up = parent.get(up)?.ppid ?? 0, hops++) {
+      if (up === root) {
+        out.push({ pid, comm: p.comm });
+        break;
+      }
+    }
+  }
+  return out;
 }

@@ -1,0 +1,157 @@
+/**
+ * `npm run bench -- render` (case `service`): the export of the 60 s clip
+ * through the running service, as users get it. `npm run server` and
+ * `npm run worker` run as separate processes on a fresh PostgreSQL database;
+ * the project is created from a URL with every effect (silence removal,
+ * zooms, clean audio, hook title, library music, a library B-roll), then
+ * transcribed; the export is timed from its POST to `completed` (read from the
+ * project's subscription over SSE), while the worker's process tree is sampled for the
+ * peak RSS of its Node process and of the ffmpeg it runs.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { serveFolder } from '../test/support/media.js';
+import { readSse, subscribeSse } from '../test/support/sse.js';
+import { admin, descendants, rssKiB, startService, withPgDatabase, type Service } from './support.js';
+
+const run = promisify(execFile);
+
+export interface ServiceRender {
+  /** POST export to completed */
+  seconds: number;
+  /** duration of the exported file */
+  outputSeconds: number;
+  workerNodeMiB: number;
+  workerNodeIdleMiB: number;
+  ffmpegMiB: number;
+}
+
+/** `npm run worker` beside a started server (same environment); resolves once its queue runs. */
+function startWorker(svc: Service): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'worker'], { env: { ...svc.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`worker not running after 60 s: ${out.slice(-500)}`)), 60_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('agenda started')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${out.slice(-500)}`)));
+  });
+}
+
+async function stopProcess(child: ChildProcess) {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+}
+
+export async function renderThroughService(dir: string, names: { clip: string; music: string; broll: string }): Promise<ServiceRender> {
+  const files = await serveFolder(dir);
+  try {
+    return await withPgDatabase(async (url) => {
+      const svc = await startService({ DATABASE_URL: url, ALLOW_PRIVATE_NETWORK: '1' }, 'server');
+      const worker = await startWorker(svc).catch(async (e) => {
+        await svc.stop();
+        throw e;
+      });
+      try {
+        const { apiKey } = await admin(svc.env, 'user', 'create', '--email', `bench-render-${Date.now()}@bench.local`);
+        const call = async (method: string, path: string, body?: unknown) => {
+          const res = await fetch(`${svc.url}${path}`, {
+            method,
+            headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+            body: body ? JSON.stringify(body) : undefined,
+          });
+          const json = (await res.json()) as Record<string, any>;
+          if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+          return json;
+        };
+        const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 100) => {
+          for (const t0 = Date.now(); !(await check()); await new Promise((r) => setTimeout(r, everyMs))) {
+            if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
+          }
+        };
+        const library = async (name: string) => {
+          const { userMediaId } = await call('POST', '/v1/user-media', { url: files.url(name) });
+          await until(`${name} in the library`, async () => {
+            const r = await fetch(`${svc.url}/graphql`, {
+              method: 'POST',
+              headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+              body: JSON.stringify({ query: 'query($id: ID!) { userMediaEntry(id: $id) { status } }', variables: { id: userMediaId } }),
+            });
+            const status = ((await r.json()) as any).data?.userMediaEntry?.status;
+            if (status === 'failed') throw new Error(`${name} failed to import`);
+            return status === 'ready';
+          }, 60_000, 200);
+          return userMediaId as string;
+        };
+        const [music, broll] = await Promise.all([library(names.music), library(names.broll)]);
+        const project = await call('POST', '/v1/projects', {
+          title: 'Bench render',
+          language: 'en',
+          videoUrl: files.url(names.clip),
+          autoRender: false,
+          removeSilencePace: 'natural',
+          cleanAudio: true,
+          magicZooms: true,
+          hookTitle: { text: 'The one editing trick' },
+          music: { userMediaId: music, volume: 30 },
+          items: [{ type: 'user-media', userMediaId: broll, startTime: 6, endTime: 9.5 }],
+        });
+        const status = async () => (await call('GET', `/v1/projects/${project.id}`)) as { status: string; downloadUrl?: string; failureReason?: string };
+        await until('transcription', async () => {
+          const p = await status();
+          if (p.status === 'failed') throw new Error(`project failed: ${p.failureReason}`);
+          return p.status === 'completed';
+        }, 600_000, 500);
+
+        const tree = () => descendants(worker.pid!);
+        const node = () => Math.max(0, ...tree().filter((p) => p.comm.startsWith('node')).map((p) => rssKiB(p.pid)));
+        const workerNodeIdleMiB = node() / 1024;
+        let nodePeak = 0;
+        let ffPeak = 0;
+        const sampler = setInterval(() => {
+          for (const p of tree()) {
+            if (p.comm.startsWith('ffmpeg')) ffPeak = Math.max(ffPeak, rssKiB(p.pid));
+            else if (p.comm.startsWith('node')) nodePeak = Math.max(nodePeak, rssKiB(p.pid));
+          }
+        }, 100);
+        // the end of the export, as a listener sees it: the project's subscription (no polling load on the server)
+        const updates = await subscribeSse(svc.url, apiKey, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage } }', { id: project.id });
+        const t0 = performance.now();
+        try {
+          await call('POST', `/v1/projects/${project.id}/export`, { width: 1080, height: 1920, fps: 30 });
+          let exporting = false;
+          await readSse(
+            updates,
+            (d) => d.projectUpdates as { status: string; stage: string },
+            (e) => {
+              exporting ||= e.status === 'exporting';
+              if (e.stage === 'failed') throw new Error('the export failed');
+              return exporting && e.status === 'completed';
+            },
+          );
+        } finally {
+          clearInterval(sampler);
+        }
+        const seconds = (performance.now() - t0) / 1000;
+        const done = await status();
+        if (!done.downloadUrl) throw new Error('no downloadUrl after the export');
+        const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', done.downloadUrl]);
+        return { seconds, outputSeconds: Number(stdout.trim()), workerNodeMiB: nodePeak / 1024, workerNodeIdleMiB, ffmpegMiB: ffPeak / 1024 };
+      } finally {
+        await stopProcess(worker);
+        await svc.stop();
+      }
+    });
+  } finally {
+    await files.close();
+  }
+}
