@@ -12,6 +12,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { serveFolder } from '../test/support/media.js';
 import { readSse, subscribeSse } from '../test/support/sse.js';
+import { request, waitEntry, waitProject } from '../test/support/http.js';
 import { admin, descendants, rssKiB, startService, withPgDatabase, type Service } from './support.js';
 
 const run = promisify(execFile);
@@ -63,33 +64,15 @@ export async function renderThroughService(dir: string, names: { clip: string; m
       });
       try {
         const { apiKey } = await admin(svc.env, 'user', 'create', '--email', `bench-render-${Date.now()}@bench.local`);
-        const call = async (method: string, path: string, body?: unknown) => {
-          const res = await fetch(`${svc.url}${path}`, {
-            method,
-            headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-            body: body ? JSON.stringify(body) : undefined,
-          });
-          const json = (await res.json()) as Record<string, any>;
-          if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-          return json;
-        };
-        const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 100) => {
-          for (const t0 = Date.now(); !(await check()); await new Promise((r) => setTimeout(r, everyMs))) {
-            if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
-          }
+        const call = async (method: string, path: string, json?: unknown) => {
+          const r = await request(svc, method, path, { key: apiKey, json });
+          if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+          return r.body as Record<string, any>;
         };
         const library = async (name: string) => {
           const { userMediaId } = await call('POST', '/v1/user-media', { url: files.url(name) });
-          await until(`${name} in the library`, async () => {
-            const r = await fetch(`${svc.url}/graphql`, {
-              method: 'POST',
-              headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-              body: JSON.stringify({ query: 'query($id: ID!) { userMediaEntry(id: $id) { status } }', variables: { id: userMediaId } }),
-            });
-            const status = ((await r.json()) as any).data?.userMediaEntry?.status;
-            if (status === 'failed') throw new Error(`${name} failed to import`);
-            return status === 'ready';
-          }, 60_000, 200);
+          const entry = await waitEntry(svc, apiKey, userMediaId, (m) => m.status !== 'pending', 60_000);
+          if (entry.status !== 'ready') throw new Error(`${name} did not import: ${entry.failureReason}`);
           return userMediaId as string;
         };
         const [music, broll] = await Promise.all([library(names.music), library(names.broll)]);
@@ -105,12 +88,8 @@ export async function renderThroughService(dir: string, names: { clip: string; m
           music: { userMediaId: music, volume: 30 },
           items: [{ type: 'user-media', userMediaId: broll, startTime: 6, endTime: 9.5 }],
         });
-        const status = async () => (await call('GET', `/v1/projects/${project.id}`)) as { status: string; downloadUrl?: string; failureReason?: string };
-        await until('transcription', async () => {
-          const p = await status();
-          if (p.status === 'failed') throw new Error(`project failed: ${p.failureReason}`);
-          return p.status === 'completed';
-        }, 600_000, 500);
+        const transcribed = await waitProject(svc, apiKey, project.id, (p) => p.status !== 'processing' && p.status !== 'transcribing', 600_000);
+        if (transcribed.status !== 'completed') throw new Error(`project ${transcribed.status}: ${transcribed.failureReason}`);
 
         const tree = () => descendants(worker.pid!);
         const node = () => Math.max(0, ...tree().filter((p) => p.comm.startsWith('node')).map((p) => rssKiB(p.pid)));
@@ -142,7 +121,7 @@ export async function renderThroughService(dir: string, names: { clip: string; m
           clearInterval(sampler);
         }
         const seconds = (performance.now() - t0) / 1000;
-        const done = await status();
+        const done = await call('GET', `/v1/projects/${project.id}`);
         if (!done.downloadUrl) throw new Error('no downloadUrl after the export');
         const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', done.downloadUrl]);
         return { seconds, outputSeconds: Number(stdout.trim()), workerNodeMiB: nodePeak / 1024, workerNodeIdleMiB, ffmpegMiB: ffPeak / 1024 };

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
-import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
+import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
 import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
@@ -160,11 +160,8 @@ describe('an export through the API shows every effect asked', () => {
   async function libraryEntry(file: string): Promise<string> {
     const r = await request(app, 'POST', '/v1/user-media', { key: user.key, json: { url: files.url(file) } });
     expect(r).toMatchObject({ status: 201, body: { userMediaId: expect.any(String) } });
-    for (const t0 = Date.now(); Date.now() - t0 < 20_000; await new Promise((res) => setTimeout(res, 150))) {
-      const q = await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { status } }', { id: r.body.userMediaId });
-      if (q.body.data.userMediaEntry.status === 'ready') return r.body.userMediaId;
-    }
-    throw new Error(`${file} never became ready`);
+    await waitEntry(app, user.key, r.body.userMediaId, (m) => m.status === 'ready');
+    return r.body.userMediaId;
   }
 
   it('captions where the words are, music under the speech, the item in its window, silences gone, the size and fps asked', async () => {

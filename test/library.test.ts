@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMusicTrack } from '../src/library/music.js';
-import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry as waitEntryOf } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 
 let app: TestApp;
@@ -22,16 +22,7 @@ afterAll(async () => {
 
 const count = () => app.runtime.app.db.userMedia.count({ where: { userId: user.id } });
 
-async function waitEntry(key: string, id: string, until = (m: any) => m.status !== 'pending', timeoutMs = 20_000) {
-  const t0 = Date.now();
-  for (;;) {
-    const r = await gql(app, key, 'query($id: ID!) { userMediaEntry(id: $id) { id type status fileName url metadata failureReason createdAt } }', { id });
-    const m = r.body.data?.userMediaEntry;
-    if (m && until(m)) return m;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`entry ${id} still ${JSON.stringify(m ?? r.body)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const waitEntry = (key: string, id: string, until?: (m: any) => boolean, timeoutMs?: number) => waitEntryOf(app, key, id, until, timeoutMs);
 
 function multipart(name: string, body: Buffer, type: string, extra: Record<string, string> = {}) {
   const form = new FormData();

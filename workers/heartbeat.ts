@@ -1,4 +1,7 @@
 import { backoffStrategies } from 'agenda';
+import type { App } from '../src/app.js';
+import type { PipelineContext } from '../src/projects/pipeline.js';
+import type { JobDefinition } from './registry.js';
 
 /**
  * How long a long job's lock lives: a dead worker's run is taken over once it has
@@ -24,3 +27,22 @@ export async function withHeartbeat<T>(progress: (percent: number) => Promise<vo
 /** Runs of a long job in all: failures for a passing reason are retried after 5 s, then 15 s. */
 export const LONG_JOB_ATTEMPTS = 3;
 export const longJobBackoff = backoffStrategies.exponential({ delay: 5000, factor: 3, maxRetries: LONG_JOB_ATTEMPTS - 1, jitter: 0.2 });
+
+/**
+ * A long job over one project that is retried for passing failures: the
+ * heartbeat, the attempt count and the backoff in one place.
+ */
+export function longProjectJob(
+  name: string,
+  concurrency: number,
+  run: (app: App, projectId: string, ctx: PipelineContext) => Promise<void>,
+): JobDefinition<{ projectId: string; userId: string }> {
+  return {
+    name,
+    concurrency,
+    lockLifetime: LONG_JOB_LOCK_MS,
+    backoff: longJobBackoff,
+    handler: (job, { app, log, progress }) =>
+      withHeartbeat(progress, (touch) => run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch })),
+  };
+}

@@ -5,6 +5,7 @@
  * HOOK_WRITER=openai) an OpenAI-compatible chat-completions server writes it.
  */
 import type { Word } from '../projects/service.js';
+import { chatCompletion, type OpenAiCompatibleOptions } from './openai-compatible.js';
 
 /** A hook title is 1-100 characters (SPEC.md, Hook title). */
 export const HOOK_MAX_CHARS = 100;
@@ -51,30 +52,20 @@ export class FirstSentenceHook implements HookWriter {
 export class ChatCompletionsHook implements HookWriter {
   private readonly fallback = new FirstSentenceHook();
 
-  constructor(private readonly opts: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number }) {}
+  constructor(private readonly opts: OpenAiCompatibleOptions) {}
 
   async write(words: readonly Pick<Word, 'text' | 'type'>[], { signal }: { signal?: AbortSignal } = {}): Promise<string> {
     const text = transcriptText(words);
     if (!text) return '';
-    const endpoint = `${this.opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/chat/completions`;
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
     try {
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}` },
-        body: JSON.stringify({
-          model: this.opts.model,
-          temperature: 0.7,
-          messages: [
-            { role: 'system', content: `Write one catchy hook title for a short video, at most ${HOOK_MAX_CHARS} characters, no quotes, no hashtags. Answer with the title only.` },
-            { role: 'user', content: text.slice(0, 8000) },
-          ],
-        }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      const content = await chatCompletion(this.opts, {
+        temperature: 0.7,
+        messages: [
+          { role: 'system', content: `Write one catchy hook title for a short video, at most ${HOOK_MAX_CHARS} characters, no quotes, no hashtags. Answer with the title only.` },
+          { role: 'user', content: text.slice(0, 8000) },
+        ],
+        signal,
       });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const body = (await res.json()) as { choices?: Array<{ message?: { content?: unknown } }> };
-      const content = body.choices?.[0]?.message?.content;
       const hook = typeof content === 'string' ? trimAtWord(content.replace(/^["'“”\s]+|["'“”\s]+$/g, '')) : '';
       if (hook) return hook;
       throw new Error('empty answer');

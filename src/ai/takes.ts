@@ -8,6 +8,7 @@
  * removeBadTakes export never fails because of the service.
  */
 import { repeatedPhraseDetector, type TakeCut, type TakeDetector, type TimedWord } from '../media/render/timeline.js';
+import { chatCompletion } from './openai-compatible.js';
 
 export interface ChatCompletionsTakeOptions {
   baseUrl: string;
@@ -84,28 +85,20 @@ export class ChatCompletionsTakeDetector implements TakeDetector {
   }
 
   private async ask(spoken: readonly TimedWord[], lo: number, hi: number): Promise<Range[]> {
-    const endpoint = `${this.opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/chat/completions`;
     const transcript = spoken
       .slice(lo, hi + 1)
       .map((w, i) => `${lo + i}:${w.text.trim()}`)
       .join(' ');
-    const res = await fetch(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.apiKey}` },
-      body: JSON.stringify({
-        model: this.opts.model,
-        temperature: 0,
-        response_format: { type: 'json_object' },
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: transcript },
-        ],
-      }),
-      signal: AbortSignal.timeout(this.opts.timeoutMs ?? 90_000),
+    const content = await chatCompletion(this.opts, {
+      temperature: 0,
+      json: true,
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: transcript },
+      ],
+      timeoutMs: 90_000,
     });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const body = (await res.json()) as { choices?: Array<{ message?: { content?: unknown } }> };
-    const ranges = parseTakeRanges(body.choices?.[0]?.message?.content, lo, hi);
+    const ranges = parseTakeRanges(content, lo, hi);
     if (!ranges) throw new Error('the answer is not the asked JSON');
     return ranges;
   }

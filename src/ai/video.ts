@@ -22,6 +22,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { BrollError, type BrollGenerator, type BrollOptions } from './broll.js';
+import { apiEndpoint } from './openai-compatible.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -47,7 +48,7 @@ export class VideosApiBroll implements BrollGenerator {
     if (!(durationSeconds > 0)) throw new BrollError('durationSeconds must be positive');
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 10 * 60_000);
     const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const base = `${this.opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/videos`;
+    const base = apiEndpoint(this.opts.baseUrl, 'videos');
     const headers = { authorization: `Bearer ${this.opts.apiKey}` };
     const seconds = ACCEPTED_SECONDS.find((s) => s >= durationSeconds) ?? ACCEPTED_SECONDS[ACCEPTED_SECONDS.length - 1];
     const size = height > width ? '720x1280' : '1280x720';

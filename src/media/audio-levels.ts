@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { readWavInfo } from './transcription/audio.js';
 import { runTool } from './transcription/process.js';
-import { mergeSegments, type Segment } from './render/timeline.js';
+import type { Segment } from './render/timeline.js';
 
 export interface AudioLevels {
   /** integrated loudness in LUFS; null when the sound is too quiet to measure (all below the gate) */
@@ -108,7 +108,8 @@ export async function quietRanges(wavPath: string, thresholdDb: number, minSecon
   }
   if (count > 0) endWindow();
   close(window * windowSeconds);
-  return mergeSegments(out).map((s) => ({ start: round(s.start), end: round(Math.min(s.end, info.duration)) }));
+  // runs of windows: already sorted and apart
+  return out.map((s) => ({ start: round(s.start), end: round(Math.min(s.end, info.duration)) }));
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

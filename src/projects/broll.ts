@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { App } from '../app.js';
 import { brollGeneratorFor } from '../ai/providers.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
-import type { Logger } from '../logger.js';
+import type { PipelineContext } from './pipeline.js';
 import { metaOf } from './service.js';
 import { fail, progressReporter, transition, withWebhook } from './state.js';
 import type { StoredItem } from './update.js';
@@ -63,7 +63,7 @@ export async function generateMissingClips(app: App, project: Project, status: P
  * sends the failed webhook; the transcript and settings stay, so the project
  * can be updated again.
  */
-export async function runBrollGeneration(app: App, projectId: string, ctx: { log: Logger; attempt: number; maxAttempts: number; touch(percent: number): Promise<void> }) {
+export async function runBrollGeneration(app: App, projectId: string, ctx: PipelineContext) {
   const project = await app.db.project.findUnique({ where: { id: projectId } });
   if (!project || project.status !== 'processing') return;
   const report = progressReporter(app, project, ctx.touch);

@@ -157,7 +157,7 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
   const wav = path.join(dir, `${project.id}.wav`);
   try {
     await report('extract', 0);
-    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { signal }));
+    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { signal, source: meta }));
     const quietThreshold = quietThresholdFor(sound.loudness);
     const audioLevels: AudioLevels = {
       loudness: sound.loudness,

@@ -13,13 +13,13 @@
  * uploading answers 400 BAD_REQUEST. `words` on a project with no transcript
  * yet is a VALIDATION_ERROR on `words`, whatever its status.
  */
-import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import { hookWriterFor } from '../ai/providers.js';
 import { AppError, badRequest, type FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
 import { InputReader, isPlainObject } from '../input.js';
+import { newWordId } from '../media/transcription/post-process.js';
 import { debitAiBroll, getProject, wordsOf, type Word } from './service.js';
 import { SILENCE_PACES } from './settings.js';
 import { publishProject } from './state.js';
@@ -190,13 +190,4 @@ export function readWords(v: unknown, current: Word[] | null, e: FieldErrors): W
   if (failed) return undefined;
   for (const w of out) if (!w.id) w.id = newWordId(taken);
   return out;
-}
-
-/** A new word id, shaped like the transcription's (src/media/transcription/post-process.ts). */
-function newWordId(taken: Set<string>): string {
-  let id: string;
-  do id = `w_${crypto.randomBytes(6).toString('base64url')}`;
-  while (taken.has(id));
-  taken.add(id);
-  return id;
 }

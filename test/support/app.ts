@@ -64,43 +64,4 @@ export async function createUser(app: TestApp, data: Partial<{ apiCredits: numbe
   return { id: user.id, key };
 }
 
-export interface Answer<T = any> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
-/** A request over the real HTTP port, JSON in and out. */
-export async function request<T = any>(
-  app: TestApp,
-  method: string,
-  url: string,
-  { key, json, headers = {}, body }: { key?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {},
-): Promise<Answer<T>> {
-  const h: Record<string, string> = { ...headers };
-  if (key) h['x-api-key'] = key;
-  if (json !== undefined) h['content-type'] = 'application/json';
-  const res = await fetch(new URL(url, app.url), { method, headers: h, body: json !== undefined ? JSON.stringify(json) : body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed as T, headers: res.headers };
-}
-
-/** A GraphQL operation over HTTP. */
-export const gql = <T = any>(app: TestApp, key: string | undefined, query: string, variables?: Record<string, unknown>) =>
-  request<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> }>(app, 'POST', '/graphql', { key, json: { query, variables } });
-
-/** Polls GET /v1/projects/{id} until `until` holds; fails with the last record after `timeoutMs`. */
-export async function waitProject(app: TestApp, key: string, id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
-  for (const t0 = Date.now(); ; ) {
-    const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
-    if (r.status === 200 && until(r.body)) return r.body;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
+export { gql, request, waitEntry, waitProject, type Answer, type Reachable } from './http.js';

@@ -75,11 +75,13 @@ export interface ExtractedAudio {
  * word times line up with the picture. A video without sound gives a silent file. The
  * same run measures the sound's loudness at its own rate and channels (audio-levels.ts).
  */
-export async function extractAudio(videoPath: string, wavPath: string, opts: { signal?: AbortSignal } = {}): Promise<ExtractedAudio> {
-  const info = await probe(videoPath);
-  if (info.duration === null || !(info.duration > 0)) throw new Error('The media has no duration to take sound from');
-  const duration = info.duration;
-  const hasAudio = info.audio !== null;
+export async function extractAudio(
+  videoPath: string,
+  wavPath: string,
+  opts: { signal?: AbortSignal; /** what a probe of the file already said (else it is probed here) */ source?: { duration: number; hasAudio: boolean } } = {},
+): Promise<ExtractedAudio> {
+  const { duration, hasAudio } = opts.source ?? (await probeSound(videoPath));
+  if (!(duration > 0)) throw new Error('The media has no duration to take sound from');
   const d = duration.toFixed(3);
   const pcm = ['-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
   if (!hasAudio) {
@@ -96,4 +98,9 @@ export async function extractAudio(videoPath: string, wavPath: string, opts: { s
     },
   });
   return { duration, hasAudio, ...parseEbur128(summary) };
+}
+
+async function probeSound(videoPath: string) {
+  const info = await probe(videoPath);
+  return { duration: info.duration ?? 0, hasAudio: info.audio !== null };
 }

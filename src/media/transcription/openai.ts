@@ -5,6 +5,7 @@ import { abortReason, TranscriberUnavailableError, TranscriptionError } from './
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { segmentWords } from './segment-words.js';
 import type { TranscribedWord, Transcriber } from './transcriber.js';
+import { apiEndpoint } from '../../ai/openai-compatible.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com';
 
@@ -48,7 +49,7 @@ export interface VerboseTranscription {
  */
 export function createOpenAITranscriber(options: OpenAIOptions): Transcriber {
   // the SDKs' convention is a base URL ending in /v1; accept both spellings
-  const endpoint = `${options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/audio/transcriptions`;
+  const endpoint = apiEndpoint(options.baseUrl, 'audio/transcriptions');
   const maxUploadBytes = options.maxUploadBytes ?? 24_000_000;
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   const supports = (language: string) => WHISPER_LANGUAGES.has(primaryLanguage(language));

@@ -55,7 +55,7 @@ export function postProcess(words: TranscribedWord[], opts: PostProcessOptions =
   const out: TranscriptWord[] = [];
   const ids = new Set<string>();
   const push = (text: string, type: TranscribedWord['type'], start: number, end: number) => {
-    out.push({ id: newId(ids), text, type, startTime: start / 1000, endTime: end / 1000 });
+    out.push({ id: newWordId(ids), text, type, startTime: start / 1000, endTime: end / 1000 });
   };
   let cursor = 0;
   for (const t of spelled) {
@@ -67,7 +67,8 @@ export function postProcess(words: TranscribedWord[], opts: PostProcessOptions =
   return out;
 }
 
-function newId(taken: Set<string>): string {
+/** A new word id (`w_` and 8 random base64url characters), unused in `taken`, which it joins. */
+export function newWordId(taken: Set<string>): string {
   let id: string;
   do id = `w_${crypto.randomBytes(6).toString('base64url')}`;
   while (taken.has(id));

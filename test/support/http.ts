@@ -1,0 +1,58 @@
+/** Talking to a running service over HTTP: REST, GraphQL, and waiting for a project or a library entry. */
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** What the HTTP helpers need of a running service (a TestApp, or a service a bench started). */
+export interface Reachable {
+  url: string;
+}
+
+/** A request over the real HTTP port, JSON in and out. */
+export async function request<T = any>(
+  app: Reachable,
+  method: string,
+  url: string,
+  { key, json, headers = {}, body }: { key?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {},
+): Promise<Answer<T>> {
+  const h: Record<string, string> = { ...headers };
+  if (key) h['x-api-key'] = key;
+  if (json !== undefined) h['content-type'] = 'application/json';
+  const res = await fetch(new URL(url, app.url), { method, headers: h, body: json !== undefined ? JSON.stringify(json) : body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** A GraphQL operation over HTTP. */
+export const gql = <T = any>(app: Reachable, key: string | undefined, query: string, variables?: Record<string, unknown>) =>
+  request<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> }>(app, 'POST', '/graphql', { key, json: { query, variables } });
+
+/** Polls GET /v1/projects/{id} until `until` holds; fails with the last record after `timeoutMs`. */
+export async function waitProject(app: Reachable, key: string, id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
+  for (const t0 = Date.now(); ; ) {
+    const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
+    if (r.status === 200 && until(r.body)) return r.body;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
+/** Polls a library entry (GraphQL userMediaEntry) until `until` holds, by default until it is no longer pending. */
+export async function waitEntry(app: Reachable, key: string, id: string, until = (m: any) => m.status !== 'pending', timeoutMs = 20_000) {
+  for (const t0 = Date.now(); ; ) {
+    const r = await gql(app, key, 'query($id: ID!) { userMediaEntry(id: $id) { id type status fileName url metadata failureReason createdAt } }', { id });
+    const m = r.body.data?.userMediaEntry;
+    if (m && until(m)) return m;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`entry ${id} still ${JSON.stringify(m ?? r.body)}`);
+    await new Promise((res) => setTimeout(res, 200));
+  }
+}
