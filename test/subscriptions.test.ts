@@ -22,15 +22,19 @@ function wsEvents(app: TestApp, key: string, jobId: string, until: (e: Event) =>
   const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
   const events: Event[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let done = false;
   return new Promise<Event[]>((resolve, reject) => {
     timer = setTimeout(() => reject(noFinalEvent(events)), EVENTS_WITHIN_MS);
     const stop = client.subscribe<{ jobEvents: Event }>(
       { query: SUBSCRIPTION, variables: { id: jobId } },
       {
         next: (r) => {
+          // messages already on the wire when it stopped are not part of the answer
+          if (done) return;
           if (r.errors) return reject(new Error(JSON.stringify(r.errors)));
           events.push(r.data!.jobEvents);
           if (until(r.data!.jobEvents)) {
+            done = true;
             stop();
             resolve(events);
           }
