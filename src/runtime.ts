@@ -3,7 +3,7 @@ import type { App } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { createPrisma } from './db/client.js';
 import { openDatabase } from './db/database.js';
-import { applyMigrations } from './db/migrate.js';
+import { applyMigrations } from './db/migrate/index.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createStorage } from './storage/index.js';

@@ -120,8 +120,8 @@ async function stopWorker(child: ChildProcess): Promise<void> {
 beforeAll(async () => {
   database = await createEmptyDatabase('jobs');
   databaseUrl = database.url;
-  // src/db/migrate.ts is written elsewhere; without it, nothing here needs the app's tables
-  const migrate = path.join(root, 'src/db/migrate.ts');
+  // src/db/migrate/index.ts is written elsewhere; without it, nothing here needs the app's tables
+  const migrate = path.join(root, 'src/db/migrate/index.ts');
   if (fs.existsSync(migrate)) {
     const mod = (await import(pathToFileURL(migrate).href)) as { applyMigrations(url: string): Promise<unknown> };
     await mod.applyMigrations(databaseUrl);

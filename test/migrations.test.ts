@@ -18,7 +18,7 @@ import {
   diffMigration,
   MIGRATION_LOCK_KEY,
   schemaDrift,
-} from '../src/db/migrate.ts';
+} from '../src/db/migrate/index.ts';
 import { createEmptyDatabase, serverUrl, type TestDatabase } from './support/db.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

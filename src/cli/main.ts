@@ -421,7 +421,7 @@ async function pendingMigrations(url: string): Promise<string[]> {
 async function ensureMigrated(conn: Connection): Promise<void> {
   if (!conn.shared) {
     if ((await pendingMigrations(conn.url)).length === 0) return;
-    const { applyMigrations } = await import('../db/migrate.ts');
+    const { applyMigrations } = await import('../db/migrate/index.js');
     await applyMigrations(conn.url);
     return;
   }

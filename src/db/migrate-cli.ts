@@ -1,4 +1,4 @@
-// Command line for src/db/migrate.ts.
+// Command line for src/db/migrate/.
 //
 //   tsx src/db/migrate-cli.ts apply          (npm run db:migrate)
 //   tsx src/db/migrate-cli.ts diff <name>    (npm run db:diff -- <name>)
@@ -6,7 +6,7 @@
 // Exits non-zero with the reason on stderr when anything fails.
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../config.ts';
-import { applyMigrations, diffMigration } from './migrate.ts';
+import { applyMigrations, diffMigration } from './migrate/index.ts';
 
 const USAGE = 'usage: migrate-cli.ts apply | diff <name>';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { applyMigrations } from '../../src/db/migrate.js';
+import { applyMigrations } from '../../src/db/migrate/index.js';
 import { serveOverSocket, urlFor } from '../../src/db/embedded.js';
 
 /**

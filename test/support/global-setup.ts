@@ -1,4 +1,4 @@
-import { applyMigrations } from '../../src/db/migrate.js';
+import { applyMigrations } from '../../src/db/migrate/index.js';
 import { adminQuery, randomDbName, serverUrl, withDatabase } from './db.js';
 
 /** Migrates one template database per run; each test file clones it (fast) instead of migrating. */
