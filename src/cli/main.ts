@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { generateApiKey, hashApiKey, KEY_PREFIX, newWebhookSecret } from '../auth/keys.ts';
 import { loadConfig, type Config } from '../config.ts';
+import { grant } from '../credits/ledger.ts';
 // Types only: the Prisma client and the embedded database are loaded once the flags
 // are valid, and the embedded database only in embedded mode (each costs 100-200 ms).
 import type { Db, Prisma } from '../db/client.ts';
@@ -173,32 +174,28 @@ const COMMANDS: Record<string, Record<string, Command>> = {
         const ai = f.str('ai-credits') ?? '10';
         const aiCredits = ai === 'unlimited' ? null : count('ai-credits', ai);
         const clipCredits = count('clip-credits', f.str('clip-credits') ?? '0');
-        // the ledger explains every balance, the initial ones included (an unlimited balance has nothing to explain)
-        const grants = (
-          [
-            ['api', apiCredits],
-            ['ai', aiCredits ?? 0],
-            ['clip', clipCredits],
-          ] as const
-        )
-          .filter(([, delta]) => delta > 0)
-          .map(([kind, delta]) => ({ kind, delta, reason: 'operator grant' }));
         return async (db) => {
           const key = generateApiKey();
           try {
-            const user = await db.user.create({
-              data: {
-                email: address,
-                apiCredits,
-                aiCredits,
-                clipCredits,
-                clipsSubscription: f.bool('clips-subscription'),
-                apiPublishing: f.bool('api-publishing'),
-                webhookSecret: newWebhookSecret(),
-                apiKeys: { create: { hash: key.hash, prefix: key.prefix } },
-                ledger: { create: grants },
-              },
-              select: { id: true },
+            const user = await db.$transaction(async (tx) => {
+              const created = await tx.user.create({
+                data: {
+                  email: address,
+                  // the opening balances come through the ledger, which explains every balance
+                  apiCredits: 0,
+                  aiCredits: aiCredits === null ? null : 0,
+                  clipCredits: 0,
+                  clipsSubscription: f.bool('clips-subscription'),
+                  apiPublishing: f.bool('api-publishing'),
+                  webhookSecret: newWebhookSecret(),
+                  apiKeys: { create: { hash: key.hash, prefix: key.prefix } },
+                },
+                select: { id: true },
+              });
+              await grant(tx, created.id, { kind: 'api', amount: apiCredits, reason: 'operator grant' });
+              await grant(tx, created.id, { kind: 'ai', amount: aiCredits ?? 0, reason: 'operator grant' });
+              await grant(tx, created.id, { kind: 'clip', amount: clipCredits, reason: 'operator grant' });
+              return created;
             });
             return { userId: user.id, apiKey: key.key };
           } catch (e) {

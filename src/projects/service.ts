@@ -9,7 +9,8 @@ import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import type { AudioLevels } from '../media/audio-levels.js';
 import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
 import { checkMediaUrl } from '../library/fetch-media.js';
-import { AI_BROLL_CREDITS, MAX_PROJECT_SECONDS } from './settings.js';
+import { debitAiBroll } from './credits.js';
+import { MAX_PROJECT_SECONDS } from './settings.js';
 import { readCreateBody, type ProjectSettings } from './validate.js';
 
 export const PROCESS_JOB = 'projects.process';
@@ -92,40 +93,6 @@ function projectData(userId: string, s: ProjectSettings): Prisma.ProjectUnchecke
     sourceUrl: s.videoUrl ?? null,
     progress: { stage: 'queued', percent: 0 },
   };
-}
-
-/**
- * Debits the AI credits of AI B-roll items in the transaction that accepts them
- * (a null balance is unlimited); too few credits refuse the request whole.
- */
-export async function debitAiBroll(tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string, field = 'items') {
-  if (count === 0) return;
-  const cost = count * AI_BROLL_CREDITS;
-  const debited = await tx.$executeRaw`UPDATE "User" SET "aiCredits" = "aiCredits" - ${cost} WHERE id = ${userId}::uuid AND "aiCredits" >= ${cost}`;
-  if (debited === 0) {
-    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { aiCredits: true } });
-    if (user.aiCredits !== null) {
-      throw validationError([{ field, message: `${count} AI B-roll item(s) cost ${cost} AI credits; you have ${user.aiCredits}`, value: count }]);
-    }
-    return; // unlimited
-  }
-  await tx.creditLedger.create({ data: { userId, kind: 'ai', delta: -cost, reason: `${count} AI B-roll item(s)`, subjectId } });
-}
-
-/**
- * Gives back the AI credits of `count` AI B-roll items of `subjectId` whose
- * clips could not be made, in the transaction that records the failure: never
- * more than the subject's net debit (an unlimited balance was never debited,
- * so nothing comes back). Returns the credits refunded.
- */
-export async function refundAiBroll(tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string): Promise<number> {
-  if (count <= 0) return 0;
-  const net = await tx.creditLedger.aggregate({ where: { userId, subjectId, kind: 'ai' }, _sum: { delta: true } });
-  const refund = Math.min(count * AI_BROLL_CREDITS, -(net._sum.delta ?? 0));
-  if (refund <= 0) return 0;
-  await tx.$executeRaw`UPDATE "User" SET "aiCredits" = "aiCredits" + ${refund} WHERE id = ${userId}::uuid AND "aiCredits" IS NOT NULL`;
-  await tx.creditLedger.create({ data: { userId, kind: 'ai', delta: refund, reason: `refund: ${count} AI B-roll clip(s) could not be made`, subjectId } });
-  return refund;
 }
 
 const aiBrollCount = (s: { items?: Array<{ type: string }> }) => s.items?.filter((i) => i.type === 'ai-broll').length ?? 0;

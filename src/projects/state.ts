@@ -2,7 +2,7 @@ import type { App } from '../app.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
-import { refundAiBroll } from './service.js';
+import { refundAiBroll } from './credits.js';
 
 export interface Progress {
   stage: string;

@@ -1,0 +1,28 @@
+/** What AI B-roll costs a project, through the credit ledger (src/credits). */
+import { validationError } from '../errors.js';
+import { debit, refund } from '../credits/ledger.js';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { AI_BROLL_CREDITS } from './settings.js';
+
+/**
+ * Debits the AI credits of AI B-roll items in the transaction that accepts them
+ * (a null balance is unlimited); too few credits refuse the request whole, as
+ * a VALIDATION_ERROR on `field`.
+ */
+export async function debitAiBroll(tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string, field = 'items') {
+  const cost = count * AI_BROLL_CREDITS;
+  await debit(
+    tx,
+    userId,
+    { kind: 'ai', amount: cost, reason: `${count} AI B-roll item(s)`, subjectId },
+    { shortfall: (balance) => validationError([{ field, message: `${count} AI B-roll item(s) cost ${cost} AI credits; you have ${balance}`, value: count }]) },
+  );
+}
+
+/**
+ * Gives back the AI credits of `count` AI B-roll items of `subjectId` whose
+ * clips could not be made, in the transaction that records the failure.
+ * Returns the credits refunded.
+ */
+export const refundAiBroll = (tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string): Promise<number> =>
+  refund(tx, userId, { kind: 'ai', amount: count * AI_BROLL_CREDITS, reason: `refund: ${count} AI B-roll clip(s) could not be made`, subjectId });
