@@ -12,7 +12,7 @@ import { createLogger } from './logger.js';
 import { createAppPubSub, isDistributed } from './pubsub.js';
 import { createAgenda, type Role } from '../workers/agenda.js';
 import { forwardJobEvents } from '../workers/events.js';
-import type { JobDefinition } from '../workers/registry.js';
+import type { JobDefinition } from '../workers/types.js';
 
 export interface Runtime {
   app: App;

@@ -9,7 +9,7 @@ import { constant, type JobParameters } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgenda, type Jobs } from '../workers/agenda.js';
 import { forwardJobEvents } from '../workers/events.js';
-import type { JobDefinition } from '../workers/registry.js';
+import type { JobDefinition } from '../workers/types.js';
 import type { App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createPrisma, type Db } from '../src/db/client.js';

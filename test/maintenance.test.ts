@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETED_JOB_TTL_MS, FAILED_JOB_TTL_MS, IDEMPOTENCY_KEY_TTL_MS, maintenanceJob } from '../workers/jobs/maintenance.js';
-import type { JobContext } from '../workers/registry.js';
+import type { JobContext } from '../workers/types.js';
 import { JOBS_TABLE } from '../workers/table.js';
 import { createUser, startTestApp, type TestApp } from './support/app.js';
 

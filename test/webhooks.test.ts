@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import { createGuardedFetch } from '../src/net/guarded-fetch.js';
 import { MAX_ATTEMPTS, retryDelayMs } from '../src/webhooks/schedule.js';
-import { deliverWebhook, DELIVER_JOB, enqueueWebhook, SWEEP_JOB } from '../src/webhooks/service.js';
+import { deliverWebhook, enqueueWebhook } from '../src/webhooks/service.js';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '../src/webhooks/signing.js';
 import { createUser, gql, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { freePort } from './support/ports.js';
+import { JOB_NAMES } from '../src/jobs/names.js';
 
 // Retries 5 ms, 15 ms, 45 ms, ... apart instead of 10 s, 30 s, 90 s, ... (read at each attempt)
 process.env.WEBHOOK_RETRY_BASE_MS = '5';
@@ -183,7 +184,7 @@ describe('delivery', () => {
 
     // a retried job (or one enqueued by the sweeper) finds the delivery done
     expect(await deliverWebhook(svc, deliveryId)).toBe('skipped');
-    await svc.jobs.enqueue(DELIVER_JOB, { deliveryId });
+    await svc.jobs.enqueue(JOB_NAMES.deliverWebhook, { deliveryId });
     await sleep(1200);
     expect(hook.hits('twice')).toHaveLength(1);
     expect(await svc.db.webhookDelivery.count({ where: { subjectId: input.subjectId } })).toBe(1);
@@ -301,11 +302,11 @@ describe('delivery', () => {
     expect(hook.hits('orphan')).toHaveLength(0);
     expect(await row(svc, deliveryId)).toMatchObject({ status: 'pending', attempts: 0 });
 
-    await svc.jobs.enqueue(SWEEP_JOB, {}); // what the recurring sweeper does every minute
+    await svc.jobs.enqueue(JOB_NAMES.sweepWebhooks, {}); // what the recurring sweeper does every minute
     expect(await settled(svc, deliveryId)).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(hook.hits('orphan')).toHaveLength(1);
 
-    const [recurring] = await svc.db.$queryRaw<Array<{ repeat_interval: string }>>`SELECT repeat_interval FROM agenda_jobs WHERE name = ${SWEEP_JOB} AND type = 'single'`;
+    const [recurring] = await svc.db.$queryRaw<Array<{ repeat_interval: string }>>`SELECT repeat_interval FROM agenda_jobs WHERE name = ${JOB_NAMES.sweepWebhooks} AND type = 'single'`;
     expect(recurring?.repeat_interval).toBe('1 minute');
   });
 });

@@ -12,7 +12,8 @@ import pg from 'pg';
 import type { App, JobQueue } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
-import { jobs as registeredJobs, type JobDefinition } from './registry.js';
+import { jobs as registeredJobs } from './registry.js';
+import type { JobDefinition } from './types.js';
 import { JOBS_CHANNEL, JOBS_TABLE } from './table.js';
 
 export type Role = 'server' | 'worker' | 'all';

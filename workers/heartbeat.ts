@@ -1,7 +1,7 @@
 import { backoffStrategies } from 'agenda';
 import type { App } from '../src/app.js';
 import type { PipelineContext } from '../src/projects/pipeline.js';
-import type { JobDefinition } from './registry.js';
+import type { JobDefinition } from './types.js';
 
 /**
  * How long a long job's lock lives: a dead worker's run is taken over once it has

@@ -1,6 +1,3 @@
-import type { BackoffStrategy, Job } from 'agenda';
-import type { App } from '../src/app.js';
-import type { Logger } from '../src/logger.js';
 import { generateBrollJob } from './jobs/generate-broll.js';
 import { importUserMediaJob } from './jobs/import-user-media.js';
 import { processProjectJob } from './jobs/process-project.js';
@@ -8,36 +5,7 @@ import { renderExportJob } from './jobs/render-export.js';
 import { projectWatchdogJob } from './jobs/project-watchdog.js';
 import { maintenanceJob } from './jobs/maintenance.js';
 import { webhookJobs } from './jobs/deliver-webhook.js';
-
-/** What a job handler gets besides its Agenda job. */
-export interface JobContext {
-  app: App;
-  /** child of the process logger, bound to the job's name and id */
-  log: Logger;
-  /**
-   * Reports progress (0-100) to subscribers, local and remote, and renews the job's lock
-   * (it is `job.touch`). Long jobs must call it at least every lockLifetime/2, or
-   * Agenda cancels them; it throws once the job has been cancelled, so it is also the
-   * cancellation check.
-   */
-  progress(percent: number): Promise<void>;
-}
-
-/** One background job: its handler plus the options Agenda needs to run it. */
-export interface JobDefinition<DATA = Record<string, unknown>> {
-  name: string;
-  // Method syntax on purpose: parameters compare bivariantly, so a definition typed with its
-  // own DATA still fits in the plain `JobDefinition[]` below.
-  handler(job: Job<DATA>, ctx: JobContext): Promise<void>;
-  /** jobs of this name run at once per worker process (default: the factory's defaultConcurrency) */
-  concurrency?: number;
-  /** ms a run may go without `ctx.progress` before Agenda presumes it dead (default: the factory's) */
-  lockLifetime?: number;
-  /** recurring: interval ('1 hour') or cron expression; workers schedule it when they start */
-  every?: string;
-  /** retries after a failure; null disables them (default: the factory's exponential backoff) */
-  backoff?: BackoffStrategy | null;
-}
+import type { JobDefinition } from './types.js';
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
 export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, maintenanceJob, generateBrollJob, ...webhookJobs];

@@ -11,8 +11,7 @@ import { getProject, metaOf, wordsOf } from '../projects/service.js';
 import { progressReporter, projectWebhook, transition } from '../projects/state.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { buildExportPlan } from './plan.js';
-
-export const RENDER_JOB = 'exports.render';
+import { JOB_NAMES } from '../jobs/names.js';
 
 export interface ExportSize {
   width: number;
@@ -66,7 +65,7 @@ export async function requestExport(app: App, userId: string, projectId: string,
   });
   if (!moved || !created) throw badRequest('The project changed state meanwhile; try again');
   try {
-    await app.jobs.enqueue(RENDER_JOB, { exportId: created.id, projectId: project.id, userId });
+    await app.jobs.enqueue(JOB_NAMES.renderExport, { exportId: created.id, projectId: project.id, userId });
   } catch (err) {
     // the render cannot start: put the project back as it was
     app.log.error({ err }, 'could not enqueue an export');
@@ -188,6 +187,6 @@ export async function startAutoRender(app: App, project: Project): Promise<boole
     created = await tx.export.create({ data: { projectId: project.id, ...size, autoRender: true } });
   });
   if (!moved || !created) return false;
-  await app.jobs.enqueue(RENDER_JOB, { exportId: created.id, projectId: project.id, userId: project.userId });
+  await app.jobs.enqueue(JOB_NAMES.renderExport, { exportId: created.id, projectId: project.id, userId: project.userId });
   return true;
 }

@@ -8,8 +8,8 @@ import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import { isFetchError } from '../net/guarded-fetch.js';
 import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
+import { JOB_NAMES } from '../jobs/names.js';
 
-export const IMPORT_JOB = 'media.import';
 /** a download that failed for a passing reason is tried this many times in all */
 const IMPORT_ATTEMPTS = 3;
 
@@ -34,7 +34,7 @@ export async function createUserMedia(app: App, userId: string, rawUrl: unknown)
   const entry = await app.db.userMedia.create({
     data: { userId, type: checked.kind, status: 'pending', fileName: checked.fileName, sourceUrl: checked.url },
   });
-  await app.jobs.enqueue(IMPORT_JOB, { userMediaId: entry.id, userId });
+  await app.jobs.enqueue(JOB_NAMES.importUserMedia, { userMediaId: entry.id, userId });
   return entry;
 }
 

@@ -2,9 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Agenda, JobStateNotification } from 'agenda';
 import type { App } from '../app.js';
 import { publishProject } from './state.js';
-
-/** Jobs whose events move a project (their data carries projectId). */
-export const PROJECT_JOBS = new Set(['projects.process', 'exports.render']);
+import { PROJECT_JOB_NAMES } from '../jobs/names.js';
 
 /**
  * With the in-process pub/sub, a worker in another process cannot reach this
@@ -17,7 +15,7 @@ export function bridgeRemoteProjectEvents(app: App, agenda: Agenda): () => void 
   const projectOf = new Map<string, string | null>();
   const lastSent = new Map<string, number>();
   const onEvent = (n: JobStateNotification, remote?: boolean) => {
-    if (remote !== true || !PROJECT_JOBS.has(n.jobName)) return;
+    if (remote !== true || !PROJECT_JOB_NAMES.has(n.jobName)) return;
     void (async () => {
       const jobId = String(n.jobId);
       if (!projectOf.has(jobId)) {

@@ -12,8 +12,7 @@ import { checkMediaUrl } from '../library/fetch-media.js';
 import { debitAiBroll } from './credits.js';
 import { MAX_PROJECT_SECONDS } from './settings.js';
 import { readCreateBody, type ProjectSettings } from './validate.js';
-
-export const PROCESS_JOB = 'projects.process';
+import { JOB_NAMES } from '../jobs/names.js';
 
 /** The stored form of a transcript word. */
 export interface Word {
@@ -111,7 +110,7 @@ export async function createProject(app: App, userId: string, body: unknown): Pr
     await debitAiBroll(tx, userId, aiBrollCount(settings), id);
     return tx.project.create({ data: { ...projectData(userId, settings), id } });
   });
-  await app.jobs.enqueue(PROCESS_JOB, { projectId: project.id, userId });
+  await app.jobs.enqueue(JOB_NAMES.processProject, { projectId: project.id, userId });
   return project;
 }
 
@@ -147,7 +146,7 @@ export async function uploadProject(app: App, userId: string, body: unknown, fil
         data: { ...projectData(userId, settings), id, sourceKey: key, videoMeta: meta as unknown as Prisma.InputJsonValue },
       });
     });
-    await app.jobs.enqueue(PROCESS_JOB, { projectId: project.id, userId });
+    await app.jobs.enqueue(JOB_NAMES.processProject, { projectId: project.id, userId });
     return project;
   } catch (e) {
     file.stream.resume();

@@ -25,8 +25,7 @@ import { getProject, wordsOf, type Word } from './service.js';
 import { SILENCE_PACES } from './settings.js';
 import { publishProject } from './state.js';
 import { readHookTitle, readItems, readMusic, resolveLibrary, type HookTitle, type Item } from './validate.js';
-
-export const GENERATE_BROLL_JOB = 'projects.generate-broll';
+import { JOB_NAMES } from '../jobs/names.js';
 
 /** The body fields of PUT /v1/projects/{id}; the caption-position names are DECISIONS.md's. */
 export const UPDATE_FIELDS = [
@@ -123,7 +122,7 @@ async function updateOnce(app: App, userId: string, projectId: string, body: unk
   });
   if (updated.status !== project.status) publishProject(app, updated);
   if (brolls > 0) {
-    await app.jobs.enqueue(GENERATE_BROLL_JOB, { projectId: project.id, userId });
+    await app.jobs.enqueue(JOB_NAMES.generateBroll, { projectId: project.id, userId });
     return { message: ACCEPTED_MESSAGE, id: updated.id, status: updated.status };
   }
   return { message: UPDATED_MESSAGE, id: updated.id, status: updated.status };

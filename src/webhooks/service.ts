@@ -9,6 +9,7 @@ import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../paginati
 import type { WebhookEvent, WebhookPayload } from './events.js';
 import { MAX_ATTEMPTS, retryDelayMs, sweepGraceMs } from './schedule.js';
 import { webhookHeaders } from './signing.js';
+import { JOB_NAMES } from '../jobs/names.js';
 
 /**
  * Webhooks are sent by jobs, never inline (DESIGN.md, Webhooks). The
@@ -27,9 +28,6 @@ import { webhookHeaders } from './signing.js';
  *   between commit and enqueue; at worst a POST is repeated with the same
  *   webhook-id, which receivers dedupe on.
  */
-
-export const DELIVER_JOB = 'webhooks.deliver';
-export const SWEEP_JOB = 'webhooks.sweep';
 
 /** per attempt, from connecting to the end of the response */
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -106,7 +104,7 @@ export async function enqueueWebhook<E extends WebhookEvent>(app: App, input: We
  */
 export async function dispatchWebhook(app: App, deliveryId: string, at?: Date): Promise<void> {
   try {
-    await app.jobs.enqueue(DELIVER_JOB, { deliveryId }, at ? { at } : {});
+    await app.jobs.enqueue(JOB_NAMES.deliverWebhook, { deliveryId }, at ? { at } : {});
   } catch (err) {
     app.log.warn({ err, deliveryId }, 'could not enqueue a webhook delivery; the sweeper will');
   }

@@ -1,12 +1,13 @@
-import { deliverWebhook, DELIVER_JOB, sweepWebhooks, SWEEP_JOB } from '../../src/webhooks/service.js';
-import type { JobDefinition } from '../registry.js';
+import { deliverWebhook, sweepWebhooks } from '../../src/webhooks/service.js';
+import type { JobDefinition } from '../types.js';
+import { JOB_NAMES } from '../../src/jobs/names.js';
 
 /**
  * One attempt of a webhook delivery. The service schedules the next attempt
  * itself (its own backoff, recorded on the delivery), so Agenda never retries.
  */
 export const deliverWebhookJob: JobDefinition<{ deliveryId: string }> = {
-  name: DELIVER_JOB,
+  name: JOB_NAMES.deliverWebhook,
   concurrency: 2,
   // an attempt lasts at most ~10 s; a run silent for 2 min died with its worker
   lockLifetime: 2 * 60_000,
@@ -19,7 +20,7 @@ export const deliverWebhookJob: JobDefinition<{ deliveryId: string }> = {
 
 /** Sends what no job is going to send: deliveries recorded or retried by a process that died before enqueueing. */
 export const sweepWebhooksJob: JobDefinition = {
-  name: SWEEP_JOB,
+  name: JOB_NAMES.sweepWebhooks,
   every: '1 minute',
   concurrency: 1,
   backoff: null,

@@ -1,7 +1,8 @@
 import type { App } from '../../src/app.js';
 import type { Logger } from '../../src/logger.js';
-import type { JobDefinition } from '../registry.js';
+import type { JobDefinition } from '../types.js';
 import { JOBS_TABLE } from '../table.js';
+import { JOB_NAMES } from '../../src/jobs/names.js';
 
 /** Idempotency keys only have to outlive a client's retries; a day is the promise we make. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +54,7 @@ export async function purgeFinishedJobs(app: App, log: Logger): Promise<number> 
  * while every slot is taken waits for the next poll.
  */
 export const maintenanceJob: JobDefinition = {
-  name: 'maintenance.purge',
+  name: JOB_NAMES.purge,
   every: '1 hour',
   concurrency: 1,
   async handler(_job, { app, log }) {

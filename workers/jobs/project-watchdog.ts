@@ -1,5 +1,6 @@
 import { fail } from '../../src/projects/state.js';
-import type { JobDefinition } from '../registry.js';
+import type { JobDefinition } from '../types.js';
+import { JOB_NAMES } from '../../src/jobs/names.js';
 
 /** A project whose step reported nothing for this long has lost its job for good. */
 const STALE_MS = 3 * 60 * 60 * 1000;
@@ -10,7 +11,7 @@ const STALE_MS = 3 * 60 * 60 * 1000;
  * step's time limit) fails with a reason, and its webhook goes out.
  */
 export const projectWatchdogJob: JobDefinition = {
-  name: 'projects.watchdog',
+  name: JOB_NAMES.projectWatchdog,
   every: '15 minutes',
   async handler(_job, { app, log }) {
     const stale = await app.db.project.findMany({

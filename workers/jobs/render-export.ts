@@ -1,10 +1,11 @@
-import { RENDER_JOB, runExport } from '../../src/exports/service.js';
+import { runExport } from '../../src/exports/service.js';
 import { LONG_JOB_LOCK_MS, withHeartbeat } from '../heartbeat.js';
-import type { JobDefinition } from '../registry.js';
+import type { JobDefinition } from '../types.js';
+import { JOB_NAMES } from '../../src/jobs/names.js';
 
 /** One export: a single ffmpeg pass into storage (src/exports/service.ts). */
 export const renderExportJob: JobDefinition<{ exportId: string; projectId: string; userId: string }> = {
-  name: RENDER_JOB,
+  name: JOB_NAMES.renderExport,
   // renders are CPU-bound: one at a time per worker on a small machine
   concurrency: 1,
   lockLifetime: LONG_JOB_LOCK_MS,

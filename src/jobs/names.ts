@@ -1,0 +1,17 @@
+// Every background job's name, in one table: the services that enqueue a job,
+// the worker that runs it and the job events that report it agree on these.
+export const JOB_NAMES = {
+  processProject: 'projects.process',
+  generateBroll: 'projects.generate-broll',
+  projectWatchdog: 'projects.watchdog',
+  renderExport: 'exports.render',
+  importUserMedia: 'media.import',
+  deliverWebhook: 'webhooks.deliver',
+  sweepWebhooks: 'webhooks.sweep',
+  purge: 'maintenance.purge',
+} as const;
+
+export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
+
+/** Jobs whose events move a project (their data carries projectId). */
+export const PROJECT_JOB_NAMES: ReadonlySet<string> = new Set([JOB_NAMES.processProject, JOB_NAMES.renderExport]);
