@@ -48,8 +48,7 @@ builder.queryFields((t) => ({
     description: 'Your media library, newest first; cursors are entry ids',
     args: { type: t.arg({ type: MediaTypeEnum, required: false }) },
     resolve: async (_root, args, ctx) => {
-      const { first, after } = pageArgs(args);
-      return toConnection(await listUserMedia(ctx.app, currentUser(ctx).id, { first, after, type: args.type }));
+      return toConnection(await listUserMedia(ctx.app, currentUser(ctx).id, pageArgs(args), args.type));
     },
   }),
   userMediaEntry: t.field({

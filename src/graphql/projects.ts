@@ -132,8 +132,7 @@ builder.queryFields((t) => ({
     description: 'Your projects, newest first; cursors are project ids',
     args: { status: t.arg({ type: ProjectStatusEnum, required: false }) },
     resolve: async (_root, args, ctx) => {
-      const { first, after } = pageArgs(args);
-      return toConnection(await listProjects(ctx.app, currentUser(ctx).id, { first, after, status: args.status }));
+      return toConnection(await listProjects(ctx.app, currentUser(ctx).id, pageArgs(args), args.status));
     },
   }),
 }));

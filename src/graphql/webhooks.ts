@@ -38,8 +38,7 @@ builder.queryFields((t) => ({
       description: 'Webhooks sent to you, newest first; `after` is the endCursor of the previous page',
       args: { subjectId: t.arg.string({ required: false, description: 'only those about this project or export' }) },
       resolve: async (_root, args, ctx) => {
-        const { first, after } = pageArgs(args);
-        return toConnection(await listWebhookDeliveries(ctx.app, currentUser(ctx).id, { first, after, subjectId: args.subjectId }));
+        return toConnection(await listWebhookDeliveries(ctx.app, currentUser(ctx).id, pageArgs(args), args.subjectId));
       },
     },
     { name: 'WebhookDeliveryConnection' },

@@ -6,7 +6,7 @@ import type { UserMedia } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import { isFetchError } from '../net/guarded-fetch.js';
-import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
+import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
 import { JOB_NAMES } from '../jobs/names.js';
 
@@ -115,15 +115,9 @@ export async function uploadUserMedia(app: App, userId: string, file: { filename
   return app.db.userMedia.findUniqueOrThrow({ where: { id: entry.id } });
 }
 
-export interface ListArgs extends PageArgs {
-  type?: MediaKind | null;
-}
-
 /** GET /v1/user-media: newest first, keyset pages, optional type filter. */
-export async function listUserMedia(app: App, userId: string, args: ListArgs) {
-  const { first, after, errors } = checkPageArgs(args);
-  errors.throwIfAny();
-  return keysetPage(app.db.userMedia as never, { userId }, { userId, ...(args.type ? { type: args.type } : {}) }, { first, after }) as Promise<Page<UserMedia>>;
+export function listUserMedia(app: App, userId: string, page: PageRequest, type?: MediaKind | null): Promise<Page<UserMedia>> {
+  return keysetPage(modelSource<UserMedia>(app.db.userMedia as never, { scope: { userId }, where: { userId, ...(type ? { type } : {}) } }), page);
 }
 
 export async function getUserMedia(app: App, userId: string, id: string): Promise<UserMedia> {

@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../db/client.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { keysetPage, type Page } from '../pagination.js';
+import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { InputReader, isPlainObject } from '../input.js';
 
 export type Preset = Prisma.PresetModel;
@@ -42,8 +42,8 @@ export async function getPreset(db: Db, userId: string, id: string): Promise<Pre
  * One page of the user's presets, newest first. `after` is the nextCursor of a
  * previous page: the id of one of the user's presets, anything else is refused.
  */
-export async function listPresets(db: Db, userId: string, { first, after }: { first: number; after: string | null }): Promise<Page<Preset>> {
-  return keysetPage(db.preset as never, { userId }, { userId }, { first, after }) as Promise<Page<Preset>>;
+export function listPresets(db: Db, userId: string, page: PageRequest): Promise<Page<Preset>> {
+  return keysetPage(modelSource<Preset>(db.preset as never, { scope: { userId }, where: { userId } }), page);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import type { AudioLevels } from '../media/audio-levels.js';
-import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
+import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { checkMediaUrl } from '../library/fetch-media.js';
 import { debitAiBroll } from './credits.js';
 import { MAX_PROJECT_SECONDS } from './settings.js';
@@ -163,10 +163,8 @@ export async function getProject(app: App, userId: string, id: string): Promise<
 }
 
 /** The user's projects, newest first, in keyset pages. */
-export async function listProjects(app: App, userId: string, args: PageArgs & { status?: Project['status'] | null }) {
-  const { first, after, errors } = checkPageArgs(args);
-  errors.throwIfAny();
-  return keysetPage(app.db.project as never, { userId }, { userId, ...(args.status ? { status: args.status } : {}) }, { first, after }) as Promise<Page<Project>>;
+export function listProjects(app: App, userId: string, page: PageRequest, status?: Project['status'] | null): Promise<Page<Project>> {
+  return keysetPage(modelSource<Project>(app.db.project as never, { scope: { userId }, where: { userId, ...(status ? { status } : {}) } }), page);
 }
 
 export const wordsOf = (p: Pick<Project, 'transcript'>): Word[] | null => (Array.isArray(p.transcript) ? (p.transcript as unknown as Word[]) : null);

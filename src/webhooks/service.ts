@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { Prisma } from '../db/client.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, FieldErrors, notFound } from '../errors.js';
 import type { WebhookDelivery } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { FetchRefused, guardedFetch, isFetchError } from '../net/guarded-fetch.js';
-import { checkPageArgs, keysetPage, type Page, type PageArgs } from '../pagination.js';
+import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import type { WebhookEvent, WebhookPayload } from './events.js';
 import { MAX_ATTEMPTS, retryDelayMs, sweepGraceMs } from './schedule.js';
 import { webhookHeaders } from './signing.js';
@@ -259,19 +259,13 @@ export async function getWebhookDelivery(app: App, userId: string, id: string): 
   return delivery;
 }
 
-export interface ListDeliveriesArgs extends PageArgs {
-  subjectId?: string | null;
-}
-
 /** The user's deliveries, newest first, keyset pages; optionally those of one subject. */
-export async function listWebhookDeliveries(app: App, userId: string, args: ListDeliveriesArgs) {
-  const { first, after, errors } = checkPageArgs(args);
-  if (args.subjectId != null && (args.subjectId.length === 0 || args.subjectId.length > 200)) {
-    errors.add('subjectId', 'must be 1 to 200 characters', args.subjectId);
-  }
+export async function listWebhookDeliveries(app: App, userId: string, page: PageRequest, subjectId?: string | null): Promise<Page<WebhookDelivery>> {
+  const errors = new FieldErrors();
+  if (subjectId != null && (subjectId.length === 0 || subjectId.length > 200)) errors.add('subjectId', 'must be 1 to 200 characters', subjectId);
   errors.throwIfAny();
-  const where = { userId, ...(args.subjectId != null ? { subjectId: args.subjectId } : {}) };
-  return keysetPage(app.db.webhookDelivery as never, { userId }, where, { first, after }) as Promise<Page<WebhookDelivery>>;
+  const where = { userId, ...(subjectId != null ? { subjectId } : {}) };
+  return keysetPage(modelSource<WebhookDelivery>(app.db.webhookDelivery as never, { scope: { userId }, where }), page);
 }
 
 /** The secret that signs the user's webhooks (`whsec_` + base64), for verifying them. */
