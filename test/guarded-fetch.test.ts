@@ -14,9 +14,9 @@ import {
   FetchFailed,
   FetchRefused,
   guardedFetch,
-  sniffMedia,
   type ResolvedAddress,
 } from '../src/net/guarded-fetch.js';
+import { sniffMedia } from '../src/media/sniff.js';
 import { fileSharingProblem, isSocialMediaPage, socialMediaProblem } from '../src/net/url-rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import { FieldErrors, validationError } from '../errors.js';
-import { guardedFetch, isFetchError, sniffMedia, type GuardedResponse } from '../net/guarded-fetch.js';
+import { sniffMedia } from '../media/sniff.js';
+import { guardedFetch, isFetchError, type GuardedResponse } from '../net/guarded-fetch.js';
 import { fileSharingProblem, socialMediaProblem } from '../net/url-rules.js';
 
 /** Largest media file the library takes (SPEC.md: project files up to 2 GB). */
