@@ -5,7 +5,7 @@
  * HOOK_WRITER=openai) an OpenAI-compatible chat-completions server writes it.
  */
 import type { Word } from '../projects/service.js';
-import { chatCompletion, type OpenAiCompatibleOptions } from './openai-compatible.js';
+import { chatCompletion, type OpenAiCompatibleOptions } from '../net/openai-compatible.js';
 
 /** A hook title is 1-100 characters (SPEC.md, Hook title). */
 export const HOOK_MAX_CHARS = 100;

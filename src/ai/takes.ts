@@ -8,7 +8,7 @@
  * removeBadTakes export never fails because of the service.
  */
 import { repeatedPhraseDetector, type TakeCut, type TakeDetector, type TimedWord } from '../media/render/timeline.js';
-import { chatCompletion } from './openai-compatible.js';
+import { chatCompletion } from '../net/openai-compatible.js';
 
 export interface ChatCompletionsTakeOptions {
   baseUrl: string;

@@ -22,7 +22,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { BrollError, type BrollGenerator, type BrollOptions } from './broll.js';
-import { apiEndpoint } from './openai-compatible.js';
+import { apiEndpoint } from '../net/openai-compatible.js';
 
 const execFileAsync = promisify(execFile);
 

@@ -5,7 +5,7 @@ import { abortReason, TranscriberUnavailableError, TranscriptionError } from './
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { segmentWords } from './segment-words.js';
 import type { TranscribedWord, Transcriber } from './transcriber.js';
-import { apiEndpoint } from '../../ai/openai-compatible.js';
+import { apiEndpoint } from '../../net/openai-compatible.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com';
 
