@@ -43,4 +43,13 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
   });
 }
 
+/**
+ * The REST adapter as a Fastify plugin, mounted by the runtime. It shares the
+ * host's scope (as fastify-plugin would), so its 404 handler answers every path.
+ */
+export const restPlugin = Object.assign(
+  async (fastify: FastifyInstance, opts: { graphql: GraphQLServer; db: Db }) => registerRest(fastify, opts.graphql, opts.db),
+  { [Symbol.for('skip-override')]: true },
+);
+
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

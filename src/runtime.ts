@@ -10,6 +10,7 @@ import { createStorage } from './storage/index.js';
 import { bridgeRemoteProjectEvents } from './projects/bridge.js';
 import { createLogger } from './logger.js';
 import { createAppPubSub, isDistributed } from './pubsub.js';
+import { restPlugin } from '../rest/index.js';
 import { createAgenda, type Role } from '../workers/agenda.js';
 import { forwardJobEvents } from '../workers/events.js';
 import type { JobDefinition } from '../workers/types.js';
@@ -80,6 +81,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     let url: string | undefined;
     if (opts.role !== 'worker') {
       http = await createHttpServer(app);
+      await http.fastify.register(restPlugin, { graphql: http.graphql, db: app.db });
       url = await http.listen();
     }
     log.info({ url, embedded: database.embedded, startupMs: Math.round(performance.now() - t0) }, 'started');

@@ -7,7 +7,6 @@ import type { App } from '../app.js';
 import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
 import { httpDuration, registry } from '../metrics.js';
-import { registerRest } from '../../rest/index.js';
 import { migrationsApplied } from '../db/health.js';
 import { sendError } from './errors.js';
 import { registerFileRoutes } from './files.js';
@@ -24,7 +23,10 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** Fastify hosting GraphQL (HTTP, SSE and graphql-ws on /graphql), the /v1 REST adapter, /healthz and /metrics. */
+/**
+ * Fastify hosting GraphQL (HTTP, SSE and graphql-ws on /graphql), /healthz and
+ * /metrics; the runtime mounts the /v1 REST adapter on it as a plugin.
+ */
 export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({
     loggerInstance: app.log as FastifyBaseLogger,
@@ -107,7 +109,6 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   });
 
   registerFileRoutes(fastify, app.storage, urlSigningSecret(app.config));
-  await registerRest(fastify, graphql, app.db);
 
   const wss = new WebSocketServer({ noServer: true });
   fastify.server.on('upgrade', (req, socket, head) => {
