@@ -1,5 +1,6 @@
 import type { App } from '../app.js';
 import type { AuthUser } from '../auth/authenticate.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from '../logger.js';
 
 /** What every resolver receives. */
@@ -19,4 +20,15 @@ export interface Context {
 export function currentUser(ctx: Context): AuthUser {
   if (!ctx.user) throw new Error('resolver reached without an authenticated user');
   return ctx.user;
+}
+
+/** What the HTTP host passes in with each request (Fastify, WebSocket or the in-process REST adapter). */
+export interface ServerContext {
+  requestId: string;
+  /** pino logger (Fastify's request logger is one, typed more loosely) */
+  log: Logger | FastifyBaseLogger;
+  /** WebSocket clients authenticate with connectionParams */
+  connectionParams?: Record<string, unknown>;
+  /** filled by plugins (rate limits); the HTTP host copies them onto its response */
+  responseHeaders?: Map<string, string>;
 }
