@@ -45,11 +45,11 @@ export interface Page<T> {
   cursorOf(item: T): string;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
 /** Field names of the page arguments in errors: the REST query's, for both doors. */
-export const PAGE_FIELDS = { first: 'limit', after: 'cursor' };
+const PAGE_FIELDS = { first: 'limit', after: 'cursor' };
 
 /**
  * The one check of `first` (1-100) and `after` (a UUID, or an opaque cursor this
@@ -184,13 +184,13 @@ const KEY_TYPES = {
   s: { is: (v: SortValue) => typeof v === 'string', write: String, read: (s: string) => s },
 } as const;
 
-export function encodeCursor({ key, id }: Position): string {
+function encodeCursor({ key, id }: Position): string {
   const [type, codec] = Object.entries(KEY_TYPES).find(([, c]) => c.is(key))!;
   return Buffer.from(JSON.stringify([type, codec.write(key), id])).toString('base64url');
 }
 
 /** The position an opaque cursor names, or null when it is not one this module wrote. */
-export function decodeCursor(cursor: string): Position | null {
+function decodeCursor(cursor: string): Position | null {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
