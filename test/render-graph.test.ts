@@ -8,7 +8,7 @@ import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../src/media/
 import { probe } from '../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../src/media/render/ffmpeg.js';
 import { frameAt, isRed, meanVolume, pixel } from './support/media.js';
-import { audioJoins, blurredFill, buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, type RenderPlan } from '../src/media/render/graph.js';
+import { audioJoins, blurredFill, buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, PREVIEW, previewSize, type RenderPlan } from '../src/media/render/graph.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -96,6 +96,25 @@ describe('render graph text', () => {
     expect(g.filterScript).not.toContain('zoompan');
     expect(g.outputArgs).toEqual(expect.arrayContaining(['libx264', 'yuv420p', 'aac', '160k', '+faststart']));
     expect(g.duration).toBeCloseTo(2, 9);
+  });
+
+  it('a preview is a second output of the one graph: the final picture and sound split, small and at a low frame rate', () => {
+    expect(previewSize(1080, 1920)).toEqual({ width: 136, height: 240 });
+    expect(previewSize(1920, 1080)).toEqual({ width: 240, height: 136 });
+    expect(previewSize(160, 120)).toEqual({ width: 160, height: 120 }); // never larger than the export
+    expect(buildRenderGraph(base).previewArgs).toBeUndefined();
+    expect(buildRenderGraph(base).filterScript).not.toContain('split');
+    const g = buildRenderGraph({ ...base, assPath: '/c.ass', audio: { clean: false, music: { path: '/m.mp3', volume: 50 } }, preview: true });
+    const lines = g.filterScript.trim().split(';\n');
+    expect(lines).toContain('[vfull]split=2[vout][pvfull]');
+    expect(lines).toContain('[afull]asplit=2[aout][paout]');
+    expect(lines.find((l) => l.startsWith('[pvfull]'))).toBe(`[pvfull]fps=${PREVIEW.fps},scale=240:180:flags=bilinear,setsar=1,format=yuv420p[pvout]`);
+    // the captions and the music are in what is split
+    expect(lines.find((l) => l.endsWith('[vfull]'))).toContain('ass=');
+    expect(lines.find((l) => l.endsWith('[afull]'))).toContain('amix=');
+    expect(g.outputArgs.filter((a) => a.startsWith('['))).toEqual(['[vout]', '[aout]']);
+    expect(g.previewArgs!.filter((a) => a.startsWith('['))).toEqual(['[pvout]', '[paout]']);
+    expect(g.previewArgs).toEqual(expect.arrayContaining(['-r', String(PREVIEW.fps), '-maxrate', `${PREVIEW.maxVideoKbps}k`, '-ac', '1', '+faststart']));
   });
 
   it('draws a rounded mask once, on a one-frame colour source', () => {
@@ -371,6 +390,37 @@ describe('one-pass render', () => {
     expect(isRed(pixel(on, 50, 40))).toBe(true); // libass box over the green overlay
     expect(isRed(pixel(on, 200, 200))).toBe(false);
     expect(isRed(pixel(off, 50, 40))).toBe(false);
+  });
+
+  it('writes the preview in the same run: the cut, captioned output, small, at the preview frame rate, as long as the export', async () => {
+    const keep = [{ start: 0, end: 1.5 }, { start: 2, end: 3.5 }];
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('framed.mp4'), 320, 240, 4),
+        keep,
+        assPath: f("subs: it's, [x].ass"),
+        fontsDir: dir,
+        audio: { clean: true, music: { path: f('music.mp3'), volume: 50 } },
+        preview: true,
+      }),
+    );
+    await expect(renderVideo(g, f('p-alone.mp4'))).rejects.toThrow(/preview/);
+    await renderVideo(g, { video: f('p.mp4'), preview: f('p-preview.mp4') });
+    const main = await streams(f('p.mp4'));
+    expect([main.video.width, main.video.height, main.video.r_frame_rate]).toEqual([320, 240, '24/1']);
+    expect(Number(main.video.nb_frames)).toBe(72);
+    const preview = await streams(f('p-preview.mp4'));
+    const size = previewSize(320, 240);
+    expect([preview.video.width, preview.video.height, preview.video.r_frame_rate]).toEqual([size.width, size.height, `${PREVIEW.fps}/1`]);
+    expect(Math.abs(Number(preview.video.nb_frames) - 3 * PREVIEW.fps)).toBeLessThanOrEqual(1);
+    expect(preview.audio).toMatchObject({ codec_name: 'aac', channels: 1 });
+    const [whole, small] = await Promise.all([probe(f('p.mp4')), probe(f('p-preview.mp4'))]);
+    expect(Math.abs(small.duration! - whole.duration!)).toBeLessThanOrEqual(1 / PREVIEW.fps);
+    expect(fs.statSync(f('p-preview.mp4')).size).toBeLessThan(fs.statSync(f('p.mp4')).size / 2);
+    // the burned caption box (100x80 at the top-left of 320x240) is in the preview, scaled
+    const on = await frameAt(f('p-preview.mp4'), 0.5);
+    expect(isRed(pixel(on, (50 * size.width) / 320, (40 * size.height) / 240))).toBe(true);
+    expect(isRed(pixel(await frameAt(f('p-preview.mp4'), 2), (50 * size.width) / 320, (40 * size.height) / 240))).toBe(false);
   });
 
   it('kills ffmpeg on abort and on timeout, and reports ffmpeg errors', async () => {

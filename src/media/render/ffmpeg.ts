@@ -20,6 +20,12 @@ export interface RenderOptions {
   timeoutMs?: number;
 }
 
+/** Where the outputs go: the video, and the preview when the graph writes one (RenderGraph.previewArgs). */
+export interface RenderTargets {
+  video: string;
+  preview?: string;
+}
+
 export class RenderError extends Error {
   constructor(
     message: string,
@@ -40,9 +46,15 @@ export function lastOutTime(chunk: string): number | null {
   return last;
 }
 
-/** Renders `graph` into `outputPath` (mp4). Rejects with a RenderError carrying ffmpeg's last stderr lines. */
-export async function renderVideo(graph: RenderGraph, outputPath: string, options: RenderOptions = {}): Promise<void> {
+/**
+ * Renders `graph` into `target` (mp4; a path, or the video and preview paths).
+ * Rejects with a RenderError carrying ffmpeg's last stderr lines, and leaves
+ * no partial output behind.
+ */
+export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
   const { onProgress, signal, timeoutMs } = options;
+  const { video: outputPath, preview: previewPath } = typeof target === 'string' ? { video: target } : target;
+  if (Boolean(graph.previewArgs) !== Boolean(previewPath)) throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
   signal?.throwIfAborted();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clipcast-render-'));
   const script = path.join(dir, 'graph.txt');
@@ -54,6 +66,7 @@ export async function renderVideo(graph: RenderGraph, outputPath: string, option
       command
         .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
         .output(outputPath);
+      if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions(graph.previewArgs);
 
       const stderr: string[] = [];
       let settled = false;
@@ -125,7 +138,7 @@ export async function renderVideo(graph: RenderGraph, outputPath: string, option
       command.run();
     });
   } catch (e) {
-    await fs.rm(outputPath, { force: true }).catch(() => undefined);
+    await Promise.all([outputPath, previewPath].map((p) => p && fs.rm(p, { force: true }).catch(() => undefined)));
     throw e;
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

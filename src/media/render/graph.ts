@@ -25,6 +25,9 @@
  *   inputs (`-loop 1 -t D`); rounded corners come from one mask frame drawn once
  *   with geq on a one-frame `color` source and repeated by alphamerge.
  * - Captions last: `ass=<file>:fontsdir=<dir>`.
+ * - Preview (when asked): the final picture and sound are split into a second
+ *   output of the same run, a small, low-frame-rate, low-bit-rate mp4
+ *   (previewSize, PREVIEW), so the design's single pass holds.
  * - Audio: the source's audio (or `anullsrc`) cut like the video; clean-up
  *   `highpass,lowpass,afftdn`, a fixed `volume` gain to the target loudness
  *   measured before the render, and `alimiter` (no look-ahead normaliser:
@@ -114,6 +117,8 @@ export interface RenderPlan {
     gainDb?: number;
     music?: RenderMusic | null;
   };
+  /** also write the small preview (previewSize, PREVIEW) as a second output of the same run */
+  preview?: boolean;
 }
 
 export interface RenderInput {
@@ -128,6 +133,8 @@ export interface RenderGraph {
   filterScript: string;
   /** output options (maps, codecs), placed before the output path */
   outputArgs: string[];
+  /** output options of the preview, the second output; present when the plan asks for one */
+  previewArgs?: string[];
   /** expected output duration in seconds (sum of the kept segments) */
   duration: number;
 }
@@ -142,12 +149,20 @@ export const SAMPLE_RATE = 48_000;
 export const LIMIT = 0.891;
 /** Aspect ratios differing by more than this factor get the blurred fill instead of a crop. */
 export const CROP_MAX_ASPECT_FACTOR = 2;
+/** The preview: longer side in pixels (never above the export's), frame rate, x264 CRF and bit-rate caps. */
+export const PREVIEW = { longSide: 240, fps: 10, crf: 30, maxVideoKbps: 200, audioKbps: 48 } as const;
 
 const num = (x: number) => {
   const s = x.toFixed(6).replace(/\.?0+$/, '');
   return s === '-0' ? '0' : s;
 };
 const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
+
+/** Size of the preview of a W x H export: scaled down to PREVIEW.longSide, even, aspect kept to the pixel. */
+export function previewSize(width: number, height: number): { width: number; height: number } {
+  const s = Math.min(1, PREVIEW.longSide / Math.max(width, height));
+  return { width: even(width * s), height: even(height * s) };
+}
 
 /** Escapes a filter option value for a filtergraph (both levels: option parser, then graph parser). */
 export function escapeFilterValue(v: string): string {
@@ -428,12 +443,15 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     if (plan.fontsDir) tail += `:fontsdir=${escapeFilterValue(plan.fontsDir)}`;
     tail += ',';
   }
-  lines.push(`[${cur}]${tail}format=yuv420p[vout]`);
+  // with a preview, the final picture and sound go through split/asplit first
+  const vEnd = plan.preview ? 'vfull' : 'vout';
+  const aEnd = plan.preview ? 'afull' : 'aout';
+  lines.push(`[${cur}]${tail}format=yuv420p[${vEnd}]`);
 
   // ---- audio
   const stereo = `aformat=sample_fmts=fltp:sample_rates=${SAMPLE_RATE}:channel_layouts=stereo`;
   const music = plan.audio.music;
-  const voiceOut = music ? 'voice' : 'aout';
+  const voiceOut = music ? 'voice' : aEnd;
   const clean = plan.audio.clean ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,` : '';
   if (src.hasAudio) {
     const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
@@ -452,10 +470,34 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     if (music.duck !== false && src.hasAudio) {
       lines.push(`[voice]asplit=2[voicemix][voicesc]`);
       lines.push(`[music][voicesc]sidechaincompress=threshold=0.02:ratio=5:attack=20:release=400[ducked]`);
-      lines.push(`[voicemix][ducked]amix=inputs=2:normalize=0:duration=first,${stereo}[aout]`);
+      lines.push(`[voicemix][ducked]amix=inputs=2:normalize=0:duration=first,${stereo}[${aEnd}]`);
     } else {
-      lines.push(`[voice][music]amix=inputs=2:normalize=0:duration=first,${stereo}[aout]`);
+      lines.push(`[voice][music]amix=inputs=2:normalize=0:duration=first,${stereo}[${aEnd}]`);
     }
+  }
+
+  // ---- preview: scaled after the frame-rate drop, so only the kept frames are scaled
+  let previewArgs: string[] | undefined;
+  if (plan.preview) {
+    const p = previewSize(W, H);
+    lines.push(`[vfull]split=2[vout][pvfull]`);
+    lines.push(`[pvfull]fps=${PREVIEW.fps},scale=${p.width}:${p.height}:flags=bilinear,setsar=1,format=yuv420p[pvout]`);
+    lines.push(`[afull]asplit=2[aout][paout]`);
+    previewArgs = [
+      '-map', '[pvout]',
+      '-map', '[paout]',
+      '-c:v', 'libx264',
+      '-preset', out.preset ?? 'veryfast',
+      '-crf', String(PREVIEW.crf),
+      '-maxrate', `${PREVIEW.maxVideoKbps}k`,
+      '-bufsize', `${2 * PREVIEW.maxVideoKbps}k`,
+      '-pix_fmt', 'yuv420p',
+      '-r', String(PREVIEW.fps),
+      '-c:a', 'aac',
+      '-b:a', `${PREVIEW.audioKbps}k`,
+      '-ac', '1',
+      '-movflags', '+faststart',
+    ];
   }
 
   const outputArgs = [
@@ -472,5 +514,5 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     '-ac', '2',
     '-movflags', '+faststart',
   ];
-  return { inputs, filterScript: `${lines.join(';\n')}\n`, outputArgs, duration: D };
+  return { inputs, filterScript: `${lines.join(';\n')}\n`, outputArgs, ...(previewArgs ? { previewArgs } : {}), duration: D };
 }
