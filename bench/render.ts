@@ -9,7 +9,8 @@
  * and a centre crop scaled up (smoother, so cheaper to encode). Plans are built the way the exporter builds them: captions ASS
  * from a transcript (evenly spaced words, silences on the pauses), a hook
  * title, zooms from emphasisZooms, silence removal 'natural' through
- * keptSegments, clean audio, a looped tone as music at volume 30, one B-roll.
+ * keptSegments, clean audio, a looped tone as music at volume 30, one B-roll,
+ * and the small preview as a second output of the same run.
  *
  * Peak RSS: ffmpeg children of this process are found by scanning /proc every
  * 100 ms (VmRSS); the Node process's own VmRSS is sampled with them.
@@ -196,6 +197,7 @@ async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number
     overlays: [{ path: fx.broll, kind: 'VIDEO', start: 6, end: 9.5, layout: 'cover' }],
     // the loudness is measured at transcription, before any export
     audio: { clean: true, gainDb: normalizingGain((await measureLoudness(file)).loudness), music: { path: fx.music, volume: 30 } },
+    preview: true,
   };
   fs.writeFileSync(path.join(fx.dir, `${name}.plan.json`), JSON.stringify(plan, null, 1));
   return plan;
@@ -228,12 +230,13 @@ async function compare(fx: Fixtures, label: string, source: string, plan: Render
   const exported: Side[] = [];
   const bare: Side[][] = bares.map(() => []);
   const out = path.join(fx.dir, `${label}.out.mp4`);
+  const preview = path.join(fx.dir, `${label}.preview.mp4`);
   const bareOut = path.join(fx.dir, `${label}.bare.mp4`);
   const { width: W, height: H } = plan.output;
   const encoder = ['-c:v', 'libx264', '-preset', plan.output.preset ?? 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k'];
   for (let i = 0; i < RUNS; i++) {
     // alternate which side goes first, so drift in machine load hits both
-    const doExport = async () => void exported.push(await measured(() => renderVideo(graph, out)));
+    const doExport = async () => void exported.push(await measured(() => renderVideo(graph, { video: out, preview })));
     const doBares = async () => {
       for (const [k, b] of bares.entries()) bare[k].push(await measured(() => spawnFfmpeg(['-i', source, '-vf', b.filter, ...encoder, bareOut])));
     };

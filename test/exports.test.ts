@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
+import { PREVIEW, previewSize } from '../src/media/render/graph.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
@@ -65,6 +66,18 @@ describe('POST /v1/projects/{id}/export', () => {
     expect(info.audio?.codec).toBe('aac');
     expect(Math.abs(info.duration! - p.videoMetaData.duration)).toBeLessThan(0.15);
     expect((await fetch(done.directUrl)).status).toBe(200);
+
+    // the preview, made in the same render: small, at the preview frame rate, as long as the export
+    expect(done.previewUrl).toEqual(expect.any(String));
+    expect(new URL(done.previewUrl).pathname).not.toBe(new URL(done.directUrl).pathname);
+    const preview = await probe(await download(done.previewUrl));
+    expect(preview.video).toMatchObject({ ...previewSize(320, 180), codec: 'h264' });
+    expect(preview.video).toMatchObject({ width: 240, height: 136 });
+    expect(preview.video!.fps).toBeCloseTo(PREVIEW.fps, 1);
+    expect(preview.audio?.codec).toBe('aac');
+    expect(Math.abs(preview.duration! - info.duration!)).toBeLessThanOrEqual(1 / PREVIEW.fps);
+    const viaGraphql = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { previewUrl } }', { id: p.id });
+    expect(new URL(viaGraphql.body.data.project.previewUrl).pathname).toBe(new URL(done.previewUrl).pathname);
 
     const hook = await hooks.next((h) => h.projectId === p.id);
     const secret = (await app.runtime.app.db.user.findUniqueOrThrow({ where: { id: user.id } })).webhookSecret;
@@ -151,6 +164,7 @@ describe('POST /v1/projects/{id}/export', () => {
     const after = await waitProject(p.id, (x) => x.status === 'completed' && x.failureReason);
     expect(after.failureReason).toMatch(/^Export failed/);
     expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
+    expect(new URL(after.previewUrl).pathname).toBe(new URL(first.previewUrl).pathname);
     expect((await hooks.next((h) => h.event === 'export.failed' && h.projectId === p.id)).payload).toMatchObject({ status: 'failed', exportId: expect.any(String) });
   });
 });

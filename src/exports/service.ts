@@ -96,24 +96,27 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
   const report = progressReporter(app, project, ctx.touch);
   const dir = path.join(app.config.dataDir, 'tmp', `export-${exp.id}`);
   const key = `projects/${project.id}/exports/${exp.id}.mp4`;
+  const previewKey = `projects/${project.id}/exports/${exp.id}.preview.mp4`;
   try {
     await fs.mkdir(dir, { recursive: true });
     const { plan, ass } = await buildExportPlan(app, project, exp);
     const assPath = path.join(dir, 'captions.ass');
     await fs.writeFile(assPath, ass);
-    const graph = buildRenderGraph({ ...plan, assPath });
+    const graph = buildRenderGraph({ ...plan, assPath, preview: true });
     const out = path.join(dir, 'output.mp4');
+    const preview = path.join(dir, 'preview.mp4');
     await report('render', 0);
-    await renderVideo(graph, out, {
+    await renderVideo(graph, { video: out, preview }, {
       onProgress: (f) => void report('render', f * 100).catch(() => {}),
       timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
     });
     const { createReadStream } = await import('node:fs');
     await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
-    await finishExport(app, exp.id, { key, duration: graph.duration });
+    await app.storage.put(previewKey, createReadStream(preview), { contentType: 'video/mp4' });
+    await finishExport(app, exp.id, { key, previewKey, duration: graph.duration });
   } catch (e) {
     ctx.log.error({ err: e, exportId }, 'export failed');
-    await app.storage.delete(key).catch(() => {});
+    await Promise.all([key, previewKey].map((k) => app.storage.delete(k).catch(() => {})));
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
@@ -121,18 +124,18 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
 }
 
 /** exporting → completed, with the export's outcome and its webhooks, in one transaction. */
-async function finishExport(app: App, exportId: string, outcome: { key: string; duration: number } | { failed: string }) {
+async function finishExport(app: App, exportId: string, outcome: { key: string; previewKey: string; duration: number } | { failed: string }) {
   const hooks: RecordedWebhook[] = [];
   const exp = await app.db.export.findUniqueOrThrow({ where: { id: exportId } });
   const ok = 'key' in outcome;
   const projectData: Prisma.ProjectUpdateManyMutationInput = ok
-    ? { status: 'completed', renderedKey: outcome.key, failureReason: null, completedAt: new Date(), progress: { stage: 'done', percent: 100 } }
+    ? { status: 'completed', renderedKey: outcome.key, previewKey: outcome.previewKey, failureReason: null, completedAt: new Date(), progress: { stage: 'done', percent: 100 } }
     : { status: 'completed', failureReason: outcome.failed, progress: { stage: 'failed', percent: 0 } };
   await transition(app, exp.projectId, ['exporting'], projectData, async (tx, project) => {
     const updated = await tx.export.update({
       where: { id: exportId },
       data: ok
-        ? { status: 'completed', outputKey: outcome.key, duration: outcome.duration, progress: 100, completedAt: new Date() }
+        ? { status: 'completed', outputKey: outcome.key, previewKey: outcome.previewKey, duration: outcome.duration, progress: 100, completedAt: new Date() }
         : { status: 'failed', failureReason: outcome.failed },
     });
     const url = project.renderedKey ? app.storage.url(project.renderedKey) : null;

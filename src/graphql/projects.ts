@@ -88,7 +88,11 @@ export const ProjectType = builder.prismaObject('Project', {
     progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as { stage: string; percent: number } | null) ?? null }),
     downloadUrl: t.string({ nullable: true, description: 'The rendered video, once exported', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null) }),
     directUrl: t.string({ nullable: true, description: 'The rendered video, playable in place', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null) }),
-    previewUrl: t.string({ nullable: true, resolve: () => null }),
+    previewUrl: t.string({
+      nullable: true,
+      description: 'A small, low-frame-rate preview of the rendered video, playable in place',
+      resolve: (p, _a, ctx) => (p.previewKey ? ctx.app.storage.url(p.previewKey) : null),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
