@@ -8,7 +8,8 @@ import type { Logger } from '../logger.js';
 import { buildRenderGraph } from '../media/render/graph.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
 import { getProject, metaOf, wordsOf } from '../projects/service.js';
-import { progressReporter, projectWebhook, transition } from '../projects/state.js';
+import { move } from '../projects/lifecycle.js';
+import { progressReporter } from '../projects/state.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { buildExportPlan } from './plan.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -60,8 +61,10 @@ export async function requestExport(app: App, userId: string, projectId: string,
 
   const size = exportSize({ width, height, fps }, project);
   let created: Export | undefined;
-  const moved = await transition(app, project.id, ['completed'], { status: 'exporting', failureReason: null, progress: { stage: 'render', percent: 0 } }, async (tx) => {
-    created = await tx.export.create({ data: { projectId: project.id, ...size, webhookUrl: webhookUrl ?? null } });
+  const moved = await move(app, project, 'export', {
+    also: async (tx) => {
+      created = await tx.export.create({ data: { projectId: project.id, ...size, webhookUrl: webhookUrl ?? null } });
+    },
   });
   if (!moved || !created) throw badRequest('The project changed state meanwhile; try again');
   try {
@@ -126,12 +129,9 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
 /** exporting → completed, with the export's outcome and its webhooks, in one transaction. */
 async function finishExport(app: App, exportId: string, outcome: { key: string; previewKey: string; duration: number } | { failed: string }) {
   const hooks: RecordedWebhook[] = [];
-  const exp = await app.db.export.findUniqueOrThrow({ where: { id: exportId } });
+  const exp = await app.db.export.findUniqueOrThrow({ where: { id: exportId }, include: { project: { select: { id: true, kind: true } } } });
   const ok = 'key' in outcome;
-  const projectData: Prisma.ProjectUpdateManyMutationInput = ok
-    ? { status: 'completed', renderedKey: outcome.key, previewKey: outcome.previewKey, failureReason: null, completedAt: new Date(), progress: { stage: 'done', percent: 100 } }
-    : { status: 'completed', failureReason: outcome.failed, progress: { stage: 'failed', percent: 0 } };
-  await transition(app, exp.projectId, ['exporting'], projectData, async (tx, project) => {
+  const also = async (tx: Prisma.TransactionClient, project: Project) => {
     const updated = await tx.export.update({
       where: { id: exportId },
       data: ok
@@ -169,12 +169,11 @@ async function finishExport(app: App, exportId: string, outcome: { key: string; 
         ),
       );
     }
-    // the creation webhook fires when processing (autoRender: the render included) finishes
-    if (exp.autoRender) {
-      const hook = await projectWebhook(app, tx, project, ok ? 'project.completed' : 'project.failed');
-      if (hook) hooks.push(hook);
-    }
-  });
+  };
+  // the creation webhook fires when processing (autoRender: the render included) finishes
+  const webhook = exp.autoRender;
+  if (ok) await move(app, exp.project, 'exported', { data: { renderedKey: outcome.key, previewKey: outcome.previewKey }, also, webhook });
+  else await move(app, exp.project, 'exportFailed', { data: { failureReason: outcome.failed }, also, webhook });
   for (const h of hooks) if (h.created) await dispatchWebhook(app, h.deliveryId);
 }
 
@@ -182,12 +181,10 @@ async function finishExport(app: App, exportId: string, outcome: { key: string; 
 export async function startAutoRender(app: App, project: Project): Promise<boolean> {
   const size = exportSize({}, project);
   let created: Export | undefined;
-  const moved = await transition(app, project.id, ['transcribing'], {
-    status: 'exporting',
-    transcriptionStatus: 'COMPLETED',
-    progress: { stage: 'render', percent: 0 },
-  }, async (tx) => {
-    created = await tx.export.create({ data: { projectId: project.id, ...size, autoRender: true } });
+  const moved = await move(app, project, 'autoRender', {
+    also: async (tx) => {
+      created = await tx.export.create({ data: { projectId: project.id, ...size, autoRender: true } });
+    },
   });
   if (!moved || !created) return false;
   await app.jobs.enqueue(JOB_NAMES.renderExport, { exportId: created.id, projectId: project.id, userId: project.userId });

@@ -4,7 +4,8 @@ import { brollGeneratorFor } from '../ai/providers.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { PipelineContext } from './pipeline.js';
 import { metaOf } from './service.js';
-import { fail, progressReporter, transition, withWebhook } from './state.js';
+import { fail, move } from './lifecycle.js';
+import { progressReporter } from './state.js';
 import type { StoredItem } from './update.js';
 
 /** one clip never takes longer than this */
@@ -69,17 +70,13 @@ export async function runBrollGeneration(app: App, projectId: string, ctx: Pipel
   const report = progressReporter(app, project, ctx.touch);
   try {
     if (!(await generateMissingClips(app, project, 'processing', report))) return; // moved on meanwhile
-    await withWebhook(app, (hook) =>
-      transition(app, projectId, ['processing'], { status: 'completed', failureReason: null, progress: { stage: 'done', percent: 100 } }, (tx, p) =>
-        hook(tx, p, 'project.completed'),
-      ),
-    );
+    await move(app, project, 'brollMade');
   } catch (e) {
     if (ctx.attempt < ctx.maxAttempts) {
       ctx.log.warn({ err: e, attempt: ctx.attempt }, 'AI B-roll generation failed; the job will try again');
       throw e;
     }
     ctx.log.error({ err: e }, 'AI B-roll generation failed');
-    await fail(app, projectId, `AI B-roll generation failed: ${e instanceof Error ? e.message : String(e)}`);
+    await fail(app, project, `AI B-roll generation failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -1,7 +1,7 @@
 /** What AI B-roll costs a project, through the credit ledger (src/credits). */
 import { validationError } from '../errors.js';
 import { debit, refund } from '../credits/ledger.js';
-import type { Prisma } from '../generated/prisma/client.ts';
+import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { AI_BROLL_CREDITS } from './settings.js';
 
 /**
@@ -26,3 +26,12 @@ export async function debitAiBroll(tx: Prisma.TransactionClient, userId: string,
  */
 export const refundAiBroll = (tx: Prisma.TransactionClient, userId: string, count: number, subjectId: string): Promise<number> =>
   refund(tx, userId, { kind: 'ai', amount: count * AI_BROLL_CREDITS, reason: `refund: ${count} AI B-roll clip(s) could not be made`, subjectId });
+
+/** How many AI B-roll items of a project have no clip yet. */
+export function missingClips(p: Pick<Project, 'items'>): number {
+  const items = (Array.isArray(p.items) ? p.items : []) as Array<{ type?: string; clipKey?: string } | null>;
+  return items.filter((i) => i?.type === 'ai-broll' && !i.clipKey).length;
+}
+
+/** A project that fails gives back the credits of the AI B-roll clips that will not be made. */
+export const refundMissingBroll = (tx: Prisma.TransactionClient, p: Pick<Project, 'id' | 'userId' | 'items'>) => refundAiBroll(tx, p.userId, missingClips(p), p.id);

@@ -16,7 +16,8 @@ import { startAutoRender } from '../exports/service.js';
 import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
 import { formatBytes } from './settings.js';
-import { fail, progressReporter, transition, withWebhook } from './state.js';
+import { fail, move } from './lifecycle.js';
+import { progressReporter } from './state.js';
 
 /** Every step ends: a project never stays in processing forever (seconds). */
 export const STEP_TIMEOUTS = {
@@ -50,6 +51,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
   let project = await app.db.project.findUnique({ where: { id: projectId } });
   if (!project || (project.status !== 'processing' && project.status !== 'transcribing')) return;
   const report = progressReporter(app, project, ctx.touch);
+  const { kind } = project;
   try {
     if (!project.sourceKey) project = await fetchSource(app, project, report);
     let meta = metaOf(project);
@@ -59,12 +61,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
       project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
     }
     if (project.status === 'processing') {
-      project =
-        (await transition(app, project.id, ['processing'], {
-          status: 'transcribing',
-          transcriptionStatus: 'PROCESSING',
-          progress: { stage: 'extract', percent: 0 },
-        })) ?? project;
+      project = (await move(app, project, 'transcribe')) ?? project;
       if (project.status !== 'transcribing') return; // another run moved it on
     }
     if (!wordsOf(project)) await transcribe(app, project, meta, report);
@@ -76,7 +73,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
       const fresh = await app.db.project.findUniqueOrThrow({ where: { id: project.id } });
       if (await startAutoRender(app, fresh)) return;
     }
-    await complete(app, project.id);
+    await move(app, project, 'complete');
   } catch (e) {
     const passing = !(e instanceof ProjectFailure) && !isAppError(e) && ctx.attempt < ctx.maxAttempts && isPassing(e);
     if (passing) {
@@ -85,7 +82,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
     }
     const reason = failureReason(e);
     if (!(e instanceof ProjectFailure) && !isAppError(e) && !isFetchError(e)) ctx.log.error({ err: e }, 'project pipeline failed');
-    await fail(app, projectId, reason);
+    await fail(app, { id: projectId, kind }, reason);
   }
 }
 
@@ -183,17 +180,4 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
   } finally {
     await fs.rm(wav, { force: true });
   }
-}
-
-/** transcribing → completed, with the completed webhook in the same transaction. */
-async function complete(app: App, projectId: string) {
-  await withWebhook(app, (hook) =>
-    transition(
-      app,
-      projectId,
-      ['transcribing'],
-      { status: 'completed', transcriptionStatus: 'COMPLETED', completedAt: new Date(), failureReason: null, progress: { stage: 'done', percent: 100 } },
-      (tx, p) => hook(tx, p, 'project.completed'),
-    ),
-  );
 }

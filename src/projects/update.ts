@@ -23,7 +23,7 @@ import { newWordId } from '../media/transcription/post-process.js';
 import { debitAiBroll } from './credits.js';
 import { getProject, wordsOf, type Word } from './service.js';
 import { SILENCE_PACES } from './settings.js';
-import { publishProject } from './state.js';
+import { move } from './lifecycle.js';
 import { readHookTitle, readItems, readMusic, resolveLibrary, type HookTitle, type Item } from './validate.js';
 import { JOB_NAMES } from '../jobs/names.js';
 
@@ -110,22 +110,20 @@ async function updateOnce(app: App, userId: string, projectId: string, body: unk
     ...(hook === null ? { hookTitle: Prisma.DbNull } : hook ? { hookTitle: hook as unknown as Prisma.InputJsonValue } : {}),
     ...(music ? { music: { ...music } as unknown as Prisma.InputJsonValue } : {}),
     ...(items ? { items: items as unknown as Prisma.InputJsonValue } : {}),
-    ...(brolls > 0 ? { status: 'processing' as const, failureReason: null, progress: { stage: 'broll', percent: 0 } } : {}),
   };
 
   // one conditional write: only if the row is still what was checked (status and all)
-  const updated = await app.db.$transaction(async (tx) => {
-    const { count } = await tx.project.updateMany({ where: { id: project.id, status: project.status, updatedAt: project.updatedAt }, data });
-    if (count === 0) throw new Raced();
-    await debitAiBroll(tx, userId, brolls, project.id);
-    return tx.project.findUniqueOrThrow({ where: { id: project.id } });
-  });
-  if (updated.status !== project.status) publishProject(app, updated);
+  const asRead = { status: project.status, updatedAt: project.updatedAt };
   if (brolls > 0) {
+    // AI B-roll: the project moves to processing, its items' credits debited in the same transaction
+    const moved = await move(app, project, 'updateBroll', { data, where: asRead, also: (tx) => debitAiBroll(tx, userId, brolls, project.id) });
+    if (!moved) throw new Raced();
     await app.jobs.enqueue(JOB_NAMES.generateBroll, { projectId: project.id, userId });
-    return { message: ACCEPTED_MESSAGE, id: updated.id, status: updated.status };
+    return { message: ACCEPTED_MESSAGE, id: moved.id, status: moved.status };
   }
-  return { message: UPDATED_MESSAGE, id: updated.id, status: updated.status };
+  const { count } = await app.db.project.updateMany({ where: { id: project.id, ...asRead }, data });
+  if (count === 0) throw new Raced();
+  return { message: UPDATED_MESSAGE, id: project.id, status: project.status };
 }
 
 function notEditable(p: Pick<Project, 'status'>): AppError {

@@ -1,4 +1,4 @@
-import { fail } from '../../src/projects/state.js';
+import { fail } from '../../src/projects/lifecycle.js';
 import type { JobDefinition } from '../types.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 
@@ -16,10 +16,10 @@ export const projectWatchdogJob: JobDefinition = {
   async handler(_job, { app, log }) {
     const stale = await app.db.project.findMany({
       where: { status: { in: ['processing', 'transcribing'] }, updatedAt: { lt: new Date(Date.now() - STALE_MS) } },
-      select: { id: true },
+      select: { id: true, kind: true },
       take: 500,
     });
-    for (const { id } of stale) await fail(app, id, 'Processing stopped responding and was abandoned; create the project again');
+    for (const project of stale) await fail(app, project, 'Processing stopped responding and was abandoned; create the project again');
     if (stale.length) log.warn({ projects: stale.length }, 'stale projects failed');
   },
 };
