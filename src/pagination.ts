@@ -167,7 +167,7 @@ export function sqlSource<T extends { id: string }>(
       // a row comparison keeps the tie-breaker in the same direction as the key
       const after = position ? Prisma.sql`AND (${key}, ${id}) ${beyond} (${position.key}, ${position.id}::uuid)` : Prisma.empty;
       const found = await db.$queryRaw<{ id: string; key: SortValue }[]>(
-        Prisma.sql`SELECT ${id}::text AS id, ${key} AS key FROM ${table} WHERE (${where}) ${after} ORDER BY 2 ${order}, 1 ${order} LIMIT ${take}`,
+        Prisma.sql`SELECT ${id}::text AS id, ${key} AS key FROM ${table} WHERE (${where}) ${after} ORDER BY ${key} ${order}, ${id} ${order} LIMIT ${take}`,
       );
       const byId = new Map((await load(found.map((r) => r.id))).map((row) => [row.id, row]));
       return found.filter((r) => byId.has(r.id)).map((r) => ({ item: byId.get(r.id)!, key: r.key }));
