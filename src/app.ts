@@ -1,7 +1,9 @@
+import type { AiProviders } from './ai/providers.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import type { Logger } from './logger.js';
+import type { Transcriber } from './media/transcription/types.js';
 import type { PubSub } from './pubsub.js';
 import type { Storage } from './storage/storage.js';
 
@@ -24,4 +26,8 @@ export interface App {
   jobs: JobQueue;
   storage: Storage;
   limits: RateLimits;
+  /** B-roll generator, hook writer and bad-take detector, built once from the config */
+  ai: AiProviders;
+  /** the configured transcription engine, built once */
+  transcriber: Transcriber;
 }

@@ -25,6 +25,33 @@ export interface Config {
   maxProjectBytes: number;
   /** stable name of this process for job events (Agenda drops events whose source equals the receiver's name) */
   instanceName: string;
+  /** NODE_ENV=production */
+  production: boolean;
+  /** where the transcription engines' programs are looked up (PATH) */
+  searchPath: string;
+  whisper: { bin: string | undefined; model: string | undefined };
+  /** an OpenAI-compatible service: the openai transcription engine and the openai AI providers */
+  openai: {
+    /** as given; each user applies https://api.openai.com when unset */
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    transcriptionModel: string;
+    videoModel: string;
+    badTakesModel: string;
+    hookModel: string;
+  };
+  /** which implementation of each AI feature (src/ai/providers.ts); checked when the feature is first used */
+  ai: { broll: string; badTakes: string; hook: string };
+  /** libx264 preset of exports */
+  renderPreset: string;
+  /** wait after a webhook's first failed attempt (ms) */
+  webhookRetryBaseMs: number;
+  /** how long a long job's lock lives unrenewed before another worker takes the job over (ms) */
+  longJobLockMs: number;
+  /** a PostgreSQL server whose scratch databases tests and `db:diff` may use */
+  testDatabaseUrl: string | undefined;
+  /** ADMIN_DEBUG=1: the operator CLI prints the stack of an unexpected error */
+  adminDebug: boolean;
 }
 
 const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
@@ -35,6 +62,19 @@ function int(name: string, value: string | undefined, fallback: number): number 
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
 }
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/**
+ * NODE_ENV=production. The GraphQL schema is built as its module loads, before
+ * any Config exists, so it asks this directly.
+ */
+export const isProduction = (env: NodeJS.ProcessEnv = process.env) => env.NODE_ENV === 'production';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 4000);
@@ -65,5 +105,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),
     maxProjectBytes: int('MAX_PROJECT_BYTES', env.MAX_PROJECT_BYTES, 2 * 1024 ** 3),
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    production: isProduction(env),
+    searchPath: env.PATH ?? '',
+    whisper: { bin: env.WHISPER_CPP_BIN || undefined, model: env.WHISPER_MODEL || undefined },
+    openai: {
+      baseUrl: env.OPENAI_BASE_URL || undefined,
+      apiKey: env.OPENAI_API_KEY || undefined,
+      transcriptionModel: env.OPENAI_TRANSCRIPTION_MODEL || 'whisper-1',
+      videoModel: env.OPENAI_VIDEO_MODEL || 'sora-2',
+      badTakesModel: env.OPENAI_BAD_TAKES_MODEL || 'gpt-4o-mini',
+      hookModel: env.OPENAI_HOOK_MODEL || 'gpt-4o-mini',
+    },
+    ai: { broll: env.BROLL_PROVIDER || 'offline', badTakes: env.BAD_TAKES_PROVIDER || 'offline', hook: env.HOOK_WRITER || 'offline' },
+    renderPreset: env.RENDER_PRESET || 'veryfast',
+    webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),
+    longJobLockMs: Number(env.PROJECT_JOB_LOCK_MS) || 2 * 60_000,
+    testDatabaseUrl: env.TEST_DATABASE_URL || undefined,
+    adminDebug: env.ADMIN_DEBUG === '1',
   };
 }

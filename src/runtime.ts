@@ -1,4 +1,5 @@
 import type { DestinationStream } from 'pino';
+import { createAiProviders, type AiProviders } from './ai/providers.js';
 import type { App } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { createPrisma } from './db/client.js';
@@ -9,6 +10,8 @@ import { createRateLimits } from './limits/rate-limits.js';
 import { createStorage } from './storage/index.js';
 import { bridgeRemoteProjectEvents } from './projects/bridge.js';
 import { createLogger } from './logger.js';
+import { configuredTranscriber } from './media/transcription/transcriber.js';
+import type { Transcriber } from './media/transcription/types.js';
 import { createAppPubSub, isDistributed } from './pubsub.js';
 import { restPlugin } from '../rest/index.js';
 import { createAgenda, type Role } from '../workers/agenda.js';
@@ -34,6 +37,10 @@ export interface StartOptions {
   drainTimeoutMs?: number;
   /** where log lines go (default stdout) */
   logDestination?: DestinationStream;
+  /** AI providers instead of the configured ones (tests) */
+  ai?: Partial<AiProviders>;
+  /** a transcription engine instead of the configured one (tests) */
+  transcriber?: Transcriber;
 }
 
 /**
@@ -62,7 +69,9 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     closers.push(() => limits.close());
     const storage = createStorage(config);
     const jobs = await createAgenda({ config, databaseUrl: database.url, log, role: opts.role, definitions: opts.definitions });
-    const app: App = { config, db, log, pubsub, jobs, limits, storage };
+    const ai = { ...createAiProviders(config), ...opts.ai };
+    const transcriber = opts.transcriber ?? configuredTranscriber(config);
+    const app: App = { config, db, log, pubsub, jobs, limits, storage, ai, transcriber };
     jobs.attach(app);
     // with an in-process pub/sub, events of jobs other processes ran arrive through Agenda only
     const unforward = forwardJobEvents(jobs.agenda, pubsub, { includeRemote: !isDistributed(pubsub), log, ownerOf: (id) => jobs.ownerOf(id) });

@@ -3,7 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brollGeneratorFor, ChatCompletionsHook, FirstSentenceHook, hookWriterFor, TitleCardBroll, transcriptText, trimAtWord } from '../src/ai/providers.js';
+import { ChatCompletionsHook, createAiProviders, FirstSentenceHook, TitleCardBroll, transcriptText, trimAtWord } from '../src/ai/providers.js';
+import { loadConfig } from '../src/config.js';
 import { wrapText } from '../src/ai/broll.js';
 import { probe } from '../src/media/ffprobe.js';
 
@@ -54,10 +55,10 @@ describe('TitleCardBroll (offline B-roll)', () => {
     expect(lines[4].endsWith('…')).toBe(true);
   });
 
-  it('BROLL_PROVIDER other than offline is refused', () => {
-    const app = { config: { dataDir: dir } } as never;
-    expect(brollGeneratorFor(app, {})).toBeInstanceOf(TitleCardBroll);
-    expect(() => brollGeneratorFor(app, { BROLL_PROVIDER: 'elsewhere' })).toThrow(/offline/);
+  it('BROLL_PROVIDER other than offline is refused', async () => {
+    const broll = (env: Record<string, string>) => createAiProviders(loadConfig({ DATA_DIR: dir, ...env })).broll;
+    expect(broll({})).toBeInstanceOf(TitleCardBroll);
+    await expect(broll({ BROLL_PROVIDER: 'elsewhere' }).generate('x', { durationSeconds: 1, width: 64, height: 64 })).rejects.toThrow(/offline/);
   });
 });
 
@@ -106,6 +107,7 @@ describe('hook writers', () => {
   });
 
   it('is chosen by environment', () => {
+    const hookWriterFor = (env: Record<string, string>) => createAiProviders(loadConfig(env)).hook;
     expect(hookWriterFor({})).toBeInstanceOf(FirstSentenceHook);
     expect(hookWriterFor({ HOOK_WRITER: 'openai' })).toBeInstanceOf(FirstSentenceHook);
     expect(hookWriterFor({ HOOK_WRITER: 'openai', OPENAI_API_KEY: 'k' })).toBeInstanceOf(ChatCompletionsHook);

@@ -4,8 +4,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { brollGeneratorFor, ChatCompletionsTakeDetector, takeDetectorFor, useAiProviders, VideosApiBroll, type BrollGenerator } from '../src/ai/providers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatCompletionsTakeDetector, createAiProviders, VideosApiBroll, type BrollGenerator } from '../src/ai/providers.js';
+import { loadConfig } from '../src/config.js';
 import {
   AUTO_BROLL_HOOK_SECONDS,
   autoBrollKey,
@@ -29,7 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
-afterEach(() => useAiProviders({ broll: null, takes: null }));
 
 /** A transcript of `n` sentences of 4 words, each `len` seconds, `gap` seconds apart, ending with a full stop. */
 function transcript(n: number, { len = 3, gap = 0.3, say = (i: number) => [`word${i}a`, `word${i}b`, `word${i}c`, `word${i}d`] } = {}): TimedWord[] {
@@ -110,7 +110,7 @@ describe('automatic B-roll filling', () => {
   const words = transcript(10, { say });
   const keep = keepSegments(durationOf(words), [], 30);
 
-  function fakeApp(library: Array<{ id: string; type: 'VIDEO' | 'IMAGE'; fileName: string; storageKey: string }>) {
+  function fakeApp(library: Array<{ id: string; type: 'VIDEO' | 'IMAGE'; fileName: string; storageKey: string }>, broll?: BrollGenerator) {
     const storage = createLocalStorage({ root: path.join(dir, `media-${Math.random().toString(36).slice(2)}`), publicUrl: 'http://127.0.0.1', secret: 's' });
     const warnings: unknown[] = [];
     const app = {
@@ -118,6 +118,7 @@ describe('automatic B-roll filling', () => {
       storage,
       log: { warn: (o: unknown) => warnings.push(o) },
       db: { userMedia: { findMany: async () => library } },
+      ai: { broll: broll ?? createAiProviders(loadConfig({ DATA_DIR: dir })).broll },
     };
     return { app: app as never, storage, warnings };
   }
@@ -181,8 +182,7 @@ describe('automatic B-roll filling', () => {
         return file;
       },
     };
-    useAiProviders({ broll: generator });
-    const { app, storage } = fakeApp([]);
+    const { app, storage } = fakeApp([], generator);
     const p = project(50);
     const first = await autoBrollOverlays(app, p, words, keep, []);
     expect(first.length).toBeGreaterThan(0);
@@ -205,8 +205,7 @@ describe('automatic B-roll filling', () => {
   });
 
   it('a generator failure leaves the window without B-roll instead of failing the export', async () => {
-    useAiProviders({ broll: { generate: async () => Promise.reject(new Error('no service')) } });
-    const { app, warnings } = fakeApp([]);
+    const { app, warnings } = fakeApp([], { generate: async () => Promise.reject(new Error('no service')) });
     expect(await autoBrollOverlays(app, { ...project(100), id: '22222222-2222-4222-8222-222222222222' }, words, keep, [])).toEqual([]);
     expect(warnings.length).toBeGreaterThan(0);
   });
@@ -305,12 +304,12 @@ describe('ChatCompletionsTakeDetector', () => {
     expect(seen.map((s) => s.body.messages[1].content.split(' ')[0])).toEqual(['0:w0', '50:w50', '100:w100']);
   });
 
-  it('is chosen by BAD_TAKES_PROVIDER=openai with a key, and is the default of badTakeCuts', async () => {
+  it('is chosen by BAD_TAKES_PROVIDER=openai with a key', async () => {
+    const takeDetectorFor = (env: Record<string, string>) => createAiProviders(loadConfig(env)).takes;
     expect(takeDetectorFor({ BAD_TAKES_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })).toBeInstanceOf(ChatCompletionsTakeDetector);
     expect(takeDetectorFor({ BAD_TAKES_PROVIDER: 'openai' })).not.toBeInstanceOf(ChatCompletionsTakeDetector);
     expect(takeDetectorFor({})).not.toBeInstanceOf(ChatCompletionsTakeDetector);
-    useAiProviders({ takes: { detect: async () => [{ removeStart: 1, removeEnd: 2, reason: 'x' }] } });
-    expect(await badTakeCuts(words)).toEqual([{ start: 1, end: 2 }]);
+    expect(await badTakeCuts(words, { detect: async () => [{ removeStart: 1, removeEnd: 2, reason: 'x' }] })).toEqual([{ start: 1, end: 2 }]);
   });
 });
 
@@ -361,10 +360,10 @@ describe('VideosApiBroll (OpenAI videos API shape)', () => {
     await expect(g.generate('fail', { durationSeconds: 2, width: 640, height: 360 })).rejects.toThrow(/moderation/);
   });
 
-  it('is chosen by BROLL_PROVIDER=openai (with a key)', () => {
-    const app = { config: { dataDir: dir } } as never;
-    expect(brollGeneratorFor(app, { BROLL_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })).toBeInstanceOf(VideosApiBroll);
-    expect(() => brollGeneratorFor(app, { BROLL_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY/);
+  it('is chosen by BROLL_PROVIDER=openai (with a key)', async () => {
+    const brollGeneratorFor = (env: Record<string, string>) => createAiProviders(loadConfig({ DATA_DIR: dir, ...env })).broll;
+    expect(brollGeneratorFor({ BROLL_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })).toBeInstanceOf(VideosApiBroll);
+    await expect(brollGeneratorFor({ BROLL_PROVIDER: 'openai' }).generate('x', { durationSeconds: 1, width: 64, height: 64 })).rejects.toThrow(/OPENAI_API_KEY/);
   });
 });
 

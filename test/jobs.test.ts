@@ -10,11 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgenda, type Jobs } from '../workers/agenda.js';
 import { forwardJobEvents } from '../workers/events.js';
 import type { JobDefinition } from '../workers/types.js';
+import { createAiProviders } from '../src/ai/providers.js';
 import type { App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createPrisma, type Db } from '../src/db/client.js';
 import { createRateLimits } from '../src/limits/rate-limits.js';
 import { createLogger } from '../src/logger.js';
+import { configuredTranscriber } from '../src/media/transcription/transcriber.js';
 import { createAppPubSub, isDistributed, type JobEvent, type PubSub } from '../src/pubsub.js';
 import { createStorage } from '../src/storage/index.js';
 import { createEmptyDatabase, serverUrl, type TestDatabase } from './support/db.js';
@@ -39,7 +41,17 @@ const configFor = (instanceName: string, env: Record<string, string> = {}): Conf
   loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, INSTANCE_NAME: instanceName, JOB_POLL_MS: POLL_MS, LOG_LEVEL: 'warn', ...env });
 
 /** The App handed to the test's jobs: they use neither media storage nor rate limits, but the App has them. */
-const appFor = (config: Config, db: Db, pubsub: PubSub, jobs: Jobs): App => ({ config, db, log, pubsub, jobs, storage: createStorage(config), limits: createRateLimits() });
+const appFor = (config: Config, db: Db, pubsub: PubSub, jobs: Jobs): App => ({
+  config,
+  db,
+  log,
+  pubsub,
+  jobs,
+  storage: createStorage(config),
+  limits: createRateLimits(),
+  ai: createAiProviders(config),
+  transcriber: configuredTranscriber(config),
+});
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrollError, useAiProviders } from '../src/ai/providers.js';
+import { BrollError } from '../src/ai/providers.js';
 import { probe } from '../src/media/ffprobe.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from './support/app.js';
@@ -325,7 +325,9 @@ describe('PUT /v1/projects/{id}: AI B-roll', () => {
   it('clips that cannot be made: failed after the retries, the credits given back, the failed webhook; the transcript stays', async () => {
     const poor = await createUser(app, { aiCredits: 6 });
     const id = await row(poor.id, { webhookUrl: hooks.url });
-    useAiProviders({ broll: { generate: () => Promise.reject(new BrollError('the video service refused the prompt')) } });
+    const { ai } = app.runtime.app;
+    const configured = ai.broll;
+    ai.broll = { generate: () => Promise.reject(new BrollError('the video service refused the prompt')) };
     try {
       const items = [
         { type: 'ai-broll', startTime: 0, endTime: 1, prompt: 'waves' },
@@ -347,7 +349,44 @@ describe('PUT /v1/projects/{id}: AI B-roll', () => {
       const secret = (await db().user.findUniqueOrThrow({ where: { id: poor.id } })).webhookSecret;
       expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({ event: 'project.failed', projectId: id, status: 'failed', failureReason: p.failureReason });
     } finally {
-      useAiProviders({ broll: null });
+      ai.broll = configured;
     }
   }, 180_000);
+});
+
+describe('bad takes', () => {
+  it('are found when the words or removeBadTakes change and stored: reading the captions calls no detector', async () => {
+    const { ai } = app.runtime.app;
+    const configured = ai.takes;
+    const calls: number[] = [];
+    ai.takes = {
+      async detect(words) {
+        calls.push(words.length);
+        return [{ removeStart: 1.2, removeEnd: 1.6, reason: 'a retake' }];
+      },
+    };
+    try {
+      const id = await row(user.id);
+      const captions = async () => {
+        const r = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { captions(format: srt) } }', { id });
+        expect(r.body.errors).toBeUndefined();
+        return r.body.data.project.captions as string;
+      };
+      const whole = await captions();
+      expect((await put(user.key, id, { removeBadTakes: true })).status).toBe(200);
+      expect(calls).toEqual([WORDS.length]);
+      expect((await db().project.findUniqueOrThrow({ where: { id } })).badTakes).toEqual([{ start: 1.2, end: 1.6 }]);
+      expect(await captions()).not.toBe(whole);
+      expect(calls).toHaveLength(1);
+      // new words: found again in them; without removeBadTakes the stored cuts go
+      expect((await put(user.key, id, { words: plain(WORDS) })).status).toBe(200);
+      expect(calls).toHaveLength(2);
+      expect((await put(user.key, id, { removeBadTakes: false, words: plain(WORDS) })).status).toBe(200);
+      expect((await db().project.findUniqueOrThrow({ where: { id } })).badTakes).toBeNull();
+      expect(await captions()).toBe(whole);
+      expect(calls).toHaveLength(2);
+    } finally {
+      ai.takes = configured;
+    }
+  });
 });

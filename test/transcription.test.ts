@@ -9,9 +9,13 @@ import { TranscriberUnavailableError, TranscriptionError } from '../src/media/tr
 import { createOpenAITranscriber, parseVerboseTranscription } from '../src/media/transcription/openai.js';
 import { parsePocketsphinxLine } from '../src/media/transcription/pocketsphinx.js';
 import { postProcess, type TranscriptWord } from '../src/media/transcription/post-process.js';
-import { createTranscriber, type TranscribedWord } from '../src/media/transcription/transcriber.js';
+import { loadConfig } from '../src/config.js';
+import { createTranscriber as engineOf, type EngineName, type TranscribedWord } from '../src/media/transcription/transcriber.js';
 import { parseWhisperJson } from '../src/media/transcription/whisper.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fixtures/fake-openai.js';
+
+/** The engine as a process with this environment would build it. */
+const createTranscriber = (engine: EngineName, env: NodeJS.ProcessEnv = process.env) => engineOf(loadConfig({ ...env, TRANSCRIBER: engine }));
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];

@@ -17,9 +17,6 @@ import { createUser, gql, startTestApp, type TestApp, type TestUser } from './su
 import { freePort } from './support/ports.js';
 import { JOB_NAMES } from '../src/jobs/names.js';
 
-// Retries 5 ms, 15 ms, 45 ms, ... apart instead of 10 s, 30 s, 90 s, ... (read at each attempt)
-process.env.WEBHOOK_RETRY_BASE_MS = '5';
-
 /** One request the receiver got. */
 interface Hit {
   route: string;
@@ -69,7 +66,8 @@ const hook = receiver(http.createServer());
 
 beforeAll(async () => {
   await hook.listen();
-  app = await startTestApp();
+  // retries 5 ms, 15 ms, 45 ms, ... apart instead of 10 s, 30 s, 90 s, ...
+  app = await startTestApp({ env: { WEBHOOK_RETRY_BASE_MS: '5' } });
   svc = app.runtime.app;
   [alice, bob] = await Promise.all([createUser(app), createUser(app)]);
   aliceSecret = (await svc.db.user.findUniqueOrThrow({ where: { id: alice.id } })).webhookSecret;

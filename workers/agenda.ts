@@ -134,7 +134,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       {
         concurrency,
         lockLimit: concurrency,
-        lockLifetime: def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS,
+        lockLifetime: def.lockLifetime === 'long' ? opts.config.longJobLockMs : (def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS),
         ...(backoff ? { backoff } : {}),
       },
     );

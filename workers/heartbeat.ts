@@ -4,16 +4,19 @@ import type { PipelineContext } from '../src/projects/pipeline.js';
 import type { JobDefinition } from './types.js';
 
 /**
- * How long a long job's lock lives: a dead worker's run is taken over once it has
- * gone unrenewed this long. Runs renew it with every progress report and with a
- * heartbeat at a quarter of it, so a quiet step (one long ffmpeg call) keeps it too.
+ * Runs `work` with a `touch` that reports progress, and renews the lock in between reports.
+ * A long job's lock lives `config.longJobLockMs` (lockLifetime 'long'): a dead worker's run
+ * is taken over once it has gone unrenewed this long. Runs renew it with every progress
+ * report and with a heartbeat at a quarter of it, so a quiet step (one long ffmpeg call)
+ * keeps it too.
  */
-export const LONG_JOB_LOCK_MS = Number(process.env.PROJECT_JOB_LOCK_MS) || 2 * 60_000;
-
-/** Runs `work` with a `touch` that reports progress, and renews the lock in between reports. */
-export async function withHeartbeat<T>(progress: (percent: number) => Promise<void>, work: (touch: (percent: number) => Promise<void>) => Promise<T>): Promise<T> {
+export async function withHeartbeat<T>(
+  app: Pick<App, 'config'>,
+  progress: (percent: number) => Promise<void>,
+  work: (touch: (percent: number) => Promise<void>) => Promise<T>,
+): Promise<T> {
   let last = 0;
-  const timer = setInterval(() => void progress(last).catch(() => {}), LONG_JOB_LOCK_MS / 4);
+  const timer = setInterval(() => void progress(last).catch(() => {}), app.config.longJobLockMs / 4);
   try {
     return await work((percent) => {
       last = percent;
@@ -40,9 +43,9 @@ export function longProjectJob(
   return {
     name,
     concurrency,
-    lockLifetime: LONG_JOB_LOCK_MS,
+    lockLifetime: 'long',
     backoff: longJobBackoff,
     handler: (job, { app, log, progress }) =>
-      withHeartbeat(progress, (touch) => run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch })),
+      withHeartbeat(app, progress, (touch) => run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch })),
   };
 }

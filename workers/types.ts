@@ -26,8 +26,8 @@ export interface JobDefinition<DATA = Record<string, unknown>> {
   handler(job: Job<DATA>, ctx: JobContext): Promise<void>;
   /** jobs of this name run at once per worker process (default: the factory's defaultConcurrency) */
   concurrency?: number;
-  /** ms a run may go without `ctx.progress` before Agenda presumes it dead (default: the factory's) */
-  lockLifetime?: number;
+  /** ms a run may go without `ctx.progress` before Agenda presumes it dead (default: the factory's); 'long': PROJECT_JOB_LOCK_MS */
+  lockLifetime?: number | 'long';
   /** recurring: interval ('1 hour') or cron expression; workers schedule it when they start */
   every?: string;
   /** retries after a failure; null disables them (default: the factory's exponential backoff) */

@@ -1,5 +1,6 @@
 /**
- * The AI features behind interfaces, chosen by environment:
+ * The AI features behind interfaces, chosen by the config (src/config.ts) and
+ * built once by the runtime, which hands them to services as `app.ai`:
  *
  * - B-roll (`BROLL_PROVIDER`): `offline` (default) renders an animated title
  *   card with ffmpeg (broll.ts); `openai` asks a service speaking the OpenAI
@@ -10,74 +11,65 @@
  *   phrases (src/media/render/timeline.ts); `openai` asks an OpenAI-compatible
  *   chat-completions server (takes.ts: OPENAI_BASE_URL, OPENAI_API_KEY,
  *   OPENAI_BAD_TAKES_MODEL, default gpt-4o-mini) and falls back to the offline
- *   detector on any failure. Loading this module makes it badTakeCuts' default.
+ *   detector on any failure.
  * - Hook titles (`HOOK_WRITER`): `offline` (default) takes the first sentence
  *   of the transcript; `openai` asks an OpenAI-compatible chat-completions
  *   server (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_HOOK_MODEL, default
  *   gpt-4o-mini) and falls back to the offline writer on any failure.
  */
 import path from 'node:path';
-import type { App } from '../app.js';
+import type { Config } from '../config.js';
 import { TitleCardBroll, type BrollGenerator } from './broll.js';
 import { ChatCompletionsHook, FirstSentenceHook, type HookWriter } from './hook.js';
 import { ChatCompletionsTakeDetector } from './takes.js';
 import { VideosApiBroll } from './video.js';
-import { repeatedPhraseDetector, setDefaultTakeDetector, type TakeDetector } from '../media/render/timeline.js';
+import { repeatedPhraseDetector, type TakeDetector } from '../media/render/timeline.js';
 
 export { BrollError, TitleCardBroll, type BrollGenerator, type BrollOptions } from './broll.js';
 export { ChatCompletionsTakeDetector, parseTakeRanges } from './takes.js';
 export { VideosApiBroll } from './video.js';
 export { ChatCompletionsHook, FirstSentenceHook, HOOK_MAX_CHARS, transcriptText, trimAtWord, type HookWriter } from './hook.js';
 
-type Env = Record<string, string | undefined>;
-
-let brollOverride: BrollGenerator | null = null;
-let hookOverride: HookWriter | null = null;
-let takesOverride: TakeDetector | null = null;
-
-/** Replaces the configured implementations (tests); null restores them. */
-export function useAiProviders(p: { broll?: BrollGenerator | null; hook?: HookWriter | null; takes?: TakeDetector | null }) {
-  if (p.broll !== undefined) brollOverride = p.broll;
-  if (p.hook !== undefined) hookOverride = p.hook;
-  if (p.takes !== undefined) takesOverride = p.takes;
+/** The AI features of a process: `app.ai`. */
+export interface AiProviders {
+  broll: BrollGenerator;
+  hook: HookWriter;
+  takes: TakeDetector;
 }
 
-export function brollGeneratorFor(app: Pick<App, 'config'>, env: Env = process.env): BrollGenerator {
-  if (brollOverride) return brollOverride;
-  const provider = env.BROLL_PROVIDER || 'offline';
-  const workDir = path.join(app.config.dataDir, 'tmp');
-  if (provider === 'openai') {
-    if (!env.OPENAI_API_KEY) throw new Error('BROLL_PROVIDER "openai" needs OPENAI_API_KEY');
-    return new VideosApiBroll({ baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com', apiKey: env.OPENAI_API_KEY, model: env.OPENAI_VIDEO_MODEL || 'sora-2', workDir });
-  }
-  if (provider !== 'offline') throw new Error(`BROLL_PROVIDER "${provider}" is not available; the B-roll providers are "offline" and "openai"`);
-  return new TitleCardBroll(workDir);
+type AiConfig = Pick<Config, 'ai' | 'openai' | 'dataDir'>;
+
+const DEFAULT_BASE_URL = 'https://api.openai.com';
+
+export function createAiProviders(config: AiConfig): AiProviders {
+  return { broll: brollGenerator(config), hook: hookWriter(config), takes: takeDetector(config) };
+}
+
+/** A provider that cannot be built refuses each clip with the reason, so only B-roll work fails. */
+function brollGenerator(config: AiConfig): BrollGenerator {
+  const { broll: provider } = config.ai;
+  const { apiKey, baseUrl, videoModel } = config.openai;
+  const workDir = path.join(config.dataDir, 'tmp');
+  if (provider === 'offline') return new TitleCardBroll(workDir);
+  if (provider === 'openai' && apiKey) return new VideosApiBroll({ baseUrl: baseUrl ?? DEFAULT_BASE_URL, apiKey, model: videoModel, workDir });
+  const reason =
+    provider === 'openai'
+      ? 'BROLL_PROVIDER "openai" needs OPENAI_API_KEY'
+      : `BROLL_PROVIDER "${provider}" is not available; the B-roll providers are "offline" and "openai"`;
+  return { generate: async () => Promise.reject(new Error(reason)) };
 }
 
 /** The bad-take detector of removeBadTakes. */
-export function takeDetectorFor(env: Env = process.env): TakeDetector {
-  if (takesOverride) return takesOverride;
-  if (env.BAD_TAKES_PROVIDER === 'openai' && env.OPENAI_API_KEY) {
-    return new ChatCompletionsTakeDetector({
-      baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com',
-      apiKey: env.OPENAI_API_KEY,
-      model: env.OPENAI_BAD_TAKES_MODEL || 'gpt-4o-mini',
-    });
+function takeDetector({ ai, openai }: AiConfig): TakeDetector {
+  if (ai.badTakes === 'openai' && openai.apiKey) {
+    return new ChatCompletionsTakeDetector({ baseUrl: openai.baseUrl ?? DEFAULT_BASE_URL, apiKey: openai.apiKey, model: openai.badTakesModel });
   }
   return repeatedPhraseDetector();
 }
 
-// export plans (src/exports/plan.ts) call badTakeCuts without a detector: they get the configured one
-setDefaultTakeDetector(() => takeDetectorFor());
-
-export function hookWriterFor(env: Env = process.env): HookWriter {
-  if (hookOverride) return hookOverride;
-  if (env.HOOK_WRITER === 'openai' && env.OPENAI_API_KEY) {
-    return new ChatCompletionsHook({
-      baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com',
-      apiKey: env.OPENAI_API_KEY,
-      model: env.OPENAI_HOOK_MODEL || 'gpt-4o-mini',
-    });
+function hookWriter({ ai, openai }: AiConfig): HookWriter {
+  if (ai.hook === 'openai' && openai.apiKey) {
+    return new ChatCompletionsHook({ baseUrl: openai.baseUrl ?? DEFAULT_BASE_URL, apiKey: openai.apiKey, model: openai.hookModel });
   }
   return new FirstSentenceHook();
 }

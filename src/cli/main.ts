@@ -493,6 +493,15 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+/** ADMIN_DEBUG=1 asks for the stack of an unexpected error; a config that cannot load shows none. */
+function adminDebug(): boolean {
+  try {
+    return loadConfig().adminDebug;
+  } catch {
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
   let code: number;
   try {
@@ -500,7 +509,7 @@ async function main(): Promise<void> {
   } catch (e) {
     const cli = e instanceof CliError ? e : undefined;
     process.stderr.write(`admin: ${cli ? cli.message : describe(e)}\n`);
-    if (!cli && process.env.ADMIN_DEBUG === '1') process.stderr.write(`${(e as Error)?.stack ?? e}\n`);
+    if (!cli && adminDebug()) process.stderr.write(`${(e as Error)?.stack ?? e}\n`);
     code = cli?.exitCode ?? 1;
   }
   // everything is closed by now; exiting explicitly also ends stray handles of libraries

@@ -25,12 +25,12 @@ interface DatabaseModule {
  * returns DATABASE_URL when set, else the embedded PGlite database of DATA_DIR.
  * Without that module only DATABASE_URL is supported.
  */
-async function resolveDatabaseUrl(): Promise<ResolvedDatabase> {
+async function resolveDatabaseUrl(config: Config): Promise<ResolvedDatabase> {
   const databaseModule = await importDatabaseModule();
   // a short-lived command: a running service's database, else owned for the command's duration
-  if (databaseModule) return databaseModule.openDatabase(loadConfig(), { role: 'cli' });
+  if (databaseModule) return databaseModule.openDatabase(config, { role: 'cli' });
 
-  const url = process.env.DATABASE_URL;
+  const url = config.databaseUrl;
   if (!url) throw new Error('DATABASE_URL is not set; set it to the PostgreSQL database to migrate.');
   return { url, close: async () => {} };
 }
@@ -56,11 +56,12 @@ async function importDatabaseModule(): Promise<DatabaseModule | null> {
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   const log = (msg: string) => console.log(msg);
+  const config = loadConfig();
 
   switch (command) {
     case 'apply': {
       if (args.length > 0) throw new Error(USAGE);
-      const db = await resolveDatabaseUrl();
+      const db = await resolveDatabaseUrl(config);
       try {
         await applyMigrations(db.url, { log });
       } finally {
@@ -72,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
       const [name, ...rest] = args;
       if (!name || rest.length > 0) throw new Error(`${USAGE}\n(npm run db:diff -- <name>)`);
       // diffMigration logs the file it wrote, or that there was nothing to write.
-      await diffMigration(name, { log });
+      await diffMigration(name, { log, databaseUrl: config.databaseUrl ?? config.testDatabaseUrl });
       return;
     }
     default:

@@ -27,7 +27,6 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { App } from '../app.js';
-import { brollGeneratorFor } from '../ai/providers.js';
 import type { Project } from '../generated/prisma/client.ts';
 import type { RenderOverlay } from '../media/render/graph.js';
 import { mapSpan, normalizeWord, outputDuration, type Segment, type TimedWord } from '../media/render/timeline.js';
@@ -220,7 +219,7 @@ export async function autoBrollOverlays(
     const wanted = { prompt: windowPrompt(w), durationSeconds, width, height };
     try {
       if (!(await cached(app, project.id, n, wanted))) {
-        const file = await brollGeneratorFor(app).generate(wanted.prompt, { ...wanted, signal: AbortSignal.timeout(CLIP_TIMEOUT_MS) });
+        const file = await app.ai.broll.generate(wanted.prompt, { ...wanted, signal: AbortSignal.timeout(CLIP_TIMEOUT_MS) });
         try {
           await app.storage.put(key, fs.createReadStream(file), { contentType: 'video/mp4' });
         } finally {

@@ -1,14 +1,14 @@
 import type { App } from '../app.js';
-import { hookWriterFor } from '../ai/providers.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
-import type { Export, Project } from '../generated/prisma/client.ts';
+import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
 import { buildAss, type HookTitle } from '../media/render/captions.js';
 import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
 import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
-import { badTakeCuts, keepSegments, mapSpan, mergeSegments, silenceCuts, type Segment } from '../media/render/timeline.js';
+import { keepSegments, mapSpan, mergeSegments, silenceCuts, type Segment } from '../media/render/timeline.js';
+import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf, wordsOf, type Word } from '../projects/service.js';
 import type { Item, Music } from '../projects/validate.js';
 
@@ -27,7 +27,7 @@ export interface ExportPlan {
 /**
  * The kept source ranges: silence removal at the project's pace (the
  * transcript's pauses, trimmed to where the measured sound is quiet), then bad
- * takes.
+ * takes (as stored with the transcript: see src/projects/bad-takes.ts).
  */
 export async function keptSegments(project: Project, words: Word[], duration: number, fps: number): Promise<Segment[]> {
   const cuts: Segment[] = [];
@@ -35,7 +35,7 @@ export async function keptSegments(project: Project, words: Word[], duration: nu
     const quiet = metaOf(project)?.audioLevels?.quiet;
     cuts.push(...silenceCuts(words, { pace: project.removeSilencePace as 'natural' | 'fast' | 'extra-fast', duration, fps, quiet }));
   }
-  if (project.removeBadTakes) cuts.push(...(await badTakeCuts(words)));
+  if (project.removeBadTakes) cuts.push(...(await badTakesForRead(project, words)));
   return keepSegments(duration, mergeSegments(cuts), fps);
 }
 
@@ -91,11 +91,21 @@ export function emphasisZooms(words: Word[], keep: Segment[]): RenderZoom[] {
   return zooms;
 }
 
+/** A project transcribed before bad takes were stored gets them detected and stored at its first export. */
+async function withBadTakes(app: App, project: Project, words: Word[]): Promise<Project> {
+  if (!project.removeBadTakes || storedBadTakes(project)) return project;
+  const badTakes = await detectBadTakes(app, words);
+  // the transcript cannot change meanwhile: an exporting project is not editable
+  await app.db.project.update({ where: { id: project.id }, data: { badTakes: badTakes as unknown as Prisma.InputJsonValue } });
+  return { ...project, badTakes: badTakes as unknown as Prisma.JsonValue };
+}
+
 /** Everything the renderer needs for one export of a project, and the captions file. */
-export async function buildExportPlan(app: App, project: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>): Promise<ExportPlan> {
-  const meta = metaOf(project);
-  const words = wordsOf(project);
-  if (!meta || !words || !project.sourceKey) throw new Error('the project is not transcribed');
+export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>): Promise<ExportPlan> {
+  const meta = metaOf(stored);
+  const words = wordsOf(stored);
+  if (!meta || !words || !stored.sourceKey) throw new Error('the project is not transcribed');
+  const project = await withBadTakes(app, stored, words);
   const fps = exp.fps;
   const keep = await keptSegments(project, words, meta.duration, fps);
 
@@ -105,7 +115,7 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
   const hook: HookTitle | null = hookSetting
     ? {
         // the text given, or one the hook writer derives from the transcript
-        text: hookSetting.text || (await hookWriterFor().write(words)),
+        text: hookSetting.text || (await app.ai.hook.write(words)),
         template: findHookTitleTemplate(hookSetting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE,
         top: hookSetting.top,
         size: hookSetting.size,
@@ -127,7 +137,7 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
   const overlays = await itemOverlays(app, project, keep);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays)));
   const music = await musicInput(app, project);
-  const source = app.storage.localPath(project.sourceKey)!;
+  const source = app.storage.localPath(stored.sourceKey)!;
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
@@ -142,7 +152,7 @@ export async function buildExportPlan(app: App, project: Project, exp: Pick<Expo
         hasAudio: meta.hasAudio,
         duration: meta.duration,
       },
-      output: { width: exp.width, height: exp.height, fps, preset: process.env.RENDER_PRESET || 'veryfast' },
+      output: { width: exp.width, height: exp.height, fps, preset: app.config.renderPreset },
       keep,
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
       fontsDir: fontsDir(theme?.font ? [theme.font] : []),

@@ -7,6 +7,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, Kind } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
+import { isProduction } from '../config.js';
 import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
@@ -47,7 +48,7 @@ export const builder = new SchemaBuilder<{
     client: (ctx) => ctx.app.db,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
-    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+    onUnusedQuery: isProduction() ? null : 'warn',
   },
   relay: {
     // ids stay plain UUIDs: connections only, no global ids or node fields

@@ -1,7 +1,6 @@
 import { CAPTION_TEMPLATES, type CaptionTemplate } from '../catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES, type HookTitleTemplate } from '../catalog/hook-title-templates.js';
 import { languagesFor, type Language } from '../catalog/languages.js';
-import { supportedBy } from '../media/transcription/transcriber.js';
 import { builder } from './builder.js';
 
 export const LanguageType = builder.objectRef<Language>('Language').implement({
@@ -54,7 +53,7 @@ builder.queryFields((t) => ({
   languages: t.field({
     type: [LanguageType],
     description: 'Languages accepted as `language` by project creation',
-    resolve: (_root, _args, ctx) => languagesFor(ctx.app.config.transcriber, supportedBy(ctx.app)),
+    resolve: (_root, _args, ctx) => languagesFor(ctx.app.config.transcriber, (code) => ctx.app.transcriber.supports(code)),
   }),
   captionTemplates: t.field({
     type: [CaptionTemplateType],

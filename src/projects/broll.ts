@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { App } from '../app.js';
-import { brollGeneratorFor } from '../ai/providers.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { PipelineContext } from './pipeline.js';
 import { metaOf } from './service.js';
@@ -26,11 +25,10 @@ export async function generateMissingClips(app: App, project: Project, status: P
   const todo = items.flatMap((item, index) => (item.type === 'ai-broll' && !('clipKey' in item && item.clipKey) ? [{ item, index }] : []));
   if (todo.length === 0) return true;
   const meta = metaOf(project);
-  const generator = brollGeneratorFor(app);
   let done = 0;
   for (const { item, index } of todo) {
     if (item.type !== 'ai-broll') continue;
-    const file = await generator.generate(item.prompt, {
+    const file = await app.ai.broll.generate(item.prompt, {
       durationSeconds: Math.round((item.endTime - item.startTime) * 1000) / 1000,
       width: meta?.width ?? 1080,
       height: meta?.height ?? 1920,

@@ -10,9 +10,9 @@ import { NotMediaError, probe } from '../media/ffprobe.js';
 import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
 import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
-import { transcriberFor } from '../media/transcription/transcriber.js';
 import { isFetchError } from '../net/guarded-fetch.js';
 import { startAutoRender } from '../exports/service.js';
+import { detectBadTakes } from './bad-takes.js';
 import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
 import { formatBytes } from './settings.js';
@@ -148,7 +148,6 @@ async function probeSource(app: App, key: string): Promise<VideoMeta> {
 }
 
 async function transcribe(app: App, project: Project, meta: VideoMeta, report: ReturnType<typeof progressReporter>) {
-  const transcriber = transcriberFor(app.config.transcriber);
   const dir = path.join(app.config.dataDir, 'tmp');
   await fs.mkdir(dir, { recursive: true });
   const wav = path.join(dir, `${project.id}.wav`);
@@ -165,7 +164,7 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
     await report('transcribe', 0);
     const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(meta.duration * 2));
     const words = await step('transcription', limit, (signal) =>
-      transcriber.transcribe(wav, {
+      app.transcriber.transcribe(wav, {
         language: project.language,
         dictionary: project.dictionary,
         signal,
@@ -173,9 +172,15 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: R
       }),
     );
     const transcript = postProcess(words, { dictionary: project.dictionary, duration: meta.duration });
+    // found now, by this job, so that reads of the project never call the detector
+    const badTakes = project.removeBadTakes ? await detectBadTakes(app, transcript) : null;
     await app.db.project.update({
       where: { id: project.id },
-      data: { transcript: transcript as unknown as Prisma.InputJsonValue, videoMeta: { ...meta, audioLevels } as unknown as Prisma.InputJsonValue },
+      data: {
+        transcript: transcript as unknown as Prisma.InputJsonValue,
+        ...(badTakes ? { badTakes: badTakes as unknown as Prisma.InputJsonValue } : {}),
+        videoMeta: { ...meta, audioLevels } as unknown as Prisma.InputJsonValue,
+      },
     });
   } finally {
     await fs.rm(wav, { force: true });

@@ -14,12 +14,12 @@
  * yet is a VALIDATION_ERROR on `words`, whatever its status.
  */
 import type { App } from '../app.js';
-import { hookWriterFor } from '../ai/providers.js';
 import { AppError, badRequest, type FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
 import { InputReader, isPlainObject } from '../input.js';
 import { newWordId } from '../media/transcription/post-process.js';
+import { detectBadTakes, storedBadTakes } from './bad-takes.js';
 import { debitAiBroll } from './credits.js';
 import { getProject, wordsOf, type Word } from './service.js';
 import { SILENCE_PACES } from './settings.js';
@@ -95,13 +95,19 @@ async function updateOnce(app: App, userId: string, projectId: string, body: unk
   const transcript = words ?? current;
   let hook: HookTitle | null | undefined = hookTitle;
   if (hook && !hook.text && transcript?.length) {
-    const text = await hookWriterFor().write(transcript);
+    const text = await app.ai.hook.write(transcript);
     if (text) hook = { ...hook, text };
   }
+
+  // bad takes are stored with the transcript they were found in (src/projects/bad-takes.ts)
+  const cutBadTakes = removeBadTakes ?? project.removeBadTakes;
+  const badTakes =
+    transcript && cutBadTakes && (words || !storedBadTakes(project)) ? await detectBadTakes(app, transcript) : words ? null : undefined;
 
   const brolls = items?.filter((i) => i.type === 'ai-broll').length ?? 0;
   const data: Prisma.ProjectUpdateManyMutationInput = {
     ...(words ? { transcript: words as unknown as Prisma.InputJsonValue } : {}),
+    ...(badTakes === null ? { badTakes: Prisma.DbNull } : badTakes ? { badTakes: badTakes as unknown as Prisma.InputJsonValue } : {}),
     ...(removeSilencePace !== undefined ? { removeSilencePace } : {}),
     ...(removeBadTakes !== undefined ? { removeBadTakes } : {}),
     ...(disableCaptions !== undefined ? { disableCaptions } : {}),

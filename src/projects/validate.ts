@@ -2,7 +2,6 @@ import type { App } from '../app.js';
 import { findCaptionTemplate, DEFAULT_CAPTION_TEMPLATE } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate, HOOK_TITLE_TEMPLATES } from '../catalog/hook-title-templates.js';
 import { findLanguage, languagesFor } from '../catalog/languages.js';
-import { supportedBy } from '../media/transcription/transcriber.js';
 import type { FieldErrors } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { InputReader, isPlainObject } from '../input.js';
@@ -100,7 +99,7 @@ export async function readCreateBody(app: App, userId: string, body: unknown, so
   if (language && !e.has('language')) {
     const lang = findLanguage(language);
     if (!lang) e.add('language', 'is not a known language code (see GET /v1/languages)', language);
-    else if (!languagesFor(app.config.transcriber, supportedBy(app)).includes(lang)) {
+    else if (!languagesFor(app.config.transcriber, (code) => app.transcriber.supports(code)).includes(lang)) {
       e.add('language', `cannot be transcribed by the configured engine (${app.config.transcriber}); see GET /v1/languages`, language);
     }
   }

@@ -9,22 +9,8 @@ export const MAX_ATTEMPTS = 8;
 export const RETRY_FACTOR = 3;
 /** ± share of each wait, so that receivers coming back up are not hit by every sender at once */
 export const RETRY_JITTER = 0.2;
-export const DEFAULT_RETRY_BASE_MS = 10_000;
-
-/**
- * The wait after the first failed attempt, in ms: `WEBHOOK_RETRY_BASE_MS`
- * (default 10000). Tests shorten it; read at each use, not at import.
- */
-export function retryBaseMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.WEBHOOK_RETRY_BASE_MS;
-  if (raw === undefined || raw === '') return DEFAULT_RETRY_BASE_MS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`WEBHOOK_RETRY_BASE_MS must be a positive integer, got "${raw}"`);
-  return n;
-}
-
-/** The wait after failed attempt number `attempt` (1-based). */
-export function retryDelayMs(attempt: number, base = retryBaseMs(), random: () => number = Math.random): number {
+/** The wait after failed attempt number `attempt` (1-based); `base` is the config's webhookRetryBaseMs. */
+export function retryDelayMs(attempt: number, base: number, random: () => number = Math.random): number {
   const jitter = 1 - RETRY_JITTER + 2 * RETRY_JITTER * random();
   return Math.round(base * RETRY_FACTOR ** (attempt - 1) * jitter);
 }
@@ -33,4 +19,4 @@ export function retryDelayMs(attempt: number, base = retryBaseMs(), random: () =
  * How overdue a pending delivery must be before the sweeper presumes that no job
  * will run it (3× the base: 30 s by default, far beyond a worker's pick-up delay).
  */
-export const sweepGraceMs = (base = retryBaseMs()) => RETRY_FACTOR * base;
+export const sweepGraceMs = (base: number) => RETRY_FACTOR * base;

@@ -154,7 +154,7 @@ export async function deliverWebhook(app: App, deliveryId: string, opts: Deliver
   }
 
   const giveUp = result.permanent || attempt >= MAX_ATTEMPTS;
-  const nextAttemptAt = giveUp ? null : new Date(finishedAt.getTime() + retryDelayMs(attempt));
+  const nextAttemptAt = giveUp ? null : new Date(finishedAt.getTime() + retryDelayMs(attempt, app.config.webhookRetryBaseMs));
   const { count } = await app.db.webhookDelivery.updateMany({
     where: held,
     data: { status: giveUp ? 'failed' : 'pending', attempts: attempt, lastStatusCode: result.status, lastError: result.error, nextAttemptAt },
@@ -221,7 +221,7 @@ async function readSnippet(body: Readable): Promise<string> {
  * sweep grace (no job is going to run it); returns how many.
  */
 export async function sweepWebhooks(app: App, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - sweepGraceMs());
+  const cutoff = new Date(now.getTime() - sweepGraceMs(app.config.webhookRetryBaseMs));
   const due = await app.db.webhookDelivery.findMany({
     where: { status: 'pending', OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: cutoff } }] },
     select: { id: true },

@@ -28,6 +28,8 @@ export async function startTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JOB_POLL_MS: '500',
     ALLOW_PRIVATE_NETWORK: '1',
+    // the transcription engines' programs
+    PATH: process.env.PATH ?? '',
     ...opts.env,
   });
   const runtime = await startRuntime({ role: opts.role ?? 'all', config, definitions: opts.definitions, logDestination: opts.logDestination, drainTimeoutMs: 10_000 });

@@ -1,5 +1,5 @@
 import { runExport } from '../../src/exports/service.js';
-import { LONG_JOB_LOCK_MS, withHeartbeat } from '../heartbeat.js';
+import { withHeartbeat } from '../heartbeat.js';
 import type { JobDefinition } from '../types.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 
@@ -8,7 +8,7 @@ export const renderExportJob: JobDefinition<{ exportId: string; projectId: strin
   name: JOB_NAMES.renderExport,
   // renders are CPU-bound: one at a time per worker on a small machine
   concurrency: 1,
-  lockLifetime: LONG_JOB_LOCK_MS,
+  lockLifetime: 'long',
   backoff: null,
-  handler: (job, { app, log, progress }) => withHeartbeat(progress, (touch) => runExport(app, job.attrs.data.exportId, { log, touch })),
+  handler: (job, { app, log, progress }) => withHeartbeat(app, progress, (touch) => runExport(app, job.attrs.data.exportId, { log, touch })),
 };

@@ -42,7 +42,7 @@ export async function diffMigration(name: string, opts: DiffOptions = {}): Promi
   const slug = migrationSlug(name);
   const migrationsDir = path.resolve(opts.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
   const schema = await readSchema(opts.schemaPath);
-  const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const { databaseUrl } = opts;
   if (!databaseUrl) {
     throw new Error(
       'diffMigration needs a PostgreSQL server to replay the existing migrations on a temporary shadow database: ' +

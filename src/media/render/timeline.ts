@@ -177,23 +177,9 @@ export function repeatedPhraseDetector(options: RepeatedPhraseOptions = {}): Tak
   };
 }
 
-/** Gives the detector badTakeCuts uses when none is passed; may be async. */
-export type TakeDetectorSource = () => TakeDetector | Promise<TakeDetector>;
-
-const offlineTakeDetector: TakeDetectorSource = () => repeatedPhraseDetector();
-let defaultTakeDetector: TakeDetectorSource = offlineTakeDetector;
-
-/**
- * Replaces the default detector of badTakeCuts (src/ai/providers.ts sets it
- * from BAD_TAKES_PROVIDER); null restores the offline repeatedPhraseDetector.
- */
-export function setDefaultTakeDetector(source: TakeDetectorSource | null): void {
-  defaultTakeDetector = source ?? offlineTakeDetector;
-}
-
-/** Source ranges removed as bad takes (by `detector`, else the default one). */
-export async function badTakeCuts(words: readonly TimedWord[], detector?: TakeDetector): Promise<Segment[]> {
-  const found = await (detector ?? (await defaultTakeDetector())).detect(words);
+/** Source ranges removed as bad takes, by `detector` (default: the offline repeatedPhraseDetector). */
+export async function badTakeCuts(words: readonly TimedWord[], detector: TakeDetector = repeatedPhraseDetector()): Promise<Segment[]> {
+  const found = await detector.detect(words);
   return mergeSegments(found.map((c) => ({ start: c.removeStart, end: c.removeEnd })));
 }
 

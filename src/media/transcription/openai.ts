@@ -4,7 +4,8 @@ import { dictionaryPrompt } from './dictionary.js';
 import { abortReason, TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { segmentWords } from './segment-words.js';
-import type { TranscribedWord, Transcriber } from './transcriber.js';
+import type { Config } from '../../config.js';
+import type { TranscribedWord, Transcriber } from './types.js';
 import { apiEndpoint } from '../../net/openai-compatible.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com';
@@ -19,9 +20,9 @@ export interface OpenAIOptions {
   timeoutMs?: number;
 }
 
-export function openAIOptionsFromEnv(env: NodeJS.ProcessEnv): OpenAIOptions {
-  const baseUrl = (env.OPENAI_BASE_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const apiKey = env.OPENAI_API_KEY || undefined;
+export function openAIOptions(openai: Config['openai']): OpenAIOptions {
+  const baseUrl = (openai.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const { apiKey } = openai;
   // compatible servers on the operator's own network may need no key; OpenAI's always does
   if (!apiKey && baseUrl === DEFAULT_BASE_URL) {
     throw new TranscriberUnavailableError('OPENAI_API_KEY must be set to use the openai transcription engine');
@@ -29,9 +30,9 @@ export function openAIOptionsFromEnv(env: NodeJS.ProcessEnv): OpenAIOptions {
   try {
     new URL(baseUrl);
   } catch {
-    throw new TranscriberUnavailableError(`OPENAI_BASE_URL "${env.OPENAI_BASE_URL}" is not a URL`);
+    throw new TranscriberUnavailableError(`OPENAI_BASE_URL "${openai.baseUrl}" is not a URL`);
   }
-  return { baseUrl, apiKey, model: env.OPENAI_TRANSCRIPTION_MODEL || 'whisper-1' };
+  return { baseUrl, apiKey, model: openai.transcriptionModel };
 }
 
 /** The answer of /v1/audio/transcriptions with response_format=verbose_json. */

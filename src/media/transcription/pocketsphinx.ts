@@ -2,7 +2,7 @@ import { readWavInfo } from './audio.js';
 import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage } from './languages.js';
 import { findExecutable, progressReporter, runTool } from './process.js';
-import type { TranscribedWord, Transcriber } from './transcriber.js';
+import type { TranscribedWord, Transcriber } from './types.js';
 
 const PROGRAM = 'pocketsphinx_continuous';
 
@@ -28,8 +28,8 @@ export function parsePocketsphinxLine(line: string): TranscribedWord | undefined
  * CMU pocketsphinx with the US English model: offline, about a quarter of real time here.
  * It has no prompt, so the dictionary is applied afterwards (postProcess).
  */
-export function createPocketsphinxTranscriber(env: NodeJS.ProcessEnv): Transcriber {
-  const program = findExecutable(PROGRAM, env);
+export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
+  const program = findExecutable(PROGRAM, searchPath);
   if (!program) {
     throw new TranscriberUnavailableError(`${PROGRAM} is not on PATH: install the pocketsphinx and pocketsphinx-en-us packages`);
   }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { dictionaryEntries, letterKey, matchEntry, splitPunctuation, type DictionaryEntry } from './dictionary.js';
-import type { TranscribedWord } from './transcriber.js';
+import type { TranscribedWord } from './types.js';
 
 export interface PostProcessOptions {
   /** project dictionary: spellings that replace what the engine heard */

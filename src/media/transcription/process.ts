@@ -68,7 +68,7 @@ function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
 }
 
 /** Absolute path of an executable: a path is checked as given, a bare name is looked up on PATH. */
-export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
+export function findExecutable(name: string, searchPath: string): string | undefined {
   const executable = (p: string) => {
     try {
       fs.accessSync(p, fs.constants.X_OK);
@@ -78,7 +78,7 @@ export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | u
     }
   };
   if (name.includes('/') || name.includes(path.sep)) return executable(name) ? path.resolve(name) : undefined;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+  for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
     if (executable(candidate)) return candidate;

@@ -1,4 +1,4 @@
-import type { TranscribedWord } from './transcriber.js';
+import type { TranscribedWord } from './types.js';
 
 /**
  * The words of a timed stretch of text when the engine gave no time per word: the span is

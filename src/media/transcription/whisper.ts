@@ -7,7 +7,8 @@ import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { findExecutable, progressReporter, runTool } from './process.js';
 import { segmentWords } from './segment-words.js';
-import type { TranscribedWord, Transcriber } from './transcriber.js';
+import type { Config } from '../../config.js';
+import type { TranscribedWord, Transcriber } from './types.js';
 
 /** Names whisper.cpp's command-line program has had: whisper-cli (1.7.4+), packaged whisper-cpp, `main` before. */
 const PROGRAM_NAMES = ['whisper-cli', 'whisper-cpp', 'main'];
@@ -25,17 +26,17 @@ export interface WhisperOptions {
 }
 
 /** Finds the program and checks the model file; throws TranscriberUnavailableError saying what is missing. */
-export function whisperOptionsFromEnv(env: NodeJS.ProcessEnv): WhisperOptions {
-  const names = env.WHISPER_CPP_BIN ? [env.WHISPER_CPP_BIN] : PROGRAM_NAMES;
-  const program = names.map((n) => findExecutable(n, env)).find(Boolean);
+export function whisperOptions({ whisper, searchPath }: Pick<Config, 'whisper' | 'searchPath'>): WhisperOptions {
+  const names = whisper.bin ? [whisper.bin] : PROGRAM_NAMES;
+  const program = names.map((n) => findExecutable(n, searchPath)).find(Boolean);
   if (!program) {
     throw new TranscriberUnavailableError(
-      env.WHISPER_CPP_BIN
-        ? `WHISPER_CPP_BIN "${env.WHISPER_CPP_BIN}" is not an executable program`
+      whisper.bin
+        ? `WHISPER_CPP_BIN "${whisper.bin}" is not an executable program`
         : `whisper.cpp is not installed: none of ${PROGRAM_NAMES.join(', ')} is on PATH (set WHISPER_CPP_BIN to its whisper-cli)`,
     );
   }
-  const model = env.WHISPER_MODEL;
+  const { model } = whisper;
   if (!model) throw new TranscriberUnavailableError('WHISPER_MODEL must name a whisper.cpp ggml model file (for example ggml-base.bin)');
   return { program, model: path.resolve(model), multilingual: readModelHeader(model).multilingual };
 }

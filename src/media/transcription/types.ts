@@ -1,0 +1,30 @@
+/** What a transcription engine is; the engines themselves are in transcriber.ts's table. */
+
+export type EngineName = 'pocketsphinx' | 'whisper' | 'openai';
+
+/** One element as an engine hears it; times in seconds from the start of the audio. */
+export interface TranscribedWord {
+  text: string;
+  type: 'word' | 'silence' | 'punctuation';
+  startTime: number;
+  endTime: number;
+}
+
+export interface TranscribeOptions {
+  /** language code of the speech ('en', 'en-US', ...) */
+  language: string;
+  /** project dictionary: engines that take a prompt are steered towards these spellings */
+  dictionary?: string[];
+  /** aborting kills the engine's process or request; the promise rejects with the signal's reason */
+  signal?: AbortSignal;
+  /** fraction done, 0-1, increasing; 1 once the words are in */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface Transcriber {
+  readonly name: EngineName;
+  /** language codes this engine can transcribe (pocketsphinx: ['en'] with the Debian model) */
+  supports(language: string): boolean;
+  /** wav: 16 kHz mono PCM; returns words in time order, seconds */
+  transcribe(wavPath: string, opts: TranscribeOptions): Promise<TranscribedWord[]>;
+}

@@ -1,0 +1,23 @@
+/**
+ * Bad takes are found once per transcript, by the step that writes it (the
+ * transcription, an update of the words or of removeBadTakes, or the first
+ * export of an older project), and stored with the project: reads such as
+ * `Project.captions` never call the detector, which may be an outside AI service.
+ */
+import type { App } from '../app.js';
+import type { Project } from '../generated/prisma/client.ts';
+import { badTakeCuts, repeatedPhraseDetector, type Segment, type TimedWord } from '../media/render/timeline.js';
+
+/** The stored cuts, or null when none were detected for the current transcript. */
+export const storedBadTakes = (p: Pick<Project, 'badTakes'>): Segment[] | null => (Array.isArray(p.badTakes) ? (p.badTakes as unknown as Segment[]) : null);
+
+/** The configured detector's cuts, to store with the transcript. */
+export const detectBadTakes = (app: Pick<App, 'ai'>, words: readonly TimedWord[]): Promise<Segment[]> => badTakeCuts(words, app.ai.takes);
+
+/**
+ * The cuts a read shows: the stored ones; a project transcribed before they were
+ * stored gets the offline detector's, which needs no outside service.
+ */
+export async function badTakesForRead(p: Pick<Project, 'badTakes'>, words: readonly TimedWord[]): Promise<Segment[]> {
+  return storedBadTakes(p) ?? badTakeCuts(words, repeatedPhraseDetector());
+}
