@@ -17,7 +17,7 @@ import {
   type ResolvedAddress,
 } from '../src/net/guarded-fetch.js';
 import { sniffMedia } from '../src/media/sniff.js';
-import { fileSharingProblem, isSocialMediaPage, socialMediaProblem } from '../src/net/url-rules.js';
+import { fileSharingProblem, socialMediaPlatform, socialMediaProblem } from '../src/net/url-rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const sh = promisify(execFile);
@@ -474,8 +474,8 @@ describe('url rules', () => {
     ['https://cdn.example.com/clip.mp4', false],
     ['not a url', false],
   ];
-  it.each(social)('isSocialMediaPage(%s) = %s', (url, want) => {
-    expect(isSocialMediaPage(url)).toBe(want);
+  it.each(social)('a page of a social platform: %s = %s', (url, want) => {
+    expect(socialMediaPlatform(url) !== null).toBe(want);
     expect(socialMediaProblem(url) !== null).toBe(want);
   });
 

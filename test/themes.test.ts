@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserTheme, HIGHLIGHT_STYLES, THEME_FONTS } from '../src/themes/service.js';
+import { HIGHLIGHT_STYLES } from '../src/catalog/caption-templates.js';
+import { findUserTheme, THEME_FONTS } from '../src/themes/service.js';
 import { createUser, gql, startTestApp, type Answer, type TestApp, type TestUser } from './support/app.js';
 
 let app: TestApp;

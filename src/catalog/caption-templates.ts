@@ -4,7 +4,9 @@
  * are #RRGGBB (#RRGGBBAA for translucent boxes). The first entry is the default
  * `templateName`.
  */
-export type HighlightStyle = 'color' | 'box' | 'underline' | 'none';
+/** How the word being spoken stands out on its page. */
+export const HIGHLIGHT_STYLES = ['color', 'box', 'underline', 'none'] as const;
+export type HighlightStyle = (typeof HIGHLIGHT_STYLES)[number];
 
 export interface CaptionTemplate {
   name: string;

@@ -9,8 +9,10 @@ import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { generateApiKey, hashApiKey, KEY_PREFIX, newWebhookSecret } from '../auth/keys.ts';
+import { isPlatformKey, PLATFORM_KEYS } from '../catalog/platforms.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { grant } from '../credits/ledger.ts';
+import { isUuid } from '../ids.ts';
 // Types only: the Prisma client and the embedded database are loaded once the flags
 // are valid, and the embedded database only in embedded mode (each costs 100-200 ms).
 import type { Db, Prisma } from '../db/client.ts';
@@ -89,11 +91,10 @@ function parseFlags(argv: string[], spec: Record<string, FlagKind>): Flags {
 // ---------------------------------------------------------------------------
 // values
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INT_MAX = 2_147_483_647; // PostgreSQL integer
 
 function uuid(flag: string, value: string): string {
-  if (!UUID.test(value)) throw usage(`--${flag} must be a UUID, got "${value}"`);
+  if (!isUuid(value)) throw usage(`--${flag} must be a UUID, got "${value}"`);
   return value.toLowerCase();
 }
 
@@ -130,8 +131,6 @@ function email(value: string): string {
 // ---------------------------------------------------------------------------
 // data of the commands
 
-const PLATFORMS = ['videoshare', 'shortvideo', 'photoshare', 'microblog', 'socialnet', 'prosocial'] as const;
-type Platform = (typeof PLATFORMS)[number];
 
 /**
  * What the editor would have saved for each kind of preset media: the API cannot
@@ -262,12 +261,12 @@ const COMMANDS: Record<string, Record<string, Command>> = {
 
   account: {
     connect: {
-      args: `--profile ID --platform ${PLATFORMS.join('|')} [--private] [--followers N]`,
+      args: `--profile ID --platform ${PLATFORM_KEYS.join('|')} [--private] [--followers N]`,
       flags: { profile: 'string', platform: 'string', private: 'boolean', followers: 'string' },
       prepare(f) {
         const profileId = uuid('profile', f.required('profile'));
-        const platform = f.required('platform') as Platform;
-        if (!PLATFORMS.includes(platform)) throw usage(`--platform must be one of ${PLATFORMS.join(', ')}, got "${platform}"`);
+        const platform = f.required('platform');
+        if (!isPlatformKey(platform)) throw usage(`--platform must be one of ${PLATFORM_KEYS.join(', ')}, got "${platform}"`);
         const followers = f.has('followers') ? count('followers', f.required('followers')) : undefined;
         const isPrivate = f.bool('private');
         return async (db) => {

@@ -53,7 +53,6 @@ export async function requestExport(app: App, userId: string, projectId: string,
   }
   throwBadRequest(r.errors);
 
-  if (!project.createdViaApi) throw badRequest('Only projects created through the API can be exported');
   if (project.status === 'uploading') throw badRequest('The project is still uploading');
   if (!wordsOf(project)) throw badRequest('The project is not ready: it has no transcript yet');
   if (project.status === 'exporting') throw badRequest('The project is already exporting');

@@ -1,3 +1,4 @@
+import { HIGHLIGHT_STYLES } from '../catalog/caption-templates.js';
 import { createUserTheme, deleteUserTheme, listUserThemes, updateUserTheme } from '../themes/service.js';
 import { builder } from './builder.js';
 import { currentUser } from './context.js';
@@ -33,7 +34,7 @@ const UserThemeInput = builder.inputType('UserThemeInput', {
     highlightColor: t.string({ description: '#RRGGBB or #RRGGBBAA' }),
     outlineColor: t.string({ description: '#RRGGBB or #RRGGBBAA' }),
     backgroundColor: t.string({ description: '#RRGGBB or #RRGGBBAA; null for no box' }),
-    highlightStyle: t.string({ description: 'color, box, underline or none' }),
+    highlightStyle: t.string({ description: `${HIGHLIGHT_STYLES.slice(0, -1).join(', ')} or ${HIGHLIGHT_STYLES.at(-1)}` }),
     wordsPerLine: t.int({ description: '1-12' }),
     uppercase: t.boolean(),
   }),

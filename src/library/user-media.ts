@@ -5,7 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import type { UserMedia } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
-import { isFetchError } from '../net/guarded-fetch.js';
+import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -53,7 +53,7 @@ export async function importUserMedia(app: App, userMediaId: string, attempt = 1
     const stored = await app.storage.put(key, res.body, { contentType, maxBytes: MAX_MEDIA_BYTES });
     await finishEntry(app, entry.id, key, stored.size, contentType, entry.fileName);
   } catch (e) {
-    const passing = isFetchError(e) && ['timeout', 'connection', 'dns'].includes(e.reason);
+    const passing = isTransientFetchError(e);
     if (passing && attempt < IMPORT_ATTEMPTS) throw e; // the job's backoff tries again
     await app.storage.delete(key).catch(() => {});
     const reason =

@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
+import { formatBytes } from '../format.js';
 
 /**
  * The one client for outbound requests to user-given URLs (media downloads,
@@ -55,6 +56,9 @@ export class FetchFailed extends FetchError {
 }
 
 export const isFetchError = (e: unknown): e is FetchError => e instanceof FetchError;
+
+/** A fetch that failed for a passing reason (DNS, connection, timeout): the same fetch may work later. */
+export const isTransientFetchError = (e: unknown): e is FetchError => isFetchError(e) && ['timeout', 'connection', 'dns'].includes(e.reason);
 
 export interface ResolvedAddress {
   address: string;
@@ -454,13 +458,6 @@ function destroyBody(body: Readable, err: Error): void {
 
 function tooLarge(maxBytes: number, href: string): FetchFailed {
   return new FetchFailed('too_large', `The file is larger than the limit of ${formatBytes(maxBytes)}`, href);
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1024 ** 3) return `${+(n / 1024 ** 3).toFixed(2)} GB`;
-  if (n >= 1024 ** 2) return `${+(n / 1024 ** 2).toFixed(2)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(2)} KB`;
-  return `${n} bytes`;
 }
 
 /** Fetches a user-given URL under the SSRF rules above, over the system's DNS. */

@@ -2,11 +2,10 @@
  * Rules that refuse a media URL from its text alone, before anything is fetched:
  * pages of social platforms, and folder or viewer links of file-sharing drives.
  */
-
-export type SocialPlatformKind = 'videoshare' | 'shortvideo' | 'photoshare' | 'microblog' | 'socialnet' | 'prosocial';
+import type { PlatformKey } from '../catalog/platforms.js';
 
 /** Domains (and their subdomains) whose URLs are pages, not media files. */
-export const SOCIAL_MEDIA_DOMAINS: ReadonlyArray<{ kind: SocialPlatformKind; label: string; domains: readonly string[] }> = [
+export const SOCIAL_MEDIA_DOMAINS: ReadonlyArray<{ kind: PlatformKey; label: string; domains: readonly string[] }> = [
   { kind: 'videoshare', label: 'a video-sharing platform', domains: ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'dailymotion.com', 'dai.ly'] },
   { kind: 'shortvideo', label: 'a short-video platform', domains: ['tiktok.com'] },
   { kind: 'photoshare', label: 'a photo and reels platform', domains: ['instagram.com', 'instagr.am'] },
@@ -34,7 +33,7 @@ function onDomain(host: string, domain: string): boolean {
 }
 
 /** The social platform a URL belongs to, or null. */
-export function socialMediaPlatform(url: string | URL): { kind: SocialPlatformKind; label: string; domain: string } | null {
+export function socialMediaPlatform(url: string | URL): { kind: PlatformKey; label: string; domain: string } | null {
   const u = parse(url);
   if (!u) return null;
   const host = hostOf(u);
@@ -43,11 +42,6 @@ export function socialMediaPlatform(url: string | URL): { kind: SocialPlatformKi
     if (domain) return { kind: p.kind, label: p.label, domain };
   }
   return null;
-}
-
-/** true for a page of a social platform (video sharing, short video, photos, microblog, social or professional network) */
-export function isSocialMediaPage(url: string | URL): boolean {
-  return socialMediaPlatform(url) !== null;
 }
 
 /** The message for a social platform page, or null. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { App } from '../app.js';
 import { isAppError } from '../errors.js';
+import { formatBytes } from '../format.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { downloadMedia } from '../library/fetch-media.js';
 import type { Logger } from '../logger.js';
@@ -10,12 +11,11 @@ import { NotMediaError, probe } from '../media/ffprobe.js';
 import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
 import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
-import { isFetchError } from '../net/guarded-fetch.js';
+import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
 import { startAutoRender } from '../exports/service.js';
 import { detectBadTakes } from './bad-takes.js';
 import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
-import { formatBytes } from './settings.js';
 import { fail, move } from './lifecycle.js';
 import { progressReporter } from './state.js';
 
@@ -87,7 +87,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: Pipel
 }
 
 /** Network trouble and timeouts of our own machinery are worth another try; bad input is not. */
-const isPassing = (e: unknown) => (isFetchError(e) ? ['timeout', 'connection', 'dns'].includes(e.reason) : !(e instanceof NotMediaError));
+const isPassing = (e: unknown) => (isFetchError(e) ? isTransientFetchError(e) : !(e instanceof NotMediaError));
 
 function failureReason(e: unknown): string {
   if (e instanceof ProjectFailure || isAppError(e)) return e.message;

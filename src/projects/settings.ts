@@ -6,20 +6,7 @@ export type SilencePace = (typeof SILENCE_PACES)[number];
 /** Silences longer than this many seconds are cut at each pace (SPEC.md). */
 export const PACE_MIN_SILENCE: Record<SilencePace, number> = { natural: 0.6, fast: 0.2, 'extra-fast': 0.1 };
 
-export const VIDEO_LAYOUTS = [
-  'cover',
-  'contain',
-  'rounded',
-  'square',
-  'split-50-50',
-  'split-35-65',
-  'split-50-50-bordered',
-  'split-35-65-bordered',
-  'pip-top-right',
-  'pip-bottom-right',
-] as const;
-export const IMAGE_LAYOUTS = ['cover', 'contain', 'rounded', 'square'] as const;
-export type Layout = (typeof VIDEO_LAYOUTS)[number];
+export { IMAGE_LAYOUTS, VIDEO_LAYOUTS, type Layout } from '../catalog/layouts.js';
 
 export const ITEM_TYPES = ['user-media', 'ai-broll'] as const;
 /** An AI B-roll window is at most this long, in seconds. */
@@ -90,5 +77,3 @@ export const findAiEditTemplate = (key: string) => AI_EDIT_TEMPLATES.find((t) =>
 
 /** Project files: mp4 or mov, at most 2 hours (SPEC.md, Limits); the size limit is config.maxProjectBytes. */
 export const MAX_PROJECT_SECONDS = 2 * 60 * 60;
-
-export const formatBytes = (n: number) => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(1)} GB` : `${+(n / 1024 ** 2).toFixed(1)} MB`);

@@ -3,7 +3,7 @@ import { findCaptionTemplate, DEFAULT_CAPTION_TEMPLATE } from '../catalog/captio
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate, HOOK_TITLE_TEMPLATES } from '../catalog/hook-title-templates.js';
 import { findLanguage, languagesFor } from '../catalog/languages.js';
 import type { FieldErrors } from '../errors.js';
-import { isUuid } from '../ids.js';
+import { isUuid, UUID_PATTERN } from '../ids.js';
 import { InputReader, isPlainObject } from '../input.js';
 import { presetProjectSettings } from '../presets/service.js';
 import { findUserTheme } from '../themes/service.js';
@@ -273,7 +273,7 @@ export function readMusic(v: unknown, e: FieldErrors, field = 'music'): MusicDra
   if (v === undefined) return undefined;
   if (!isPlainObject(v)) return void e.add(field, 'must be an object {userMediaId, volume, startFromTime, fade}', v);
   const r = new InputReader(v, ['userMediaId', 'volume', 'startFromTime', 'fade']);
-  const userMediaId = r.matching('userMediaId', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be the UUID of an AUDIO library file or a music track');
+  const userMediaId = r.matching('userMediaId', UUID_PATTERN, 'must be the UUID of an AUDIO library file or a music track');
   if (!r.has('userMediaId')) r.errors.add('userMediaId', 'is required');
   const volume = r.number('volume', 1, 100, { required: true });
   const startFromTime = r.number('startFromTime', 0, 24 * 3600);

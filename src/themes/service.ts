@@ -1,4 +1,4 @@
-import { CAPTION_TEMPLATES, type HighlightStyle } from '../catalog/caption-templates.js';
+import { CAPTION_TEMPLATES, HIGHLIGHT_STYLES } from '../catalog/caption-templates.js';
 import type { Db, Prisma } from '../db/client.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
@@ -8,10 +8,6 @@ export type UserTheme = Prisma.UserThemeModel;
 
 /** Fonts a theme may use: those of the caption templates and the ones the README installs. */
 export const THEME_FONTS: readonly string[] = [...new Set([...CAPTION_TEMPLATES.map((t) => t.font), 'Open Sans', 'Roboto', 'Lato', 'DejaVu Sans'])];
-
-// a Record, so that a new HighlightStyle fails to compile until it is listed here
-const HIGHLIGHT_STYLE_SET: Record<HighlightStyle, true> = { color: true, box: true, underline: true, none: true };
-export const HIGHLIGHT_STYLES = Object.keys(HIGHLIGHT_STYLE_SET) as HighlightStyle[];
 
 const COLOR = /^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/;
 const COLOR_RULE = 'must be a colour #RRGGBB or #RRGGBBAA';

@@ -5,15 +5,6 @@ export type ExportEvent = 'export.completed' | 'export.failed';
 export type MagicClipsEvent = 'magic_clips.completed' | 'magic_clips.failed';
 export type WebhookEvent = ProjectEvent | ExportEvent | MagicClipsEvent;
 
-export const WEBHOOK_EVENTS: readonly WebhookEvent[] = [
-  'project.completed',
-  'project.failed',
-  'export.completed',
-  'export.failed',
-  'magic_clips.completed',
-  'magic_clips.failed',
-];
-
 export interface ProjectPayload {
   event: ProjectEvent;
   projectId: string;

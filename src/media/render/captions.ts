@@ -3,7 +3,7 @@
  * by the renderer (word pages, active-word highlight, hook title), and SRT/VTT
  * side files. Pure: no ffmpeg here.
  */
-import type { CaptionTemplate, HighlightStyle } from '../../catalog/caption-templates.js';
+import { HIGHLIGHT_STYLES, type CaptionTemplate, type HighlightStyle } from '../../catalog/caption-templates.js';
 import type { HookTitleTemplate } from '../../catalog/hook-title-templates.js';
 import { mapSpan, outputDuration, type Segment, type TimedWord } from './timeline.js';
 
@@ -54,7 +54,6 @@ export const PAGE_PAUSE = 0.6;
 /** A page stays on screen until the next one when the gap between them is shorter than this. */
 export const PAGE_BRIDGE = 0.3;
 const SENTENCE_END = /[.!?…。！？]["'”’)\]]*$/u;
-const HIGHLIGHT_STYLES: readonly HighlightStyle[] = ['color', 'box', 'underline', 'none'];
 
 // ---------------------------------------------------------------------------
 // pages

@@ -46,12 +46,6 @@ export function templateFonts(): string[] {
   return [...new Set([...CAPTION_TEMPLATES.map((t) => t.font), ...HOOK_TITLE_TEMPLATES.map((t) => t.font)])].sort();
 }
 
-/** Families among `families` that fontconfig does not know (case-insensitive). */
-export function missingFonts(families: readonly string[] = templateFonts()): string[] {
-  const known = new Set(fontFamilies().map((f) => f.toLowerCase()));
-  return families.filter((f) => !known.has(f.toLowerCase()));
-}
-
 const dirs = new Map<string, string>();
 
 /**

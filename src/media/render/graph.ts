@@ -37,19 +37,10 @@
  *   with `sidechaincompress` (10-15 dB down under a voice at normal level:
  *   a bed that stays audible, not a cut-out) and mixed with `amix=normalize=0`.
  */
+import type { Layout } from '../../catalog/layouts.js';
 import { balancedSum, betweenTree, type Segment } from './timeline.js';
 
-export type OverlayLayout =
-  | 'cover'
-  | 'contain'
-  | 'rounded'
-  | 'square'
-  | 'split-50-50'
-  | 'split-35-65'
-  | 'split-50-50-bordered'
-  | 'split-35-65-bordered'
-  | 'pip-top-right'
-  | 'pip-bottom-right';
+export type OverlayLayout = Layout;
 
 export interface RenderOverlay {
   path: string;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Project" DROP COLUMN "createdViaApi";
