@@ -18,11 +18,6 @@ const KNOWN_LOOPS: { from: string; to: string; owner: string }[] = [
   { from: 'src/media/render/timeline.ts', to: 'src/projects/service.ts', owner: 'point 4: transcript types in src/media' },
   { from: 'src/media/transcription/audio.ts', to: 'src/media/audio-levels.ts', owner: 'point 4: audio levels types apart from code' },
   { from: 'src/projects/broll.ts', to: 'src/projects/pipeline.ts', owner: 'point 4: the long-job context in src/jobs' },
-  ...['openai', 'pocketsphinx', 'whisper', 'segment-words'].map((engine) => ({
-    from: `src/media/transcription/${engine}.ts`,
-    to: 'src/media/transcription/transcriber.ts',
-    owner: 'point 4: transcriber types apart from the engine table',
-  })),
 ];
 
 type Graph = Map<string, Set<string>>;

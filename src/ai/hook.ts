@@ -4,7 +4,7 @@
  * default takes the transcript's first sentence; with OPENAI_API_KEY set (and
  * HOOK_WRITER=openai) an OpenAI-compatible chat-completions server writes it.
  */
-import type { Word } from '../projects/service.js';
+import type { TimedWord } from '../media/render/timeline.js';
 import { chatCompletion, type OpenAiCompatibleOptions } from '../net/openai-compatible.js';
 
 /** A hook title is 1-100 characters (SPEC.md, Hook title). */
@@ -12,11 +12,11 @@ export const HOOK_MAX_CHARS = 100;
 
 export interface HookWriter {
   /** a hook of 1-100 characters for the transcript; '' when the transcript has no words */
-  write(words: readonly Pick<Word, 'text' | 'type'>[], opts?: { signal?: AbortSignal }): Promise<string>;
+  write(words: readonly Pick<TimedWord, 'text' | 'type'>[], opts?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /** The transcript as text: words separated by spaces, punctuation attached, silences dropped. */
-export function transcriptText(words: readonly Pick<Word, 'text' | 'type'>[]): string {
+export function transcriptText(words: readonly Pick<TimedWord, 'text' | 'type'>[]): string {
   let out = '';
   for (const w of words) {
     const text = w.text.trim();
@@ -37,7 +37,7 @@ export function trimAtWord(text: string, max = HOOK_MAX_CHARS): string {
 
 /** The offline writer: the first sentence of the transcript, at most 100 characters. */
 export class FirstSentenceHook implements HookWriter {
-  async write(words: readonly Pick<Word, 'text' | 'type'>[]): Promise<string> {
+  async write(words: readonly Pick<TimedWord, 'text' | 'type'>[]): Promise<string> {
     const text = transcriptText(words);
     const sentence = /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
     return trimAtWord(sentence);
@@ -54,7 +54,7 @@ export class ChatCompletionsHook implements HookWriter {
 
   constructor(private readonly opts: OpenAiCompatibleOptions) {}
 
-  async write(words: readonly Pick<Word, 'text' | 'type'>[], { signal }: { signal?: AbortSignal } = {}): Promise<string> {
+  async write(words: readonly Pick<TimedWord, 'text' | 'type'>[], { signal }: { signal?: AbortSignal } = {}): Promise<string> {
     const text = transcriptText(words);
     if (!text) return '';
     try {
