@@ -33,7 +33,7 @@ import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../src/catalog/hook-title-templates
 import { emphasisZooms, keptSegments } from '../src/exports/plan.js';
 import { measureLoudness, normalizingGain } from '../src/media/audio-levels.js';
 import type { Project } from '../src/generated/prisma/client.ts';
-import type { Word } from '../src/projects/service.js';
+import type { Word } from '../src/media/transcript.js';
 import { buildAss } from '../src/media/render/captions.js';
 import { renderVideo } from '../src/media/render/ffmpeg.js';
 import { fontsDir } from '../src/media/render/fonts.js';

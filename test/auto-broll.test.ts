@@ -18,7 +18,8 @@ import {
 } from '../src/exports/auto-broll.js';
 import { probe } from '../src/media/ffprobe.js';
 import type { RenderOverlay } from '../src/media/render/graph.js';
-import { badTakeCuts, keepSegments, repeatedPhraseDetector, type Segment, type TimedWord } from '../src/media/render/timeline.js';
+import { badTakeCuts, keepSegments, repeatedPhraseDetector } from '../src/media/render/timeline.js';
+import type { Segment, TimedWord } from '../src/media/transcript.js';
 import { createLocalStorage } from '../src/storage/local.js';
 
 const run = promisify(execFile);

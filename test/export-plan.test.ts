@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emphasisZooms, stressedWords } from '../src/exports/plan.js';
-import type { Word } from '../src/projects/service.js';
+import type { Word } from '../src/media/transcript.js';
 
 let n = 0;
 const w = (text: string, startTime: number, endTime: number, type: Word['type'] = 'word'): Word => ({ id: `w${n++}`, text, type, startTime, endTime });

@@ -15,8 +15,6 @@ const ROOTS = ['src', 'rest', 'workers'];
  * part of a loop, fails this file until it is deleted.
  */
 const KNOWN_LOOPS: { from: string; to: string; owner: string }[] = [
-  { from: 'src/media/render/timeline.ts', to: 'src/projects/service.ts', owner: 'point 4: transcript types in src/media' },
-  { from: 'src/media/transcription/audio.ts', to: 'src/media/audio-levels.ts', owner: 'point 4: audio levels types apart from code' },
   { from: 'src/projects/broll.ts', to: 'src/projects/pipeline.ts', owner: 'point 4: the long-job context in src/jobs' },
 ];
 

@@ -8,7 +8,7 @@ import { CAPTION_TEMPLATES, findCaptionTemplate, type CaptionTemplate } from '..
 import { HOOK_TITLE_TEMPLATES, findHookTitleTemplate } from '../src/catalog/hook-title-templates.js';
 import { assColor, assTime, buildAss, captionPages, escapeAssText, toSrt, toVtt } from '../src/media/render/captions.js';
 import { fontFamilies, fontsDir, templateFonts } from '../src/media/render/fonts.js';
-import type { TimedWord } from '../src/media/render/timeline.js';
+import type { TimedWord } from '../src/media/transcript.js';
 
 const run = promisify(execFile);
 const w = (text: string, startTime: number, endTime: number, type: TimedWord['type'] = 'word'): TimedWord => ({ text, type, startTime, endTime });

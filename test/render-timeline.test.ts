@@ -15,9 +15,8 @@ import {
   outputDuration,
   repeatedPhraseDetector,
   silenceCuts,
-  type Segment,
-  type TimedWord,
 } from '../src/media/render/timeline.js';
+import type { Segment, TimedWord } from '../src/media/transcript.js';
 
 const run = promisify(execFile);
 

@@ -4,13 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractAudio, readWavInfo } from '../src/media/transcription/audio.js';
+import { extractAudio } from '../src/media/transcription/audio.js';
+import { readWavInfo } from '../src/media/wav.js';
 import { TranscriberUnavailableError, TranscriptionError } from '../src/media/transcription/errors.js';
 import { createOpenAITranscriber, parseVerboseTranscription } from '../src/media/transcription/openai.js';
 import { parsePocketsphinxLine } from '../src/media/transcription/pocketsphinx.js';
-import { postProcess, type TranscriptWord } from '../src/media/transcription/post-process.js';
+import { postProcess } from '../src/media/transcription/post-process.js';
 import { loadConfig } from '../src/config.js';
-import { createTranscriber as engineOf, type EngineName, type TranscribedWord } from '../src/media/transcription/transcriber.js';
+import { createTranscriber as engineOf, type EngineName } from '../src/media/transcription/transcriber.js';
+import type { TimedWord, Word } from '../src/media/transcript.js';
 import { parseWhisperJson } from '../src/media/transcription/whisper.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fixtures/fake-openai.js';
 
@@ -30,11 +32,11 @@ let speech: string;
 let gap: { start: number; end: number };
 let speechDuration: number;
 
-const w = (text: string, startTime: number, endTime: number, type: TranscribedWord['type'] = 'word'): TranscribedWord => ({ text, type, startTime, endTime });
-const texts = (words: TranscriptWord[]) => words.map((x) => (x.type === 'silence' ? '_' : x.text));
+const w = (text: string, startTime: number, endTime: number, type: TimedWord['type'] = 'word'): TimedWord => ({ text, type, startTime, endTime });
+const texts = (words: Word[]) => words.map((x) => (x.type === 'silence' ? '_' : x.text));
 const core = (s: string) => s.toLowerCase().replace(/[^a-z']/g, '');
 
-function expectWellFormed(words: Array<TranscribedWord & { id?: string }>, duration: number) {
+function expectWellFormed(words: Array<TimedWord & { id?: string }>, duration: number) {
   let last = 0;
   for (const x of words) {
     expect(x.endTime).toBeGreaterThanOrEqual(x.startTime);
@@ -253,7 +255,7 @@ describe('postProcess', () => {
   });
 
   describe('dictionary', () => {
-    const spell = (words: TranscribedWord[], dictionary: string[]) => texts(postProcess(words, { dictionary }));
+    const spell = (words: TimedWord[], dictionary: string[]) => texts(postProcess(words, { dictionary }));
 
     it('replaces case-insensitive matches by the dictionary spelling, keeping punctuation', () => {
       expect(spell([w('welcome', 0, 0.2), w('to', 0.2, 0.3), w('clipcast,', 0.3, 0.8)], ['ClipCast'])).toEqual(['welcome', 'to', 'ClipCast,']);

@@ -4,7 +4,7 @@
  * default takes the transcript's first sentence; with OPENAI_API_KEY set (and
  * HOOK_WRITER=openai) an OpenAI-compatible chat-completions server writes it.
  */
-import type { TimedWord } from '../media/render/timeline.js';
+import type { TimedWord } from '../media/transcript.js';
 import { chatCompletion, type OpenAiCompatibleOptions } from '../net/openai-compatible.js';
 
 /** A hook title is 1-100 characters (SPEC.md, Hook title). */

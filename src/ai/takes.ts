@@ -7,7 +7,8 @@
  * out-of-range answer) falls back to the offline repeatedPhraseDetector, so a
  * removeBadTakes export never fails because of the service.
  */
-import { repeatedPhraseDetector, type TakeCut, type TakeDetector, type TimedWord } from '../media/render/timeline.js';
+import { repeatedPhraseDetector, type TakeDetector } from '../media/render/timeline.js';
+import type { TakeCut, TimedWord } from '../media/transcript.js';
 import { chatCompletion } from '../net/openai-compatible.js';
 
 export interface ChatCompletionsTakeOptions {

@@ -29,7 +29,8 @@ import { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { Project } from '../generated/prisma/client.ts';
 import type { RenderOverlay } from '../media/render/graph.js';
-import { mapSpan, normalizeWord, outputDuration, type Segment, type TimedWord } from '../media/render/timeline.js';
+import { mapSpan, normalizeWord, outputDuration } from '../media/render/timeline.js';
+import type { Segment, TimedWord } from '../media/transcript.js';
 import { metaOf } from '../projects/service.js';
 
 /** the hook: no automatic B-roll in the first seconds of the output */

@@ -7,9 +7,10 @@ import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
 import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
-import { keepSegments, mapSpan, mergeSegments, silenceCuts, type Segment } from '../media/render/timeline.js';
+import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/render/timeline.js';
+import type { Segment, Word } from '../media/transcript.js';
 import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
-import { metaOf, wordsOf, type Word } from '../projects/service.js';
+import { metaOf, wordsOf } from '../projects/service.js';
 import type { Item, Music } from '../projects/validate.js';
 
 /** A magic zoom: a 12 % punch-in held for this long at a sentence start. */

@@ -1,5 +1,6 @@
 import type { FileUpload } from 'graphql-upload-ts';
-import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf, type Word } from '../projects/service.js';
+import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf } from '../projects/service.js';
+import type { Word } from '../media/transcript.js';
 import { projectEvent } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
 import { builder } from './builder.js';

@@ -8,9 +8,9 @@
  * the sound really is low.
  */
 import fs from 'node:fs';
-import { readWavInfo } from './transcription/audio.js';
+import { readWavInfo } from './wav.js';
 import { runTool } from './transcription/process.js';
-import type { Segment } from './render/timeline.js';
+import type { Segment } from './transcript.js';
 
 export interface AudioLevels {
   /** integrated loudness in LUFS; null when the sound is too quiet to measure (all below the gate) */

@@ -6,7 +6,8 @@
  */
 import type { App } from '../app.js';
 import type { Project } from '../generated/prisma/client.ts';
-import { badTakeCuts, repeatedPhraseDetector, type Segment, type TimedWord } from '../media/render/timeline.js';
+import { badTakeCuts, repeatedPhraseDetector } from '../media/render/timeline.js';
+import type { Segment, TimedWord } from '../media/transcript.js';
 
 /** The stored cuts, or null when none were detected for the current transcript. */
 export const storedBadTakes = (p: Pick<Project, 'badTakes'>): Segment[] | null => (Array.isArray(p.badTakes) ? (p.badTakes as unknown as Segment[]) : null);

@@ -7,21 +7,13 @@ import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import type { AudioLevels } from '../media/audio-levels.js';
+import type { Word } from '../media/transcript.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { checkMediaUrl } from '../library/fetch-media.js';
 import { debitAiBroll } from './credits.js';
 import { MAX_PROJECT_SECONDS } from './settings.js';
 import { readCreateBody, type ProjectSettings } from './validate.js';
 import { JOB_NAMES } from '../jobs/names.js';
-
-/** The stored form of a transcript word. */
-export interface Word {
-  id: string;
-  text: string;
-  type: 'word' | 'silence' | 'punctuation';
-  startTime: number;
-  endTime: number;
-}
 
 /** width, height (display size), duration, fps of the source, plus what rendering needs */
 export interface VideoMeta {

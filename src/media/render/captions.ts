@@ -5,7 +5,8 @@
  */
 import { HIGHLIGHT_STYLES, type CaptionTemplate, type HighlightStyle } from '../../catalog/caption-templates.js';
 import type { HookTitleTemplate } from '../../catalog/hook-title-templates.js';
-import { mapSpan, outputDuration, type Segment, type TimedWord } from './timeline.js';
+import { mapSpan, outputDuration } from './timeline.js';
+import type { Segment, TimedWord } from '../transcript.js';
 
 /** The UserTheme columns that override a caption template (null/undefined: the template's value). */
 export interface CaptionTheme {

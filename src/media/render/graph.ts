@@ -38,7 +38,8 @@
  *   a bed that stays audible, not a cut-out) and mixed with `amix=normalize=0`.
  */
 import type { Layout } from '../../catalog/layouts.js';
-import { balancedSum, betweenTree, type Segment } from './timeline.js';
+import { balancedSum, betweenTree } from './timeline.js';
+import type { Segment } from '../transcript.js';
 
 export type OverlayLayout = Layout;
 

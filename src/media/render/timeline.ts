@@ -6,17 +6,8 @@
  * Everything here is pure; times are seconds. Source times are those of the
  * transcript; output times are those of the rendered (cut) video.
  */
-import type { Word } from '../../projects/service.js';
 import { PACE_MIN_SILENCE, type SilencePace } from '../../projects/settings.js';
-
-/** A time range [start, end] in seconds. */
-export interface Segment {
-  start: number;
-  end: number;
-}
-
-/** What the timeline reads from a transcript word (the stored Word has more). */
-export type TimedWord = Pick<Word, 'text' | 'type' | 'startTime' | 'endTime'>;
+import type { Segment, TakeCut, TimedWord } from '../transcript.js';
 
 /** Silence kept on each side of speech at most, so cuts never clip a word. */
 export const DEFAULT_SILENCE_PADDING = 0.08;
@@ -110,12 +101,6 @@ export function trimToQuiet(cuts: readonly Segment[], quiet: readonly Segment[])
 
 // ---------------------------------------------------------------------------
 // bad takes
-
-export interface TakeCut {
-  removeStart: number;
-  removeEnd: number;
-  reason: string;
-}
 
 /** Finds the takes to remove in a transcript (offline heuristics or an AI service). */
 export interface TakeDetector {

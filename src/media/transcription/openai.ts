@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
-import { readWavInfo, type WavInfo } from './audio.js';
+import { readWavInfo, type WavInfo } from '../wav.js';
 import { dictionaryPrompt } from './dictionary.js';
 import { abortReason, TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { segmentWords } from './segment-words.js';
 import type { Config } from '../../config.js';
-import type { TranscribedWord, Transcriber } from './types.js';
+import type { TimedWord } from '../transcript.js';
+import type { Transcriber } from './types.js';
 import { apiEndpoint } from '../../net/openai-compatible.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com';
@@ -95,7 +96,7 @@ export function createOpenAITranscriber(options: OpenAIOptions): Transcriber {
       const wav = await readWavInfo(wavPath);
       const pieces = splitPcm(wav, maxUploadBytes);
       const prompt = dictionaryPrompt(opts.dictionary);
-      const words: TranscribedWord[] = [];
+      const words: TimedWord[] = [];
       const file = await fs.open(wavPath, 'r');
       try {
         for (const [i, piece] of pieces.entries()) {
@@ -173,7 +174,7 @@ function wavHeader(wav: WavInfo, dataBytes: number): Buffer {
  * punctuation; it is taken back from `text`, so captions read "Hello," and "world.".
  * Without words (a server that ignores the granularity), segments' words share their span.
  */
-export function parseVerboseTranscription(answer: VerboseTranscription, offset = 0, pieceDuration?: number): TranscribedWord[] {
+export function parseVerboseTranscription(answer: VerboseTranscription, offset = 0, pieceDuration?: number): TimedWord[] {
   const shift = (t: number) => Math.max(0, t) + offset;
   if (Array.isArray(answer.words) && answer.words.length > 0) {
     const texts = withPunctuation(answer.words.map((w) => w.word), answer.text ?? '');

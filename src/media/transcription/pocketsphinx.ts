@@ -1,8 +1,9 @@
-import { readWavInfo } from './audio.js';
+import { readWavInfo } from '../wav.js';
 import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage } from './languages.js';
 import { findExecutable, progressReporter, runTool } from './process.js';
-import type { TranscribedWord, Transcriber } from './types.js';
+import type { TimedWord } from '../transcript.js';
+import type { Transcriber } from './types.js';
 
 const PROGRAM = 'pocketsphinx_continuous';
 
@@ -12,7 +13,7 @@ const TIMED = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?(?:e
 const FILLER = /^(<[^>]*>|\[[^\]]*\]|\+\+.*\+\+)$/;
 
 /** A word, a silence/noise marker, or nothing (the untimed hypothesis lines) from one output line. */
-export function parsePocketsphinxLine(line: string): TranscribedWord | undefined {
+export function parsePocketsphinxLine(line: string): TimedWord | undefined {
   const m = TIMED.exec(line.trim());
   if (!m) return undefined;
   const [, token, start, end] = m;
@@ -42,7 +43,7 @@ export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
         throw new TranscriptionError(`pocketsphinx transcribes only English (en), not "${opts.language}"`);
       }
       const { duration } = await readWavInfo(wavPath);
-      const words: TranscribedWord[] = [];
+      const words: TimedWord[] = [];
       const report = progressReporter(opts.onProgress);
       await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null'], {
         signal: opts.signal,

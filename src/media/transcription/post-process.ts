@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { dictionaryEntries, letterKey, matchEntry, splitPunctuation, type DictionaryEntry } from './dictionary.js';
-import type { TranscribedWord } from './types.js';
+import type { TimedWord, Word } from '../transcript.js';
 
 export interface PostProcessOptions {
   /** project dictionary: spellings that replace what the engine heard */
@@ -10,8 +10,6 @@ export interface PostProcessOptions {
   /** seconds of media; silence is added up to it, and no element ends after it */
   duration?: number;
 }
-
-export type TranscriptWord = TranscribedWord & { id: string };
 
 /** Working form: integer milliseconds, so comparisons and rounding are exact. */
 interface Token {
@@ -34,7 +32,7 @@ const ms = (seconds: number) => Math.round(seconds * 1000);
  * each element. Silences the engine reported are dropped and recomputed from the gaps, so
  * every engine yields the same shape.
  */
-export function postProcess(words: TranscribedWord[], opts: PostProcessOptions = {}): TranscriptWord[] {
+export function postProcess(words: TimedWord[], opts: PostProcessOptions = {}): Word[] {
   const minSilence = ms(opts.minSilence ?? DEFAULT_MIN_SILENCE);
   const duration = opts.duration !== undefined && Number.isFinite(opts.duration) && opts.duration >= 0 ? ms(opts.duration) : undefined;
   const clamp = (t: number) => Math.min(Math.max(t, 0), duration ?? Infinity);
@@ -52,9 +50,9 @@ export function postProcess(words: TranscribedWord[], opts: PostProcessOptions =
 
   const spelled = applyDictionary(tokens, dictionaryEntries(opts.dictionary), minSilence);
 
-  const out: TranscriptWord[] = [];
+  const out: Word[] = [];
   const ids = new Set<string>();
-  const push = (text: string, type: TranscribedWord['type'], start: number, end: number) => {
+  const push = (text: string, type: TimedWord['type'], start: number, end: number) => {
     out.push({ id: newWordId(ids), text, type, startTime: start / 1000, endTime: end / 1000 });
   };
   let cursor = 0;

@@ -5,7 +5,7 @@ import { createPocketsphinxTranscriber } from './pocketsphinx.js';
 import type { Transcriber } from './types.js';
 import { createWhisperTranscriber, whisperOptions } from './whisper.js';
 
-export type { EngineName, TranscribedWord, TranscribeOptions, Transcriber } from './types.js';
+export type { EngineName, TranscribeOptions, Transcriber } from './types.js';
 
 export type TranscriberConfig = Pick<Config, 'transcriber' | 'searchPath' | 'whisper' | 'openai'>;
 

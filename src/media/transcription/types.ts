@@ -1,14 +1,7 @@
 /** What a transcription engine is; the engines themselves are in transcriber.ts's table. */
+import type { TimedWord } from '../transcript.js';
 
 export type EngineName = 'pocketsphinx' | 'whisper' | 'openai';
-
-/** One element as an engine hears it; times in seconds from the start of the audio. */
-export interface TranscribedWord {
-  text: string;
-  type: 'word' | 'silence' | 'punctuation';
-  startTime: number;
-  endTime: number;
-}
 
 export interface TranscribeOptions {
   /** language code of the speech ('en', 'en-US', ...) */
@@ -25,6 +18,6 @@ export interface Transcriber {
   readonly name: EngineName;
   /** language codes this engine can transcribe (pocketsphinx: ['en'] with the Debian model) */
   supports(language: string): boolean;
-  /** wav: 16 kHz mono PCM; returns words in time order, seconds */
-  transcribe(wavPath: string, opts: TranscribeOptions): Promise<TranscribedWord[]>;
+  /** wav: 16 kHz mono PCM; returns words in time order, seconds from the start of the audio */
+  transcribe(wavPath: string, opts: TranscribeOptions): Promise<TimedWord[]>;
 }

@@ -8,7 +8,8 @@ import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { findExecutable, progressReporter, runTool } from './process.js';
 import { segmentWords } from './segment-words.js';
 import type { Config } from '../../config.js';
-import type { TranscribedWord, Transcriber } from './types.js';
+import type { TimedWord } from '../transcript.js';
+import type { Transcriber } from './types.js';
 
 /** Names whisper.cpp's command-line program has had: whisper-cli (1.7.4+), packaged whisper-cpp, `main` before. */
 const PROGRAM_NAMES = ['whisper-cli', 'whisper-cpp', 'main'];
@@ -136,7 +137,7 @@ const MUSIC = /^[♪♫\s]+$/u;
  * word with its punctuation attached; a segment of several words has its span shared
  * between them by length. Sound annotations become silence, even when split over segments.
  */
-export function parseWhisperJson(json: string): TranscribedWord[] {
+export function parseWhisperJson(json: string): TimedWord[] {
   let doc: WhisperJson;
   try {
     doc = JSON.parse(json) as WhisperJson;
@@ -149,7 +150,7 @@ export function parseWhisperJson(json: string): TranscribedWord[] {
     }
   }
   if (!Array.isArray(doc.transcription)) throw new TranscriptionError('whisper.cpp JSON has no "transcription" list');
-  const words: TranscribedWord[] = [];
+  const words: TimedWord[] = [];
   let closing: string | undefined;
   for (const seg of doc.transcription) {
     const text = (seg.text ?? '').trim();
