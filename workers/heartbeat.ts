@@ -1,6 +1,6 @@
 import { backoffStrategies } from 'agenda';
 import type { App } from '../src/app.js';
-import type { PipelineContext } from '../src/projects/pipeline.js';
+import type { LongJobContext } from '../src/jobs/context.js';
 import type { JobDefinition } from './types.js';
 
 /**
@@ -38,7 +38,7 @@ export const longJobBackoff = backoffStrategies.exponential({ delay: 5000, facto
 export function longProjectJob(
   name: string,
   concurrency: number,
-  run: (app: App, projectId: string, ctx: PipelineContext) => Promise<void>,
+  run: (app: App, projectId: string, ctx: LongJobContext) => Promise<void>,
 ): JobDefinition<{ projectId: string; userId: string }> {
   return {
     name,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { App } from '../app.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
-import type { PipelineContext } from './pipeline.js';
+import type { LongJobContext } from '../jobs/context.js';
 import { metaOf } from './service.js';
 import { fail, move } from './lifecycle.js';
 import { progressReporter } from './state.js';
@@ -62,7 +62,7 @@ export async function generateMissingClips(app: App, project: Project, status: P
  * sends the failed webhook; the transcript and settings stay, so the project
  * can be updated again.
  */
-export async function runBrollGeneration(app: App, projectId: string, ctx: PipelineContext) {
+export async function runBrollGeneration(app: App, projectId: string, ctx: LongJobContext) {
   const project = await app.db.project.findUnique({ where: { id: projectId } });
   if (!project || project.status !== 'processing') return;
   const report = progressReporter(app, project, ctx.touch);

@@ -6,7 +6,7 @@ import { isAppError } from '../errors.js';
 import { formatBytes } from '../format.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { downloadMedia } from '../library/fetch-media.js';
-import type { Logger } from '../logger.js';
+import type { LongJobContext } from '../jobs/context.js';
 import { NotMediaError, probe } from '../media/ffprobe.js';
 import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
 import { extractAudio } from '../media/transcription/audio.js';
@@ -31,15 +31,6 @@ export const STEP_TIMEOUTS = {
 /** A failure the caller caused (a bad file, a bad URL): the project fails at once, no retry. */
 class ProjectFailure extends Error {}
 
-export interface PipelineContext {
-  log: Logger;
-  /** renews the job's lock; called with each progress report */
-  touch(percent: number): Promise<void>;
-  /** this run's number: runs before it failed on passing errors */
-  attempt: number;
-  maxAttempts: number;
-}
-
 /**
  * The pipeline of a created project, run by the `projects.process` job:
  * fetch the source (URL projects), probe it, extract the audio, transcribe,
@@ -47,7 +38,7 @@ export interface PipelineContext {
  * skipped when its result is already stored, so a run after a crash picks up
  * where the last one stopped and ends the same way, with one webhook.
  */
-export async function runProjectPipeline(app: App, projectId: string, ctx: PipelineContext): Promise<void> {
+export async function runProjectPipeline(app: App, projectId: string, ctx: LongJobContext): Promise<void> {
   let project = await app.db.project.findUnique({ where: { id: projectId } });
   if (!project || (project.status !== 'processing' && project.status !== 'transcribing')) return;
   const report = progressReporter(app, project, ctx.touch);
