@@ -12,7 +12,6 @@ import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio
 import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
 import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
-import { startAutoRender } from '../exports/service.js';
 import { detectBadTakes } from './bad-takes.js';
 import { generateMissingClips } from './broll.js';
 import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
@@ -32,13 +31,21 @@ export const STEP_TIMEOUTS = {
 class ProjectFailure extends Error {}
 
 /**
+ * Starts the automatic render of a transcribed project created with
+ * autoRender; false when the project was not moved to it. The worker hands in
+ * the exports service's, so projects/ does not reach up into exports/.
+ */
+export type StartAutoRender = (app: App, project: Project) => Promise<boolean>;
+
+/**
  * The pipeline of a created project, run by the `projects.process` job:
  * fetch the source (URL projects), probe it, extract the audio, transcribe,
- * store the words, then complete (DESIGN.md's state machine). Each step is
- * skipped when its result is already stored, so a run after a crash picks up
- * where the last one stopped and ends the same way, with one webhook.
+ * store the words, then complete, or start the render with `startAutoRender`
+ * (DESIGN.md's state machine). Each step is skipped when its result is
+ * already stored, so a run after a crash picks up where the last one stopped
+ * and ends the same way, with one webhook.
  */
-export async function runProjectPipeline(app: App, projectId: string, ctx: LongJobContext): Promise<void> {
+export async function runProjectPipeline(app: App, projectId: string, ctx: LongJobContext, startAutoRender: StartAutoRender): Promise<void> {
   let project = await app.db.project.findUnique({ where: { id: projectId } });
   if (!project || (project.status !== 'processing' && project.status !== 'transcribing')) return;
   const report = progressReporter(app, project, ctx.touch);
