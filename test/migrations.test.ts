@@ -17,6 +17,7 @@ import {
   DEFAULT_SCHEMA_PATH,
   diffMigration,
   MIGRATION_LOCK_KEY,
+  pendingMigrations,
   schemaDrift,
 } from '../src/db/migrate/index.ts';
 import { createEmptyDatabase, serverUrl, type TestDatabase } from './support/db.ts';
@@ -85,6 +86,16 @@ describe(`applyMigrations on ${TARGET}`, () => {
     const second = await applyMigrations(url);
     expect(second.applied).toEqual([]);
     expect(await query<MigrationRow>(url, MIGRATION_ROWS)).toHaveLength(expected.length);
+  });
+
+  it('pendingMigrations names, without the engine, what applyMigrations would apply', async () => {
+    const target = await freshDatabase('pending');
+    expect(await pendingMigrations(target)).toEqual(expected);
+    await applyMigrations(target);
+    expect(await pendingMigrations(target)).toEqual([]);
+    // a migration recorded as failed is still pending
+    await query(target, `UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = $1`, [expected.at(-1)]);
+    expect(await pendingMigrations(target)).toEqual([expected.at(-1)]);
   });
 
   it('leaves no drift between the migrated database and schema.prisma', async () => {

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { findRunningServer, ownerLockHolder, startEmbeddedServer, tryAcquireOwnerLock, type OwnerKind } from './embedded.js';
+import type { OwnerKind } from './embedded.js';
 
 export interface Database {
   /** PostgreSQL connection string every component uses */
@@ -33,6 +33,8 @@ const POLL_MS = 100;
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: OpenOptions): Promise<Database> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, shared: false, close: async () => {} };
+  // loaded only in embedded mode: PGlite takes a while to load, and a DATABASE_URL needs none of it
+  const { findRunningServer, ownerLockHolder, startEmbeddedServer, tryAcquireOwnerLock } = await import('./embedded.js');
   const { dataDir } = config;
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS[opts.role]);
   let told = false;

@@ -27,6 +27,21 @@ export async function readSchema(schemaPath = DEFAULT_SCHEMA_PATH): Promise<Sche
   return { path: resolved, content: await readFile(resolved, 'utf8') };
 }
 
+/** Names of the migration directories, in the order they apply (none when the directory is missing). */
+export async function migrationNames(migrationsDir = DEFAULT_MIGRATIONS_DIR): Promise<string[]> {
+  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  });
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort(byCodeUnit);
+}
+
+// Plain code-unit order, so the order cannot depend on the locale.
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The migrations directory in the engine's shape, as the prisma CLI reads it. */
 export async function readMigrations(migrationsDir: string): Promise<MigrationList> {
   const lockfileContent = await readFile(path.join(migrationsDir, LOCKFILE_NAME), 'utf8').catch(() => null);
@@ -49,8 +64,7 @@ export async function readMigrations(migrationsDir: string): Promise<MigrationLi
         },
       })),
   );
-  // Plain code-unit order, so the order cannot depend on the locale.
-  migrationDirectories.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  migrationDirectories.sort((a, b) => byCodeUnit(a.path, b.path));
   return {
     baseDir: migrationsDir,
     lockfile: { path: LOCKFILE_NAME, content: lockfileContent },

@@ -10,6 +10,7 @@
 //   applyMigrations(url)   apply pending migrations (safe to run concurrently)   apply.ts
 //   diffMigration(name)    write the next migration from schema.prisma          diff.ts
 //   schemaDrift(url)       SQL that would bring a database to schema.prisma      diff.ts
+//   pendingMigrations(url) shipped migrations not applied yet (no engine)        status.ts
 // The advisory lock is lock.ts, the engine's loader wasm.ts, its runs engine.ts,
 // the driver adapter it talks through adapter.ts, the files it reads files.ts.
 export { applyMigrations, type ApplyOptions } from './apply.js';
@@ -17,3 +18,4 @@ export type { Log } from './connection.js';
 export { diffMigration, schemaDrift, type DiffOptions } from './diff.js';
 export { DEFAULT_MIGRATIONS_DIR, DEFAULT_SCHEMA_PATH } from './files.js';
 export { MIGRATION_LOCK_KEY } from './lock.js';
+export { pendingMigrations, unappliedMigrations, waitForMigrations } from './status.js';
