@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '../src/db/client.js';
+import { EDITOR_SAVED_MEDIA, createPresetWithSavedMedia } from '../src/presets/saved-media.js';
 import { createPresetFromProject, presetProjectSettings, type Preset } from '../src/presets/service.js';
 import { createUser, gql, request, startTestApp, type Answer, type TestApp, type TestUser } from './support/app.js';
 
@@ -512,5 +513,24 @@ describe('presetProjectSettings', () => {
       cleanAudio: true,
     });
     expect(presetProjectSettings(preset({ ...(ALL_SAVED as Partial<Preset>), logo: true, colorFilter: true, eyeContactCorrection: true, magicBrollsTransitions: true }))).toEqual({});
+  });
+});
+
+describe("a preset with the editor's saved media (what the operator CLI makes)", () => {
+  it('the given kinds hold what the editor saves, their toggles stay off until enabled, music volume starts at the saved one', async () => {
+    const p = await createPresetWithSavedMedia(db(), user.id, 'Brand kit', ['captions', 'music']);
+    expect(p).toMatchObject({ ...DEFAULTS, userId: user.id, name: 'Brand kit', savedCaptions: EDITOR_SAVED_MEDIA.captions, savedMusic: EDITOR_SAVED_MEDIA.music, musicVolume: 50 });
+    expect([p.savedHookTitle, p.savedLogo, p.savedColorFilter]).toEqual([null, null, null]);
+
+    const got = await request(app, 'GET', `/v1/presets/${p.id}`, { key: user.key });
+    expect(got.body.configured).toEqual({ captions: true, hookTitle: false, logo: false, colorFilter: false, music: true });
+    const on = await put(user.key, p.id, { captions: true, music: true, musicVolume: 80 });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expectFields(await put(user.key, p.id, { logo: true }), ['logo']);
+  });
+
+  it('no kinds: nothing saved, no music volume', async () => {
+    const p = await createPresetWithSavedMedia(db(), user.id, 'Plain', []);
+    expect(p).toMatchObject({ ...DEFAULTS, savedCaptions: null, savedHookTitle: null, savedLogo: null, savedColorFilter: null, savedMusic: null });
   });
 });

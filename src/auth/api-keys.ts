@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { generateApiKey } from './keys.js';
+import { generateApiKey, hashApiKey } from './keys.js';
 
 /** A new key for a user; the plain key is returned once and never stored. */
 export async function createApiKey(db: Db, userId: string) {
@@ -16,4 +16,14 @@ export async function revokeApiKey(db: Db, userId: string, id: string) {
   if (!key) throw notFound('API key');
   if (key.revokedAt) return key;
   return db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+}
+
+/**
+ * Revokes a key given by its plain value (the operator holds the key, not its
+ * id). A key revoked before keeps its first revocation time; an unknown key is NOT_FOUND.
+ */
+export async function revokeApiKeyByValue(db: Db, key: string): Promise<void> {
+  const hash = hashApiKey(key);
+  const { count } = await db.apiKey.updateMany({ where: { hash, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 0 && !(await db.apiKey.findUnique({ where: { hash }, select: { id: true } }))) throw notFound('API key');
 }

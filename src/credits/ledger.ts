@@ -69,6 +69,14 @@ export async function grant(tx: Tx, userId: string, m: Movement): Promise<number
   return (await credit(tx, userId, m)) ? m.amount : 0;
 }
 
+/** The reason of an operator's grant: a new user's opening balances, a top-up. */
+export const OPERATOR_GRANT = 'operator grant';
+
+/** Grants several balances at once (a new user's opening balances), one ledger entry per balance moved. */
+export async function grantBalances(tx: Tx, userId: string, amounts: Partial<Record<CreditKind, number>>, reason = OPERATOR_GRANT): Promise<void> {
+  for (const kind of Object.keys(BALANCE) as CreditKind[]) await grant(tx, userId, { kind, amount: amounts[kind] ?? 0, reason });
+}
+
 async function credit(tx: Tx, userId: string, m: Movement): Promise<boolean> {
   const column = BALANCE[m.kind];
   const where = m.kind === 'ai' ? { id: userId, aiCredits: { not: null } } : { id: userId };

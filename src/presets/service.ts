@@ -3,20 +3,9 @@ import { notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { InputReader, isPlainObject } from '../input.js';
+import { MEDIA_KINDS, MEDIA_TOGGLES, type MediaToggle } from './saved-media.js';
 
 export type Preset = Prisma.PresetModel;
-
-/** Toggles that apply media saved in the editor, with the column holding that media (SPEC.md, Preset). */
-export const MEDIA_TOGGLES = {
-  captions: { column: 'savedCaptions', label: 'caption theme' },
-  hookTitle: { column: 'savedHookTitle', label: 'hook title' },
-  logo: { column: 'savedLogo', label: 'logo' },
-  colorFilter: { column: 'savedColorFilter', label: 'color filter' },
-  music: { column: 'savedMusic', label: 'music' },
-} as const satisfies Record<string, { column: keyof Preset; label: string }>;
-
-type MediaToggle = keyof typeof MEDIA_TOGGLES;
-const MEDIA_KINDS = Object.keys(MEDIA_TOGGLES) as MediaToggle[];
 
 export const PRESET_TOGGLES = [...MEDIA_KINDS, 'magicZooms', 'magicBrolls', 'magicBrollsTransitions', 'cleanAudio', 'eyeContactCorrection'] as const;
 
