@@ -290,6 +290,30 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
     failed(unknownProfile, 1, /profile .* not found/);
   });
 
+  test('flag forms: --flag=value as --flag value, booleans take =true|=false; repeats, stray arguments and forgotten values are usage errors', async () => {
+    const { userId } = await newUser();
+    const { profileId: a } = ok(await cli('profile', 'create', `--user=${userId}`, '--name=--Dashed', '--primary=false'), ['profileId']) as { profileId: string };
+    const { profileId: b } = ok(await cli('profile', 'create', '--user', userId, '--name', 'Second', '--primary=true'), ['profileId']) as { profileId: string };
+    expect(await db.profile.findUniqueOrThrow({ where: { id: a } })).toMatchObject({ name: '--Dashed', isPrimary: false });
+    expect(await db.profile.findUniqueOrThrow({ where: { id: b } })).toMatchObject({ isPrimary: true });
+
+    const [twice, boolValue, shortFlag, terminator, forgotten, upper] = await Promise.all([
+      cli('user', 'create', '--email', emailOf('t'), '--email', emailOf('t')),
+      cli('profile', 'create', '--user', userId, '--name', 'X', '--primary=yes'),
+      cli('user', 'create', '--email', emailOf('s'), '-x'),
+      cli('user', 'create', '--', '--email', emailOf('d')),
+      cli('user', 'create', '--email', '--api-credits', '3'),
+      cli('user', 'create', '--Email', emailOf('u')),
+    ]);
+    failed(twice, 2, /--email given twice/);
+    failed(boolValue, 2, /--primary takes no value/);
+    failed(shortFlag, 2, /unexpected argument "-x"/);
+    failed(terminator, 2, /unexpected argument "--"/);
+    failed(forgotten, 2, /--email needs a value/);
+    failed(upper, 2, /unexpected argument "--Email"/);
+    expect(await db.profile.count({ where: { userId } })).toBe(2);
+  });
+
   test('the contract command `npm run --silent admin --` prints only the JSON object', async () => {
     const r = await spawnRun('npm', ['run', '--silent', 'admin', '--', 'user', 'create', '--email', emailOf('npm')], baseEnv({ DATABASE_URL: dbUrl }));
     const { userId } = ok(r, ['userId', 'apiKey']) as { userId: string };
