@@ -1,0 +1,174 @@
+/**
+ * The first steps of every project made from a video, whatever comes after
+ * (an edit, magic clips): fetch the source (URL projects), probe it, extract
+ * its sound (measuring loudness and quiet ranges on the way) and transcribe
+ * it. Each step returns its result and stores nothing in the project: the
+ * caller stores it before the next step, so a run after a crash skips what an
+ * earlier run finished. Progress goes to the caller's `report`.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import type { App } from '../app.js';
+import { isAppError } from '../errors.js';
+import { formatBytes } from '../format.js';
+import { downloadMedia } from '../library/fetch-media.js';
+import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
+import { NotMediaError, probe } from '../media/ffprobe.js';
+import type { Word } from '../media/transcript.js';
+import { extractAudio } from '../media/transcription/audio.js';
+import { postProcess } from '../media/transcription/post-process.js';
+import type { Transcriber } from '../media/transcription/types.js';
+import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
+import { checkProjectSource, type VideoMeta } from './service.js';
+
+/** Every step ends: a project never stays in processing forever (seconds). */
+const STEP_TIMEOUTS = {
+  fetch: 30 * 60,
+  probe: 60,
+  extract: 10 * 60,
+  /** at least this, or twice the audio duration */
+  transcribe: 10 * 60,
+};
+
+export type IngestStage = 'fetch' | 'probe' | 'extract' | 'transcribe';
+/** The running step's progress, 0-100; the caller records it and tells subscribers. */
+export type IngestReport = (stage: IngestStage, percent: number) => Promise<void>;
+
+/** What the steps need of the process: its settings (temporary folder, fetch rules) and storage. */
+type IngestApp = Pick<App, 'config' | 'storage'>;
+
+/** A failure the caller caused (a bad file, a bad URL), or a step out of time: the project fails at once, no retry. */
+export class ProjectFailure extends Error {}
+
+/** Network trouble and failures of our own machinery are worth another run; bad input and timeouts are not. */
+export function isPassingFailure(e: unknown): boolean {
+  if (e instanceof ProjectFailure || isAppError(e)) return false;
+  return isFetchError(e) ? isTransientFetchError(e) : !(e instanceof NotMediaError);
+}
+
+/** A failure of the service itself (worth an error in the log), not of the caller's input or the source's host. */
+export const isOwnFailure = (e: unknown) => !(e instanceof ProjectFailure) && !isAppError(e) && !isFetchError(e);
+
+/** The failure reason a failed project shows. */
+export function failureReason(e: unknown): string {
+  if (e instanceof ProjectFailure || isAppError(e)) return e.message;
+  if (isFetchError(e)) return `The video could not be downloaded: ${e.message}`;
+  if (e instanceof NotMediaError) return 'The file is not an mp4 or mov video';
+  return `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** Runs one step under its time limit; the step gets a signal that fires at the limit. */
+async function step<T>(name: string, seconds: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new ProjectFailure(`The ${name} step timed out after ${seconds} s`));
+    }, seconds * 1000);
+  });
+  try {
+    return await Promise.race([fn(controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Where a project's fetched source is stored. */
+export const sourceKeyOf = (projectId: string) => `projects/${projectId}/source.mp4`;
+
+/** Downloads the source at `url` into storage (at most `maxBytes`); returns its storage key. */
+export async function fetchSource(app: IngestApp, input: { projectId: string; url: string; maxBytes: number; report: IngestReport }): Promise<string> {
+  const { url, maxBytes, report } = input;
+  await report('fetch', 0);
+  const key = sourceKeyOf(input.projectId);
+  await step('fetch', STEP_TIMEOUTS.fetch, async () => {
+    const res = await downloadMedia(app, url, maxBytes);
+    const total = Number(res.headers['content-length'] ?? 0);
+    let seen = 0;
+    // counts what flows to storage; a 'data' listener would start the flow before storage reads
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        seen += chunk.length;
+        if (total > 0) void report('fetch', (seen / total) * 100).catch(() => {});
+        done(null, chunk);
+      },
+    });
+    res.body.on('error', (err) => counter.destroy(err));
+    res.body.pipe(counter);
+    await app.storage.put(key, counter, { contentType: 'video/mp4', maxBytes }).catch((e) => {
+      throw isAppError(e) && e.code === 'PAYLOAD_TOO_LARGE' ? new ProjectFailure(`The video is larger than ${formatBytes(maxBytes)}`) : e;
+    });
+  });
+  return key;
+}
+
+/** The facts of the stored source (size, duration, streams); a source that is no project video fails the project. */
+export async function probeSource(app: IngestApp, input: { key: string; report: IngestReport }): Promise<VideoMeta> {
+  await input.report('probe', 0);
+  return step('probe', STEP_TIMEOUTS.probe, async () => {
+    try {
+      return checkProjectSource(await probe(app.storage.localPath(input.key)!));
+    } catch (e) {
+      if (e instanceof NotMediaError) throw new ProjectFailure('The file at videoUrl is not an mp4 or mov video');
+      if (isAppError(e)) throw new ProjectFailure(e.code === 'VALIDATION_ERROR' ? 'The video is longer than 2 hours' : e.message);
+      throw e;
+    }
+  });
+}
+
+export interface TranscribeSourceInput {
+  /** the project the temporary audio file is named after */
+  projectId: string;
+  /** the stored source and its probe */
+  key: string;
+  meta: VideoMeta;
+  language: string;
+  dictionary: string[];
+  /** the engine the runtime built */
+  transcriber: Transcriber;
+  report: IngestReport;
+}
+
+export interface TranscribedSource {
+  /** the words with their ids, the dictionary's spellings and the silences between them */
+  transcript: Word[];
+  /** loudness, peak and quiet ranges of the sound */
+  audioLevels: AudioLevels;
+}
+
+/**
+ * Extracts the source's sound to a temporary WAV, measures it, and
+ * transcribes it; the WAV is gone when this returns.
+ */
+export async function transcribeSource(app: IngestApp, input: TranscribeSourceInput): Promise<TranscribedSource> {
+  const { meta, report } = input;
+  const dir = path.join(app.config.dataDir, 'tmp');
+  await fs.mkdir(dir, { recursive: true });
+  const wav = path.join(dir, `${input.projectId}.wav`);
+  try {
+    await report('extract', 0);
+    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(input.key)!, wav, { signal, source: meta }));
+    const quietThreshold = quietThresholdFor(sound.loudness);
+    const audioLevels: AudioLevels = {
+      loudness: sound.loudness,
+      peak: sound.peak,
+      quiet: sound.hasAudio ? await quietRanges(wav, quietThreshold) : [],
+      quietThreshold,
+    };
+    await report('transcribe', 0);
+    const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(meta.duration * 2));
+    const words = await step('transcription', limit, (signal) =>
+      input.transcriber.transcribe(wav, {
+        language: input.language,
+        dictionary: input.dictionary,
+        signal,
+        onProgress: (fraction: number) => void report('transcribe', fraction * 100).catch(() => {}),
+      }),
+    );
+    return { transcript: postProcess(words, { dictionary: input.dictionary, duration: meta.duration }), audioLevels };
+  } finally {
+    await fs.rm(wav, { force: true });
+  }
+}
