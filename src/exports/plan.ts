@@ -8,6 +8,7 @@ import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
 import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/render/timeline.js';
+import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
 import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf, wordsOf } from '../projects/service.js';
@@ -34,7 +35,7 @@ export async function keptSegments(project: Project, words: Word[], duration: nu
   const cuts: Segment[] = [];
   if (project.removeSilencePace) {
     const quiet = metaOf(project)?.audioLevels?.quiet;
-    cuts.push(...silenceCuts(words, { pace: project.removeSilencePace as 'natural' | 'fast' | 'extra-fast', duration, fps, quiet }));
+    cuts.push(...silenceCuts(words, { pace: project.removeSilencePace as SilencePace, duration, fps, quiet }));
   }
   if (project.removeBadTakes) cuts.push(...(await badTakesForRead(project, words)));
   return keepSegments(duration, mergeSegments(cuts), fps);

@@ -1,11 +1,8 @@
 /** Values and bundles of project settings (SPEC.md, POST /v1/projects; Item). */
 
-export const SILENCE_PACES = ['natural', 'fast', 'extra-fast'] as const;
-export type SilencePace = (typeof SILENCE_PACES)[number];
+import type { SilencePace } from '../catalog/silence-paces.js';
 
-/** Silences longer than this many seconds are cut at each pace (SPEC.md). */
-export const PACE_MIN_SILENCE: Record<SilencePace, number> = { natural: 0.6, fast: 0.2, 'extra-fast': 0.1 };
-
+export { SILENCE_PACES, type SilencePace } from '../catalog/silence-paces.js';
 export { IMAGE_LAYOUTS, VIDEO_LAYOUTS, type Layout } from '../catalog/layouts.js';
 
 export const ITEM_TYPES = ['user-media', 'ai-broll'] as const;

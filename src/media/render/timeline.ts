@@ -6,7 +6,7 @@
  * Everything here is pure; times are seconds. Source times are those of the
  * transcript; output times are those of the rendered (cut) video.
  */
-import { PACE_MIN_SILENCE, type SilencePace } from '../../projects/settings.js';
+import { PACE_MIN_SILENCE, type SilencePace } from '../../catalog/silence-paces.js';
 import type { Segment, TakeCut, TimedWord } from '../transcript.js';
 
 /** Silence kept on each side of speech at most, so cuts never clip a word. */
