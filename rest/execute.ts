@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
 import { print, type ExecutionResult, type GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../src/errors.js';
+import type { Context } from '../src/graphql/context.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
 
 const printed = new WeakMap<object, { query: string; operationName: string }>();
@@ -20,7 +21,9 @@ function source(doc: TypedDocumentNode<unknown, unknown>) {
  * Runs one named operation through the GraphQL server's envelop pipeline in-process
  * (the same context factory and authentication, limits, error masking, logging and
  * metrics plugins as /graphql), with the caller's credentials and request id, and
- * returns its data or throws the first error as an AppError. Only the HTTP framing
+ * returns its data or throws the first error as an AppError. `check` reads the raw
+ * body the variables carry, as the service will, before they meet the typed inputs
+ * (plugins/variable-checks.ts). Only the HTTP framing
  * of a GraphQL request is skipped: there is no socket between the two doors.
  */
 export async function executeOperation<TResult, TVariables>(
@@ -28,7 +31,7 @@ export async function executeOperation<TResult, TVariables>(
   req: FastifyRequest,
   doc: TypedDocumentNode<TResult, TVariables>,
   variables: TVariables,
-  responseHeaders: Map<string, string> = new Map(),
+  { responseHeaders = new Map(), check }: { responseHeaders?: Map<string, string>; check?: (ctx: Context, variables: TVariables) => unknown } = {},
 ): Promise<TResult> {
   const { query, operationName } = source(doc as TypedDocumentNode<unknown, unknown>);
   const headers = new Headers();
@@ -37,7 +40,7 @@ export async function executeOperation<TResult, TVariables>(
     if (typeof v === 'string') headers.set(h, v);
   }
   const params = { query, operationName, variables: variables as Record<string, unknown> };
-  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders } as never);
+  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders, checkVariables: check } as never);
   const document = enveloped.parse(query);
   const invalid = enveloped.validate(enveloped.schema, document);
   if (invalid.length) throw toAppError(invalid[0], req, operationName);

@@ -22,7 +22,7 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
         };
         let data;
         try {
-          data = await executeOperation(graphql, req, r.operation, await r.variables(req), responseHeaders);
+          data = await executeOperation(graphql, req, r.operation, await r.variables(req), { responseHeaders, check: r.check });
         } finally {
           withHeaders();
         }

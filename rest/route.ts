@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../src/graphql/context.js';
 
 /**
  * One /v1 endpoint: the named GraphQL operation it runs, how the request
@@ -12,6 +13,12 @@ export interface Route<TResult = unknown, TVariables = unknown> {
   variables: (req: FastifyRequest) => TVariables | Promise<TVariables>;
   respond: (data: TResult, req: FastifyRequest, reply: FastifyReply) => unknown;
   status?: number;
+  /**
+   * The domain's reading of the raw body the variables carry, run after
+   * authentication and rate limits and before GraphQL coerces them into the
+   * operation's typed input: every violated field in the service's words.
+   */
+  check?: (ctx: Context, variables: TVariables) => unknown;
 }
 
 /** Types one route against its operation, then erases the types for the table. */

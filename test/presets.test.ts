@@ -88,7 +88,7 @@ const PRESET_SELECTION = PRESET_KEYS.map((k) => (k === 'configured' ? 'configure
 const list = (key: string, query = '') => request(app, 'GET', `/v1/presets${query}`, { key });
 const put = (key: string, id: string, json: unknown) => request(app, 'PUT', `/v1/presets/${id}`, { key, json });
 const gqlUpdate = (key: string, id: string, input: unknown) =>
-  gql(app, key, `mutation($id: ID!, $input: JSON!) { updatePreset(id: $id, input: $input) { ${PRESET_SELECTION} } }`, { id, input });
+  gql(app, key, `mutation($id: ID!, $input: UpdatePresetInput!) { updatePreset(id: $id, input: $input) { ${PRESET_SELECTION} } }`, { id, input });
 const gqlPage = (key: string, vars: { first?: number; after?: string }) =>
   gql(app, key, 'query($first: Int, $after: String) { presets(first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }', vars);
 
@@ -346,8 +346,10 @@ describe('PUT /v1/presets/{id}', () => {
     expectFields(r, fields);
     expect(r.body.message).toMatch(/8 fields/);
     expect(await db().preset.findUniqueOrThrow({ where: { id: p.id } })).toEqual(p);
-    // the GraphQL door reports the same fields for the same input
-    expectGqlFields(await gqlUpdate(user.key, p.id, body), fields);
+    // over GraphQL the typed input refuses values of the wrong type (and unknown fields) first, then the rules name the rest
+    expectGqlFields(await gqlUpdate(user.key, p.id, body), ['magicZooms', 'transitionSoundVolume', 'foo']);
+    const { magicZooms: _zooms, transitionSoundVolume: _volume, foo: _foo, ...typed } = body;
+    expectGqlFields(await gqlUpdate(user.key, p.id, typed), ['name', 'description', 'captions', 'musicVolume', 'magicBrollsPercentage']);
   });
 
   it("user B can neither read nor change user A's preset", async () => {

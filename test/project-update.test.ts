@@ -20,7 +20,7 @@ let hooks: WebhookInbox;
 
 const db = () => app.runtime.app.db;
 const put = (key: string, id: string, json: unknown) => request(app, 'PUT', `/v1/projects/${id}`, { key, json });
-const UPDATE = 'mutation($id: ID!, $input: JSON!) { updateProject(id: $id, input: $input) { message id status } }';
+const UPDATE = 'mutation($id: ID!, $input: UpdateProjectInput!) { updateProject(id: $id, input: $input) { message id status } }';
 
 const waitProject = (key: string, id: string, until: (p: any) => boolean, timeoutMs = 90_000) => waitProjectOf(app, key, id, until, timeoutMs);
 
@@ -234,11 +234,17 @@ describe('PUT /v1/projects/{id}: other fields', () => {
     expect(r.body.details).toEqual([expect.objectContaining({ field: 'items[0].userMediaId' })]);
   });
 
-  it('GraphQL answers the same violations with VALIDATION_ERROR and details', async () => {
-    const g = await gql(app, user.key, UPDATE, { id: await row(user.id), input: { items: [], nope: 1 } });
+  it('GraphQL answers the same violations with VALIDATION_ERROR and details; the typed input refuses an unknown field first', async () => {
+    const id = await row(user.id);
+    const unknown = await gql(app, user.key, UPDATE, { id, input: { items: [], nope: 1 } });
+    expect(unknown.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'nope', message: 'is not a known field' }] });
+    const g = await gql(app, user.key, UPDATE, { id, input: { items: [], captionPositionY: 81 } });
     expect(g.body.errors?.[0].extensions).toMatchObject({
       code: 'VALIDATION_ERROR',
-      details: expect.arrayContaining([expect.objectContaining({ field: 'items' }), expect.objectContaining({ field: 'nope' })]),
+      details: [
+        { field: 'captionPositionY', message: 'must be a number from 0 to 80', value: 81 },
+        { field: 'items', message: 'must have at least one item' },
+      ],
     });
   });
 });

@@ -212,9 +212,9 @@ describe('POST /v1/projects', () => {
   });
 
   it('the GraphQL mutation applies the same rules and gives the same record', async () => {
-    const bad = await gql(app, user.key, 'mutation($i: JSON!) { createProject(input: $i) { id } }', { i: { title: '', language: 'en', videoUrl: files.url('talk.mp4') } });
+    const bad = await gql(app, user.key, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', { i: { title: '', language: 'en', videoUrl: files.url('talk.mp4') } });
     expect(bad.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'title' }] });
-    const ok = await gql(app, user.key, 'mutation($i: JSON!) { createProject(input: $i) { id title status templateName } }', { i: body({ autoRender: false }) });
+    const ok = await gql(app, user.key, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id title status templateName } }', { i: body({ autoRender: false }) });
     expect(ok.body.data.createProject).toMatchObject({ title: 'A talk', status: 'processing', templateName: 'classic' });
   });
 });

@@ -3,9 +3,74 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type AiEditTemplate =
+  | 'ai_template_a'
+  | 'ai_template_b'
+  | 'ai_template_c';
+
 export type CaptionFormat =
   | 'srt'
   | 'vtt';
+
+/** The fields of POST /v1/projects */
+export type CreateProjectInput = {
+  /** a bundle of settings; only title, language, the source, webhookUrl and dictionary may accompany it */
+  aiEditTemplate?: AiEditTemplate | null | undefined;
+  /** export once transcribed; true when left out */
+  autoRender?: boolean | null | undefined;
+  /** horizontal caption position, percent, 0-100 */
+  captionPositionX?: number | null | undefined;
+  /** vertical caption position, percent from the top, 0-80 */
+  captionPositionY?: number | null | undefined;
+  /** denoise and level the voice */
+  cleanAudio?: boolean | null | undefined;
+  /** Words and names the transcription should know: at most 100, each 1-50 characters */
+  dictionary?: Array<string> | null | undefined;
+  /** no burnt-in captions */
+  disableCaptions?: boolean | null | undefined;
+  /** true: the default AI hook title; false: none; or an object {text, template, top, size} (each optional) */
+  hookTitle?: unknown;
+  /** Media over the video, none overlapping: {type: "user-media", userMediaId, startTime, endTime, layout?} for a VIDEO or IMAGE file of your library, or {type: "ai-broll", prompt (1-2500 characters), startTime, endTime (at most 12 s later), layout?} (3 AI credits each); layout is one of cover, contain, rounded, square, split-50-50, split-35-65, split-50-50-bordered, split-35-65-bordered, pip-top-right, pip-bottom-right (images: cover, contain, rounded, square) */
+  items?: unknown;
+  /** a language code of GET /v1/languages */
+  language: string;
+  /** automatic B-roll from your library or the generator */
+  magicBrolls?: boolean | null | undefined;
+  /** share of automatic B-roll, 0-100; 50 when left out */
+  magicBrollsPercentage?: number | null | undefined;
+  /** punch-in zooms on stressed words */
+  magicZooms?: boolean | null | undefined;
+  /** Background music */
+  music?: ProjectMusicInput | null | undefined;
+  /** one of your presets, applied in place of the settings it holds */
+  presetId?: string | number | null | undefined;
+  /** keep only the last take of a repeated phrase */
+  removeBadTakes?: boolean | null | undefined;
+  /** cut pauses: natural, fast, extra-fast */
+  removeSilencePace?: string | null | undefined;
+  /** a caption template of GET /v1/templates; not with userThemeId */
+  templateName?: string | null | undefined;
+  /** 1-100 characters */
+  title: string;
+  /** one of your caption themes; not with templateName */
+  userThemeId?: string | number | null | undefined;
+  /** a public mp4 or mov file, at most 2 GB and 2 hours */
+  videoUrl: string;
+  /** an HTTPS URL told when the project completes or fails */
+  webhookUrl?: string | null | undefined;
+};
+
+/** The fields of POST /v1/projects/{id}/export, all optional */
+export type ExportProjectInput = {
+  /** 1-60; the source frame rate when left out */
+  fps?: number | null | undefined;
+  /** 100-4000; the source height when left out */
+  height?: number | null | undefined;
+  /** told when the export completes or fails */
+  webhookUrl?: string | null | undefined;
+  /** 100-4000; the source width when left out */
+  width?: number | null | undefined;
+};
 
 /** pending while the file is fetched and probed; ready to use; failed with a reason */
 export type MediaStatus =
@@ -18,6 +83,18 @@ export type MediaType =
   | 'IMAGE'
   | 'VIDEO';
 
+/** Background music */
+export type ProjectMusicInput = {
+  /** fade in and out; true when left out */
+  fade?: boolean | null | undefined;
+  /** seconds into the track; 0 when left out */
+  startFromTime?: number | null | undefined;
+  /** an AUDIO file of your library or a music track (GET /v1/music) */
+  userMediaId: string | number;
+  /** 1-100 */
+  volume: number;
+};
+
 export type ProjectStatus =
   | 'completed'
   | 'exporting'
@@ -25,6 +102,119 @@ export type ProjectStatus =
   | 'processing'
   | 'transcribing'
   | 'uploading';
+
+/** The fields to change, at least one, as in PUT /v1/presets/{id} */
+export type UpdatePresetInput = {
+  /** apply the saved caption theme; true only when configured says it is saved */
+  captions?: boolean | null | undefined;
+  cleanAudio?: boolean | null | undefined;
+  /** apply the saved colour filter; true only when configured says it is saved */
+  colorFilter?: boolean | null | undefined;
+  /** up to 500 characters; null clears it */
+  description?: string | null | undefined;
+  eyeContactCorrection?: boolean | null | undefined;
+  /** apply the saved hook title; true only when configured says it is saved */
+  hookTitle?: boolean | null | undefined;
+  /** apply the saved logo; true only when configured says it is saved */
+  logo?: boolean | null | undefined;
+  /** automatic AI B-roll */
+  magicBrolls?: boolean | null | undefined;
+  /** share of automatic B-roll, 0-100 */
+  magicBrollsPercentage?: number | null | undefined;
+  /** transition effects around automatic B-roll */
+  magicBrollsTransitions?: boolean | null | undefined;
+  magicZooms?: boolean | null | undefined;
+  /** apply the saved background music; true only when configured says it is saved */
+  music?: boolean | null | undefined;
+  /** 1-100; only when configured.music */
+  musicVolume?: number | null | undefined;
+  /** 1-100 characters */
+  name?: string | null | undefined;
+  /** 0-100; null switches transition sounds off */
+  transitionSoundVolume?: number | null | undefined;
+};
+
+/** The fields of PUT /v1/projects/{id}, all optional, at least one */
+export type UpdateProjectInput = {
+  /** horizontal caption position, percent, 0-100 */
+  captionPositionX?: number | null | undefined;
+  /** vertical caption position, percent from the top, 0-80 */
+  captionPositionY?: number | null | undefined;
+  /** no burnt-in captions */
+  disableCaptions?: boolean | null | undefined;
+  /** true: the default AI hook title; false: none; or an object {text, template, top, size} (each optional) */
+  hookTitle?: unknown;
+  /** At least one item. Media over the video, none overlapping: {type: "user-media", userMediaId, startTime, endTime, layout?} for a VIDEO or IMAGE file of your library, or {type: "ai-broll", prompt (1-2500 characters), startTime, endTime (at most 12 s later), layout?} (3 AI credits each); layout is one of cover, contain, rounded, square, split-50-50, split-35-65, split-50-50-bordered, split-35-65-bordered, pip-top-right, pip-bottom-right (images: cover, contain, rounded, square) */
+  items?: unknown;
+  /** Background music */
+  music?: ProjectMusicInput | null | undefined;
+  /** keep only the last take of a repeated phrase */
+  removeBadTakes?: boolean | null | undefined;
+  /** cut pauses: natural, fast, extra-fast */
+  removeSilencePace?: string | null | undefined;
+  /** The whole transcript, in time order: words of the current transcript keep their id, new ones have none */
+  words?: Array<WordInput> | null | undefined;
+};
+
+/** The text fields of POST /v1/projects/upload */
+export type UploadProjectInput = {
+  /** a bundle of settings; only title, language, the source, webhookUrl and dictionary may accompany it */
+  aiEditTemplate?: AiEditTemplate | null | undefined;
+  /** horizontal caption position, percent, 0-100 */
+  captionPositionX?: number | null | undefined;
+  /** vertical caption position, percent from the top, 0-80 */
+  captionPositionY?: number | null | undefined;
+  /** denoise and level the voice */
+  cleanAudio?: boolean | null | undefined;
+  /** Words and names the transcription should know: at most 100, each 1-50 characters */
+  dictionary?: Array<string> | null | undefined;
+  /** no burnt-in captions */
+  disableCaptions?: boolean | null | undefined;
+  /** true: the default AI hook title; false: none; or an object {text, template, top, size} (each optional) */
+  hookTitle?: unknown;
+  /** Media over the video, none overlapping: {type: "user-media", userMediaId, startTime, endTime, layout?} for a VIDEO or IMAGE file of your library, or {type: "ai-broll", prompt (1-2500 characters), startTime, endTime (at most 12 s later), layout?} (3 AI credits each); layout is one of cover, contain, rounded, square, split-50-50, split-35-65, split-50-50-bordered, split-35-65-bordered, pip-top-right, pip-bottom-right (images: cover, contain, rounded, square) */
+  items?: unknown;
+  /** a language code of GET /v1/languages */
+  language: string;
+  /** automatic B-roll from your library or the generator */
+  magicBrolls?: boolean | null | undefined;
+  /** share of automatic B-roll, 0-100; 50 when left out */
+  magicBrollsPercentage?: number | null | undefined;
+  /** punch-in zooms on stressed words */
+  magicZooms?: boolean | null | undefined;
+  /** Background music */
+  music?: ProjectMusicInput | null | undefined;
+  /** one of your presets, applied in place of the settings it holds */
+  presetId?: string | number | null | undefined;
+  /** keep only the last take of a repeated phrase */
+  removeBadTakes?: boolean | null | undefined;
+  /** cut pauses: natural, fast, extra-fast */
+  removeSilencePace?: string | null | undefined;
+  /** a caption template of GET /v1/templates; not with userThemeId */
+  templateName?: string | null | undefined;
+  /** 1-100 characters */
+  title: string;
+  /** one of your caption themes; not with templateName */
+  userThemeId?: string | number | null | undefined;
+  /** an HTTPS URL told when the project completes or fails */
+  webhookUrl?: string | null | undefined;
+};
+
+/** A transcript element */
+export type WordInput = {
+  endTime: number;
+  /** the id of a word of the current transcript; left out for a new word */
+  id?: string | number | null | undefined;
+  startTime: number;
+  /** 1-200 characters; ignored for a silence */
+  text?: string | null | undefined;
+  type: WordKind;
+};
+
+export type WordKind =
+  | 'punctuation'
+  | 'silence'
+  | 'word';
 
 export type LanguagesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -43,7 +233,7 @@ export type HookTitleTemplateNamesQuery = { hookTitleTemplates: Array<{ name: st
 
 export type ExportProjectMutationVariables = Exact<{
   id: string | number;
-  input?: unknown;
+  input?: ExportProjectInput | null | undefined;
 }>;
 
 
@@ -104,7 +294,7 @@ export type PresetQuery = { preset: { id: string, name: string, description: str
 
 export type UpdatePresetMutationVariables = Exact<{
   id: string | number;
-  input: unknown;
+  input: UpdatePresetInput;
 }>;
 
 
@@ -112,7 +302,7 @@ export type UpdatePresetMutation = { updatePreset: { id: string, name: string, d
 
 export type UpdateProjectMutationVariables = Exact<{
   id: string | number;
-  input: unknown;
+  input: UpdateProjectInput;
 }>;
 
 
@@ -121,14 +311,14 @@ export type UpdateProjectMutation = { updateProject: { message: string, id: stri
 export type ProjectRecordFragment = { id: string, title: string, language: string, status: ProjectStatus, webhookUrl: string | null, templateName: string, userThemeId: string | null, presetId: string | null, aiEditTemplate: string | null, magicZooms: boolean, magicBrolls: boolean, magicBrollsPercentage: number, removeSilencePace: string | null, removeBadTakes: boolean, cleanAudio: boolean, disableCaptions: boolean, autoRender: boolean, captionPositionY: number | null, captionPositionX: number | null, hookTitle: unknown, music: unknown, items: unknown, dictionary: Array<string>, createdAt: string, updatedAt: string };
 
 export type CreateProjectMutationVariables = Exact<{
-  input: unknown;
+  input: CreateProjectInput;
 }>;
 
 
 export type CreateProjectMutation = { createProject: { id: string, title: string, language: string, status: ProjectStatus, webhookUrl: string | null, templateName: string, userThemeId: string | null, presetId: string | null, aiEditTemplate: string | null, magicZooms: boolean, magicBrolls: boolean, magicBrollsPercentage: number, removeSilencePace: string | null, removeBadTakes: boolean, cleanAudio: boolean, disableCaptions: boolean, autoRender: boolean, captionPositionY: number | null, captionPositionX: number | null, hookTitle: unknown, music: unknown, items: unknown, dictionary: Array<string>, createdAt: string, updatedAt: string } };
 
 export type UploadProjectMutationVariables = Exact<{
-  input: unknown;
+  input: UploadProjectInput;
   file: unknown;
 }>;
 
@@ -147,7 +337,7 @@ export const ProjectRecordFragmentDoc = {"kind":"Document","definitions":[{"kind
 export const LanguagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]} as unknown as DocumentNode<LanguagesQuery, LanguagesQueryVariables>;
 export const CaptionTemplateNamesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CaptionTemplateNames"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"captionTemplates"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CaptionTemplateNamesQuery, CaptionTemplateNamesQueryVariables>;
 export const HookTitleTemplateNamesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"HookTitleTemplateNames"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hookTitleTemplates"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<HookTitleTemplateNamesQuery, HookTitleTemplateNamesQueryVariables>;
-export const ExportProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ExportProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"exportProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ExportProjectMutation, ExportProjectMutationVariables>;
+export const ExportProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ExportProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ExportProjectInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"exportProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ExportProjectMutation, ExportProjectMutationVariables>;
 export const ProjectCaptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ProjectCaptions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"format"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CaptionFormat"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"captions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"format"},"value":{"kind":"Variable","name":{"kind":"Name","value":"format"}}}]}]}}]}}]} as unknown as DocumentNode<ProjectCaptionsQuery, ProjectCaptionsQueryVariables>;
 export const CreateUserMediaDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateUserMedia"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"url"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createUserMedia"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"url"},"value":{"kind":"Variable","name":{"kind":"Name","value":"url"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userMediaId"}}]}}]}}]} as unknown as DocumentNode<CreateUserMediaMutation, CreateUserMediaMutationVariables>;
 export const UploadUserMediaDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UploadUserMedia"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"file"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Upload"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uploadUserMedia"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"file"},"value":{"kind":"Variable","name":{"kind":"Name","value":"file"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userMediaId"}}]}}]}}]} as unknown as DocumentNode<UploadUserMediaMutation, UploadUserMediaMutationVariables>;
@@ -155,8 +345,8 @@ export const UserMediaPageDocument = {"kind":"Document","definitions":[{"kind":"
 export const MusicCatalogueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MusicCatalogue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"music"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}}]}}]}}]} as unknown as DocumentNode<MusicCatalogueQuery, MusicCatalogueQueryVariables>;
 export const PresetsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Presets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"presets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PresetFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PresetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Preset"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsTransitions"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"eyeContactCorrection"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"musicVolume"}},{"kind":"Field","name":{"kind":"Name","value":"transitionSoundVolume"}},{"kind":"Field","name":{"kind":"Name","value":"configured"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"music"}}]}},{"kind":"Field","name":{"kind":"Name","value":"sourceProjectId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<PresetsQuery, PresetsQueryVariables>;
 export const PresetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Preset"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"preset"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PresetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PresetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Preset"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsTransitions"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"eyeContactCorrection"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"musicVolume"}},{"kind":"Field","name":{"kind":"Name","value":"transitionSoundVolume"}},{"kind":"Field","name":{"kind":"Name","value":"configured"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"music"}}]}},{"kind":"Field","name":{"kind":"Name","value":"sourceProjectId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<PresetQuery, PresetQueryVariables>;
-export const UpdatePresetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdatePreset"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updatePreset"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PresetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PresetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Preset"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsTransitions"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"eyeContactCorrection"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"musicVolume"}},{"kind":"Field","name":{"kind":"Name","value":"transitionSoundVolume"}},{"kind":"Field","name":{"kind":"Name","value":"configured"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"music"}}]}},{"kind":"Field","name":{"kind":"Name","value":"sourceProjectId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UpdatePresetMutation, UpdatePresetMutationVariables>;
-export const UpdateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<UpdateProjectMutation, UpdateProjectMutationVariables>;
-export const CreateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectRecord"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectRecord"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"language"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}},{"kind":"Field","name":{"kind":"Name","value":"templateName"}},{"kind":"Field","name":{"kind":"Name","value":"userThemeId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"aiEditTemplate"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"removeSilencePace"}},{"kind":"Field","name":{"kind":"Name","value":"removeBadTakes"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"disableCaptions"}},{"kind":"Field","name":{"kind":"Name","value":"autoRender"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionY"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionX"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"dictionary"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<CreateProjectMutation, CreateProjectMutationVariables>;
-export const UploadProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UploadProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"file"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Upload"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uploadProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"file"},"value":{"kind":"Variable","name":{"kind":"Name","value":"file"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectRecord"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectRecord"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"language"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}},{"kind":"Field","name":{"kind":"Name","value":"templateName"}},{"kind":"Field","name":{"kind":"Name","value":"userThemeId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"aiEditTemplate"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"removeSilencePace"}},{"kind":"Field","name":{"kind":"Name","value":"removeBadTakes"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"disableCaptions"}},{"kind":"Field","name":{"kind":"Name","value":"autoRender"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionY"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionX"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"dictionary"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UploadProjectMutation, UploadProjectMutationVariables>;
+export const UpdatePresetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdatePreset"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdatePresetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updatePreset"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PresetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PresetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Preset"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsTransitions"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"eyeContactCorrection"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"musicVolume"}},{"kind":"Field","name":{"kind":"Name","value":"transitionSoundVolume"}},{"kind":"Field","name":{"kind":"Name","value":"configured"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"captions"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"logo"}},{"kind":"Field","name":{"kind":"Name","value":"colorFilter"}},{"kind":"Field","name":{"kind":"Name","value":"music"}}]}},{"kind":"Field","name":{"kind":"Name","value":"sourceProjectId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UpdatePresetMutation, UpdatePresetMutationVariables>;
+export const UpdateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<UpdateProjectMutation, UpdateProjectMutationVariables>;
+export const CreateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectRecord"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectRecord"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"language"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}},{"kind":"Field","name":{"kind":"Name","value":"templateName"}},{"kind":"Field","name":{"kind":"Name","value":"userThemeId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"aiEditTemplate"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"removeSilencePace"}},{"kind":"Field","name":{"kind":"Name","value":"removeBadTakes"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"disableCaptions"}},{"kind":"Field","name":{"kind":"Name","value":"autoRender"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionY"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionX"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"dictionary"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<CreateProjectMutation, CreateProjectMutationVariables>;
+export const UploadProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UploadProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UploadProjectInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"file"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Upload"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uploadProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"file"},"value":{"kind":"Variable","name":{"kind":"Name","value":"file"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectRecord"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectRecord"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"language"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}},{"kind":"Field","name":{"kind":"Name","value":"templateName"}},{"kind":"Field","name":{"kind":"Name","value":"userThemeId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"aiEditTemplate"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"removeSilencePace"}},{"kind":"Field","name":{"kind":"Name","value":"removeBadTakes"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"disableCaptions"}},{"kind":"Field","name":{"kind":"Name","value":"autoRender"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionY"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionX"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"dictionary"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UploadProjectMutation, UploadProjectMutationVariables>;
 export const ProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Project"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectRecord"}},{"kind":"Field","name":{"kind":"Name","value":"transcriptionStatus"}},{"kind":"Field","name":{"kind":"Name","value":"failureReason"}},{"kind":"Field","name":{"kind":"Name","value":"videoMetaData"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"width"}},{"kind":"Field","name":{"kind":"Name","value":"height"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"fps"}}]}},{"kind":"Field","name":{"kind":"Name","value":"words"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}}]}},{"kind":"Field","name":{"kind":"Name","value":"downloadUrl"}},{"kind":"Field","name":{"kind":"Name","value":"directUrl"}},{"kind":"Field","name":{"kind":"Name","value":"previewUrl"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectRecord"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"language"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}},{"kind":"Field","name":{"kind":"Name","value":"templateName"}},{"kind":"Field","name":{"kind":"Name","value":"userThemeId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"aiEditTemplate"}},{"kind":"Field","name":{"kind":"Name","value":"magicZooms"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrolls"}},{"kind":"Field","name":{"kind":"Name","value":"magicBrollsPercentage"}},{"kind":"Field","name":{"kind":"Name","value":"removeSilencePace"}},{"kind":"Field","name":{"kind":"Name","value":"removeBadTakes"}},{"kind":"Field","name":{"kind":"Name","value":"cleanAudio"}},{"kind":"Field","name":{"kind":"Name","value":"disableCaptions"}},{"kind":"Field","name":{"kind":"Name","value":"autoRender"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionY"}},{"kind":"Field","name":{"kind":"Name","value":"captionPositionX"}},{"kind":"Field","name":{"kind":"Name","value":"hookTitle"}},{"kind":"Field","name":{"kind":"Name","value":"music"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"dictionary"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<ProjectQuery, ProjectQueryVariables>;

@@ -1,5 +1,7 @@
 import { badRequest } from '../../src/errors.js';
-import { ExportProjectDocument, ProjectCaptionsDocument } from '../generated/operations.js';
+import { readExportRequest } from '../../src/exports/service.js';
+import { currentUser } from '../../src/graphql/context.js';
+import { ExportProjectDocument, ProjectCaptionsDocument, type ExportProjectInput } from '../generated/operations.js';
 import { queryEnum } from '../query.js';
 import { route } from '../route.js';
 
@@ -12,7 +14,8 @@ export const exportRoutes = [
     method: 'POST',
     url: '/v1/projects/:id/export',
     operation: ExportProjectDocument,
-    variables: (req) => ({ id: (req.params as Params).id, input: req.body ?? {} }),
+    variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as ExportProjectInput }),
+    check: (ctx, { id, input }) => readExportRequest(ctx.app, currentUser(ctx).id, id, input),
     respond: (d) => d.exportProject,
   }),
   route({

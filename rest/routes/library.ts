@@ -1,3 +1,4 @@
+import { readUserMediaBody } from '../../src/library/fetch-media.js';
 import { readMultipart } from '../multipart.js';
 import { CreateUserMediaDocument, MusicCatalogueDocument, UploadUserMediaDocument, UserMediaPageDocument } from '../generated/operations.js';
 import { nextCursorOf, queryEnum, queryInt, queryString } from '../query.js';
@@ -11,6 +12,7 @@ export const libraryRoutes = [
     url: '/v1/user-media',
     operation: CreateUserMediaDocument,
     variables: (req) => ({ url: (req.body as { url?: unknown } | undefined)?.url as string }),
+    check: (_ctx, variables) => readUserMediaBody(variables),
     respond: (d) => ({ userMediaId: d.createUserMedia.userMediaId }),
     status: 201,
   }),

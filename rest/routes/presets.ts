@@ -1,4 +1,6 @@
-import { PresetDocument, PresetsDocument, UpdatePresetDocument } from '../generated/operations.js';
+import { currentUser } from '../../src/graphql/context.js';
+import { readPresetUpdate } from '../../src/presets/service.js';
+import { PresetDocument, PresetsDocument, UpdatePresetDocument, type UpdatePresetInput } from '../generated/operations.js';
 import { nextCursorOf, queryInt, queryString } from '../query.js';
 import { route } from '../route.js';
 
@@ -26,8 +28,8 @@ export const presetRoutes = [
     method: 'PUT',
     url: '/v1/presets/:id',
     operation: UpdatePresetDocument,
-    // the body goes through untouched (JSON): the service names unknown fields and wrong types along with every other violation
-    variables: (req) => ({ id: (req.params as Params).id, input: req.body ?? {} }),
+    variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdatePresetInput }),
+    check: (ctx, { id, input }) => readPresetUpdate(ctx.app.db, currentUser(ctx).id, id, input),
     respond: (d) => d.updatePreset,
   }),
 ];

@@ -1,4 +1,6 @@
-import { UpdateProjectDocument } from '../generated/operations.js';
+import { currentUser } from '../../src/graphql/context.js';
+import { readProjectUpdate } from '../../src/projects/update.js';
+import { UpdateProjectDocument, type UpdateProjectInput } from '../generated/operations.js';
 import { route } from '../route.js';
 
 type Params = { id: string };
@@ -8,8 +10,8 @@ export const projectEditRoutes = [
     method: 'PUT',
     url: '/v1/projects/:id',
     operation: UpdateProjectDocument,
-    // the body goes through untouched (JSON): the service names unknown fields and wrong types along with every other violation
-    variables: (req) => ({ id: (req.params as Params).id, input: req.body ?? {} }),
+    variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdateProjectInput }),
+    check: (ctx, { id, input }) => readProjectUpdate(ctx.app, currentUser(ctx).id, id, input),
     respond: (d) => d.updateProject,
   }),
 ];

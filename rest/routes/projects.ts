@@ -1,5 +1,10 @@
-import type { ProjectQuery, ProjectRecordFragment } from '../generated/operations.js';
+import type { Upload } from 'graphql-upload-ts';
+import { currentUser } from '../../src/graphql/context.js';
+import { readCreateBody } from '../../src/projects/creation.js';
+import type { CreateProjectInput, ProjectQuery, ProjectRecordFragment, UploadProjectInput } from '../generated/operations.js';
 import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
+import { uploadProjectBody } from '../../src/projects/schemas.js';
+import { fromFormFields } from '../../src/validation.js';
 import { readMultipart } from '../multipart.js';
 import { route } from '../route.js';
 
@@ -36,39 +41,14 @@ function fullRecord(p: NonNullable<ProjectQuery['project']>) {
   };
 }
 
-const BOOLEAN_FIELDS = new Set(['magicZooms', 'magicBrolls', 'removeBadTakes', 'cleanAudio', 'disableCaptions']);
-const NUMBER_FIELDS = new Set(['captionPositionY', 'captionPositionX', 'magicBrollsPercentage']);
-const JSON_FIELDS = new Set(['dictionary', 'items', 'music', 'hookTitle']);
-
-/**
- * Multipart parts are all text (SPEC.md): booleans as true/false, numbers as
- * digits, dictionary/items/music/hookTitle as JSON. A part that does not parse
- * is passed on as its text, so the service names it along with every other
- * violated field.
- */
-export function fromFormFields(fields: Record<string, string>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [name, text] of Object.entries(fields)) {
-    const t = text.trim();
-    if (BOOLEAN_FIELDS.has(name)) body[name] = t === 'true' ? true : t === 'false' ? false : text;
-    else if (NUMBER_FIELDS.has(name)) body[name] = /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : text;
-    else if (JSON_FIELDS.has(name)) {
-      try {
-        body[name] = JSON.parse(t);
-      } catch {
-        body[name] = text;
-      }
-    } else body[name] = text;
-  }
-  return body;
-}
-
 export const projectRoutes = [
   route({
     method: 'POST',
     url: '/v1/projects',
     operation: CreateProjectDocument,
-    variables: (req) => ({ input: req.body ?? {} }),
+    // the body as sent: the check reads it before it becomes the typed input
+    variables: (req) => ({ input: (req.body ?? {}) as CreateProjectInput }),
+    check: (ctx, { input }) => readCreateBody(ctx.app, currentUser(ctx).id, input, 'url'),
     respond: (d) => projectRecord(d.createProject),
     status: 201,
   }),
@@ -78,7 +58,17 @@ export const projectRoutes = [
     operation: UploadProjectDocument,
     variables: async (req) => {
       const form = await readMultipart(req);
-      return { input: fromFormFields(form.fields), file: form.file };
+      // every part is text (SPEC.md): read as the fields' types of the body's schema
+      return { input: fromFormFields(uploadProjectBody, form.fields) as UploadProjectInput, file: form.file };
+    },
+    check: async (ctx, { input, file }) => {
+      try {
+        await readCreateBody(ctx.app, currentUser(ctx).id, input, 'upload');
+      } catch (e) {
+        // the answer goes out now; the rest of the file is not wanted
+        (await (file as Upload).promise).createReadStream().resume();
+        throw e;
+      }
     },
     respond: (d) => projectRecord(d.uploadProject),
     status: 201,

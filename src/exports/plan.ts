@@ -12,7 +12,7 @@ import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
 import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf, wordsOf } from '../projects/service.js';
-import type { Item, Music } from '../projects/validate.js';
+import type { Item, Music } from '../projects/references.js';
 
 /** A magic zoom: a 12 % punch-in held for this long at a sentence start. */
 const ZOOM_SCALE = 1.12;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import { AppError, badRequest, FieldErrors } from '../errors.js';
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
-import { InputReader } from '../input.js';
+import { readBody } from '../validation.js';
+import { exportBody } from './schemas.js';
 import type { Logger } from '../logger.js';
 import { buildRenderGraph } from '../media/render/graph.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
@@ -38,20 +39,7 @@ export function exportSize(body: { width?: number; height?: number; fps?: number
  * queues the render. Answers at once.
  */
 export async function requestExport(app: App, userId: string, projectId: string, body: unknown) {
-  const project = await getProject(app, userId, projectId);
-  const r = new InputReader(body ?? {}, ['fps', 'width', 'height', 'webhookUrl']);
-  const fps = r.number('fps', 1, 60) ?? undefined;
-  const width = r.int('width', 100, 4000) ?? undefined;
-  const height = r.int('height', 100, 4000) ?? undefined;
-  const webhookUrl = r.text('webhookUrl', { max: 2048 }) ?? undefined;
-  if (webhookUrl) {
-    try {
-      if (!['http:', 'https:'].includes(new URL(webhookUrl).protocol)) throw new Error('scheme');
-    } catch {
-      r.errors.add('webhookUrl', 'must be a valid http or https URL', webhookUrl);
-    }
-  }
-  throwBadRequest(r.errors);
+  const { project, fps, width, height, webhookUrl } = await readExportRequest(app, userId, projectId, body);
 
   if (project.status === 'uploading') throw badRequest('The project is still uploading');
   if (!wordsOf(project)) throw badRequest('The project is not ready: it has no transcript yet');
@@ -75,6 +63,15 @@ export async function requestExport(app: App, userId: string, projectId: string,
     throw new AppError('INTERNAL_SERVER_ERROR', 'Export failed to start');
   }
   return { message: 'Export started', projectId: project.id, status: 'exporting' as const, exportId: created.id };
+}
+
+/** One of the user's projects and the export body (NOT_FOUND first; a body problem is BAD_REQUEST naming the parameter). */
+export async function readExportRequest(app: App, userId: string, projectId: string, body: unknown) {
+  const project = await getProject(app, userId, projectId);
+  const errors = new FieldErrors();
+  const parsed = readBody(exportBody, body ?? {}, errors);
+  throwBadRequest(errors);
+  return { project, ...parsed! };
 }
 
 function throwBadRequest(errors: FieldErrors) {

@@ -4,11 +4,10 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, Kind } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { isProduction } from '../config.js';
-import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
+import { AppError, forbidden, unauthorized } from '../errors.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import type { Context } from './context.js';
@@ -26,7 +25,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // scope-auth first, so authorization runs before anything else wraps a resolver
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin, DataloaderPlugin, ComplexityPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
@@ -67,23 +66,7 @@ export const builder = new SchemaBuilder<{
       return new AppError('BAD_REQUEST', `Query ${kind.toLowerCase()} ${value} exceeds the limit of ${max}`);
     },
   },
-  validation: {
-    validationError: (result) =>
-      validationError(
-        result.issues.map((issue) => ({
-          field: fieldPath(issue.path ?? []),
-          message: issue.message,
-        })),
-      ),
-  },
 });
-
-/** `items.1.endTime` as the REST body names it: `items[1].endTime` (the argument name is dropped). */
-function fieldPath(path: ReadonlyArray<PropertyKey | { key: PropertyKey }>): string {
-  const keys = path.map((p) => (typeof p === 'object' ? p.key : p));
-  const [, ...rest] = keys.length > 1 ? keys : [undefined, ...keys];
-  return rest.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
-}
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 timestamp in UTC',

@@ -14,7 +14,12 @@ export interface Context {
   log: Logger;
   /** headers for the HTTP response (rate-limit state); the host copies them onto its reply */
   responseHeaders: Map<string, string>;
+  /** set by the REST adapter: the domain's check of its raw body (plugins/variable-checks.ts) */
+  checkVariables?: VariableCheck;
 }
+
+/** Checks raw variables the way the operation's service reads them; throws its AppError. */
+export type VariableCheck = (ctx: Context, variables: Record<string, unknown>) => unknown;
 
 /** The caller; resolvers behind the `user` scope can rely on it. */
 export function currentUser(ctx: Context): AuthUser {
@@ -31,4 +36,6 @@ export interface ServerContext {
   connectionParams?: Record<string, unknown>;
   /** filled by plugins (rate limits); the HTTP host copies them onto its response */
   responseHeaders?: Map<string, string>;
+  /** the REST adapter's check of its raw body */
+  checkVariables?: VariableCheck;
 }

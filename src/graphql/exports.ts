@@ -2,7 +2,9 @@ import { keptSegments } from '../exports/plan.js';
 import { requestExport } from '../exports/service.js';
 import { toSrt, toVtt } from '../media/render/captions.js';
 import { metaOf, wordsOf } from '../projects/service.js';
+import { exportBody } from '../exports/schemas.js';
 import { builder } from './builder.js';
+import { inputFromSchema } from './inputs.js';
 import { currentUser } from './context.js';
 import { ProjectType } from './projects.js';
 
@@ -50,11 +52,13 @@ builder.prismaObjectFields(ProjectType, (t) => ({
   }),
 }));
 
+const ExportProjectInput = inputFromSchema('ExportProjectInput', exportBody, 'The fields of POST /v1/projects/{id}/export, all optional');
+
 builder.mutationFields((t) => ({
   exportProject: t.field({
     type: ExportStarted,
-    description: 'Renders a transcribed project (fields of POST /v1/projects/{id}/export: fps, width, height, webhookUrl)',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: false }) },
+    description: 'Renders a transcribed project; a size or frame rate left out is the source video\'s',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: ExportProjectInput, required: false }) },
     resolve: (_root, { id, input }, ctx) => requestExport(ctx.app, currentUser(ctx).id, String(id), input ?? {}),
   }),
 }));

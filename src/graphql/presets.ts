@@ -1,5 +1,7 @@
 import { createPresetFromProject, getPreset, listPresets, presetConfigured, updatePreset } from '../presets/service.js';
+import { updatePresetBody } from '../presets/schemas.js';
 import { builder } from './builder.js';
+import { inputFromSchema } from './inputs.js';
 import { pageArgs, toConnection } from './connections.js';
 import { currentUser } from './context.js';
 
@@ -40,21 +42,7 @@ export const PresetType = builder.prismaObject('Preset', {
   }),
 });
 
-/**
- * The update body is JSON, checked whole by the service, rather than a typed input:
- * GraphQL coercion would refuse a wrong type or an unknown field before the service
- * runs, hiding the other violations of the same body and wording them in GraphQL's
- * terms; REST sends its body through this argument untouched.
- */
-const UPDATE_PRESET_INPUT = [
-  'The fields to change, at least one, as in PUT /v1/presets/{id}:',
-  'name (string, 1-100), description (string up to 500, or null to clear),',
-  'captions, hookTitle, logo, colorFilter, music (booleans; true only when `configured` says the media is saved),',
-  'magicZooms, magicBrolls, magicBrollsTransitions, cleanAudio, eyeContactCorrection (booleans),',
-  'magicBrollsPercentage (integer 0-100), musicVolume (integer 1-100, only when configured.music),',
-  'transitionSoundVolume (integer 0-100, or null to switch transition sounds off).',
-  'Unknown fields, wrong types and broken rules are all reported at once.',
-].join(' ');
+const UpdatePresetInput = inputFromSchema('UpdatePresetInput', updatePresetBody, 'The fields to change, at least one, as in PUT /v1/presets/{id}');
 
 builder.queryFields((t) => ({
   presets: t.connection(
@@ -78,7 +66,7 @@ builder.mutationFields((t) => ({
   updatePreset: t.prismaField({
     type: 'Preset',
     description: 'Changes some fields of one of your presets; every violated field is reported at once and nothing changes then',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true, description: UPDATE_PRESET_INPUT }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdatePresetInput, required: true }) },
     resolve: (_query, _root, { id, input }, ctx) => updatePreset(ctx.app.db, currentUser(ctx).id, String(id), input),
   }),
   createPresetFromProject: t.prismaField({

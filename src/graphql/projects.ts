@@ -3,7 +3,9 @@ import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf
 import type { Word } from '../media/transcript.js';
 import { projectEvent } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
+import { createProjectBody, uploadProjectBody } from '../projects/schemas.js';
 import { builder } from './builder.js';
+import { inputFromSchema } from './inputs.js';
 import { pageArgs, toConnection } from './connections.js';
 import { currentUser, type Context } from './context.js';
 import type { Project } from '../generated/prisma/client.ts';
@@ -142,17 +144,20 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const CreateProjectInput = inputFromSchema('CreateProjectInput', createProjectBody, 'The fields of POST /v1/projects');
+const UploadProjectInput = inputFromSchema('UploadProjectInput', uploadProjectBody, 'The text fields of POST /v1/projects/upload');
+
 builder.mutationFields((t) => ({
   createProject: t.prismaField({
     type: 'Project',
-    description: 'Creates a project from a public mp4 or mov URL. The input holds the fields of POST /v1/projects.',
-    args: { input: t.arg({ type: 'JSON', required: true }) },
+    description: 'Creates a project from a public mp4 or mov URL; every violated field is reported at once and nothing is stored then',
+    args: { input: t.arg({ type: CreateProjectInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx).id, input)),
   }),
   uploadProject: t.prismaField({
     type: 'Project',
-    description: 'Creates a project from an uploaded mp4 or mov file (multipart request). The input holds the fields of POST /v1/projects/upload.',
-    args: { input: t.arg({ type: 'JSON', required: true }), file: t.arg({ type: 'Upload', required: true }) },
+    description: 'Creates a project from an uploaded mp4 or mov file (multipart request); the fields are checked before the file is read',
+    args: { input: t.arg({ type: UploadProjectInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
     resolve: async (query, _root, { input, file }, ctx) => {
       const upload: FileUpload = await file;
       return withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx).id, input, { filename: upload.filename, stream: upload.createReadStream() }));

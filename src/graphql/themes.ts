@@ -1,6 +1,7 @@
-import { HIGHLIGHT_STYLES } from '../catalog/caption-templates.js';
 import { createUserTheme, deleteUserTheme, listUserThemes, updateUserTheme } from '../themes/service.js';
+import { updateThemeBody } from '../themes/schemas.js';
 import { builder } from './builder.js';
+import { inputFromSchema } from './inputs.js';
 import { currentUser } from './context.js';
 
 export const UserThemeType = builder.prismaObject('UserTheme', {
@@ -24,21 +25,7 @@ export const UserThemeType = builder.prismaObject('UserTheme', {
 
 // One input for creation and update, every field optional: the service checks
 // what each needs (name on creation, at least one field on update).
-const UserThemeInput = builder.inputType('UserThemeInput', {
-  description: 'A caption style; on creation only `name` is required',
-  fields: (t) => ({
-    name: t.string({ description: '1-100 characters' }),
-    font: t.string({ description: 'a font of the caption templates, or Open Sans, Roboto, Lato, DejaVu Sans' }),
-    fontSize: t.int({ description: '16-200' }),
-    primaryColor: t.string({ description: '#RRGGBB or #RRGGBBAA' }),
-    highlightColor: t.string({ description: '#RRGGBB or #RRGGBBAA' }),
-    outlineColor: t.string({ description: '#RRGGBB or #RRGGBBAA' }),
-    backgroundColor: t.string({ description: '#RRGGBB or #RRGGBBAA; null for no box' }),
-    highlightStyle: t.string({ description: `${HIGHLIGHT_STYLES.slice(0, -1).join(', ')} or ${HIGHLIGHT_STYLES.at(-1)}` }),
-    wordsPerLine: t.int({ description: '1-12' }),
-    uppercase: t.boolean(),
-  }),
-});
+const UserThemeInput = inputFromSchema('UserThemeInput', updateThemeBody, 'A caption style; on creation only `name` is required');
 
 builder.queryFields((t) => ({
   userThemes: t.prismaField({

@@ -10,6 +10,7 @@ import { maskError } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { useRateLimits } from './plugins/rate-limits.js';
 import { useRequireUser } from './plugins/require-user.js';
+import { useVariableChecks } from './plugins/variable-checks.js';
 import { useVariableErrors } from './plugins/variable-errors.js';
 import { schema } from './schema.js';
 
@@ -23,7 +24,8 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * 2. hardening: depth, breadth and complexity limits come from the Pothos complexity plugin
  *    (builder.ts), so they apply identically to REST-originated and direct GraphQL calls;
  *    useRateLimits counts each limited root field per user, whichever door the call used;
- * 3. useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field;
+ * 3. useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
+ *    useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
  * 5. masking (Yoga's maskedErrors, maskError): only AppError reaches a client, anything else is INTERNAL_SERVER_ERROR;
  * 6. useMetrics last, so it sees the final outcome.
@@ -57,10 +59,11 @@ export function createGraphQLServer(app: App): GraphQLServer {
         requestId: init.requestId,
         log: init.log as Logger,
         responseHeaders: init.responseHeaders ?? new Map(),
+        checkVariables: init.checkVariables,
       };
     },
     // in the order of the list above
-    plugins: [useRequireUser(), useRateLimits(), useVariableErrors(), useErrorLogging(), useMetrics()],
+    plugins: [useRequireUser(), useRateLimits(), useVariableChecks(), useVariableErrors(), useErrorLogging(), useMetrics()],
     maskedErrors: { maskError },
   });
 }

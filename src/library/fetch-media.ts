@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { App } from '../app.js';
 import { FieldErrors, validationError } from '../errors.js';
 import { sniffMedia } from '../media/sniff.js';
@@ -29,6 +30,18 @@ const refuse = (field: string, message: string, value: unknown) => {
   return validationError(errors.list, `Invalid ${field}: ${message}`);
 };
 
+const URL_REQUIRED = 'is required: a public URL of a video, audio or image file';
+
+/** POST /v1/user-media: the URL of a public media file (other fields are ignored). */
+export const userMediaBody = z.object({ url: z.string({ error: URL_REQUIRED }).refine((u) => u.trim() !== '', URL_REQUIRED) });
+
+/** The body of POST /v1/user-media, or VALIDATION_ERROR on url. */
+export function readUserMediaBody(body: unknown) {
+  const read = userMediaBody.safeParse(body);
+  if (!read.success) throw refuse('url', URL_REQUIRED, (body as { url?: unknown } | null)?.url);
+  return read.data;
+}
+
 /**
  * Checks a user-given media URL at once, before anything is stored: a valid
  * http(s) URL, not a social-media page nor a folder or viewer link of a file
@@ -36,10 +49,10 @@ const refuse = (field: string, message: string, value: unknown) => {
  * bytes rather than a web page (the first 64 KiB are sniffed).
  */
 export async function checkMediaUrl(app: Pick<App, 'config'>, raw: unknown, field = 'url'): Promise<CheckedMediaUrl> {
-  if (typeof raw !== 'string' || !raw.trim()) throw refuse(field, 'is required: a public URL of a video, audio or image file', raw);
+  if (!userMediaBody.shape.url.safeParse(raw).success) throw refuse(field, URL_REQUIRED, raw);
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL((raw as string).trim());
   } catch {
     throw refuse(field, 'is not a valid URL', raw);
   }

@@ -1,19 +1,12 @@
 import type { Db, Prisma } from '../db/client.js';
-import { notFound } from '../errors.js';
+import { FieldErrors, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
-import { InputReader, isPlainObject } from '../input.js';
+import { isPlainObject, readBody } from '../validation.js';
 import { MEDIA_KINDS, MEDIA_TOGGLES, type MediaToggle } from './saved-media.js';
+import { presetFromProjectBody, updatePresetBody } from './schemas.js';
 
 export type Preset = Prisma.PresetModel;
-
-export const PRESET_TOGGLES = [...MEDIA_KINDS, 'magicZooms', 'magicBrolls', 'magicBrollsTransitions', 'cleanAudio', 'eyeContactCorrection'] as const;
-
-/** The fields PUT /v1/presets/{id} accepts (SPEC.md; names the spec leaves open: DECISIONS.md). */
-export const PRESET_UPDATE_FIELDS = ['name', 'description', ...PRESET_TOGGLES, 'magicBrollsPercentage', 'musicVolume', 'transitionSoundVolume'] as const;
-
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 500;
 
 /** Which kinds of saved media the preset has: a toggle can be enabled only when its kind is configured. */
 export function presetConfigured(preset: Preset): Record<MediaToggle, boolean> {
@@ -41,29 +34,28 @@ export function listPresets(db: Db, userId: string, page: PageRequest): Promise<
  * toggles and musicVolume need the matching saved media.
  */
 export async function updatePreset(db: Db, userId: string, id: string, input: unknown): Promise<Preset> {
+  const { preset, data } = await readPresetUpdate(db, userId, id, input);
+  return db.preset.update({ where: { id: preset.id }, data });
+}
+
+/** One of the user's presets and the update body read against it (NOT_FOUND first, then every violated field). */
+export async function readPresetUpdate(db: Db, userId: string, id: string, input: unknown) {
   const preset = await getPreset(db, userId, id);
-  const r = new InputReader(input, PRESET_UPDATE_FIELDS);
-  r.requireSome(PRESET_UPDATE_FIELDS);
+  const e = new FieldErrors();
+  const data = readBody(updatePresetBody, input, e);
+  const sent = isPlainObject(input) ? input : {};
   const configured = presetConfigured(preset);
-  const data: Prisma.PresetUpdateInput = {
-    name: r.text('name', { max: NAME_MAX }) ?? undefined,
-    description: r.text('description', { min: 0, max: DESCRIPTION_MAX, nullable: true }),
-    magicBrollsPercentage: r.int('magicBrollsPercentage', 0, 100) ?? undefined,
-    musicVolume: r.int('musicVolume', 1, 100),
-    transitionSoundVolume: r.int('transitionSoundVolume', 0, 100, { nullable: true }),
-  };
-  for (const toggle of PRESET_TOGGLES) data[toggle] = r.boolean(toggle);
   for (const kind of MEDIA_KINDS) {
     // switching off is always allowed; switching on needs something to apply
-    if (data[kind] === true && !configured[kind]) {
-      r.errors.add(kind, `can be enabled only when the preset has a saved ${MEDIA_TOGGLES[kind].label} (configured.${kind} is false)`, true);
+    if (sent[kind] === true && !configured[kind]) {
+      e.add(kind, `can be enabled only when the preset has a saved ${MEDIA_TOGGLES[kind].label} (configured.${kind} is false)`, true);
     }
   }
-  if (data.musicVolume != null && !configured.music) {
-    r.errors.add('musicVolume', 'can be set only when the preset has saved music (configured.music is false)', data.musicVolume);
+  if (typeof sent.musicVolume === 'number' && !e.has('musicVolume') && !configured.music) {
+    e.add('musicVolume', 'can be set only when the preset has saved music (configured.music is false)', sent.musicVolume);
   }
-  r.errors.throwIfAny();
-  return db.preset.update({ where: { id: preset.id }, data });
+  e.throwIfAny();
+  return { preset, data: data! };
 }
 
 /**
@@ -79,10 +71,10 @@ export async function createPresetFromProject(
 ): Promise<Preset> {
   const project = isUuid(projectId) ? await db.project.findFirst({ where: { id: projectId, userId } }) : null;
   if (!project) throw notFound('Project');
-  const r = new InputReader(input, ['name', 'description']);
-  const name = r.text('name', { max: NAME_MAX, required: true });
-  const description = r.text('description', { min: 0, max: DESCRIPTION_MAX, nullable: true });
-  r.errors.throwIfAny();
+  const e = new FieldErrors();
+  const body = readBody(presetFromProjectBody, input, e);
+  e.throwIfAny();
+  const { name, description } = body!;
 
   const captions = {
     templateName: project.templateName,

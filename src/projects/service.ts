@@ -12,7 +12,7 @@ import { keysetPage, modelSource, type Page, type PageRequest } from '../paginat
 import { checkMediaUrl } from '../library/fetch-media.js';
 import { debitAiBroll } from './credits.js';
 import { MAX_PROJECT_SECONDS } from './settings.js';
-import { readCreateBody, type ProjectSettings } from './validate.js';
+import { readCreateBody, type ProjectSettings } from './creation.js';
 import { JOB_NAMES } from '../jobs/names.js';
 
 /** width, height (display size), duration, fps of the source, plus what rendering needs */

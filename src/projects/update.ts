@@ -14,29 +14,20 @@
  * yet is a VALIDATION_ERROR on `words`, whatever its status.
  */
 import type { App } from '../app.js';
-import { AppError, badRequest, type FieldErrors } from '../errors.js';
+import { AppError, badRequest, FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
-import { InputReader, isPlainObject } from '../input.js';
 import { newWordId } from '../media/transcription/post-process.js';
+import { isPlainObject, readBody } from '../validation.js';
 import { detectBadTakes, storedBadTakes } from './bad-takes.js';
 import { debitAiBroll } from './credits.js';
+import { hookTitleOf, musicDraftOf } from './creation.js';
+import { resolveLibrary, type HookTitle, type Item } from './references.js';
+import { readableItems, updateProjectBody, type WordDraft } from './schemas.js';
 import { getProject, wordsOf } from './service.js';
 import type { Word } from '../media/transcript.js';
-import { SILENCE_PACES } from './settings.js';
 import { move } from './lifecycle.js';
-import { readHookTitle, readItems, readMusic, resolveLibrary, type HookTitle, type Item } from './validate.js';
 import { JOB_NAMES } from '../jobs/names.js';
-
-/** The body fields of PUT /v1/projects/{id}; the caption-position names are DECISIONS.md's. */
-export const UPDATE_FIELDS = [
-  'words', 'removeSilencePace', 'removeBadTakes', 'disableCaptions', 'captionPositionY', 'captionPositionX', 'hookTitle', 'music', 'items',
-] as const;
-
-export const WORD_TYPES = ['word', 'silence', 'punctuation'] as const;
-/** More than a two-hour video can hold, with silences and punctuation. */
-const MAX_WORDS = 100_000;
-const MAX_WORD_CHARS = 200;
 
 export const UPDATED_MESSAGE = 'Project updated successfully';
 export const ACCEPTED_MESSAGE = 'Project update accepted';
@@ -68,27 +59,16 @@ export async function updateProject(app: App, userId: string, projectId: string,
   }
 }
 
-async function updateOnce(app: App, userId: string, projectId: string, body: unknown): Promise<UpdateResult> {
+/** One of the user's projects and the update body read against it (NOT_FOUND first, then every violated field). */
+export async function readProjectUpdate(app: App, userId: string, projectId: string, input: unknown) {
   const project = await getProject(app, userId, projectId);
-  const r = new InputReader(body, UPDATE_FIELDS);
-  r.requireSome(UPDATE_FIELDS);
-  const e = r.errors;
+  return { project, ...(await readUpdateBody(app, userId, project, input)) };
+}
 
+async function updateOnce(app: App, userId: string, projectId: string, input: unknown): Promise<UpdateResult> {
+  const { project, body, words, hookTitle, music, items } = await readProjectUpdate(app, userId, projectId, input);
+  const { removeSilencePace, removeBadTakes, disableCaptions, captionPositionY, captionPositionX } = body;
   const current = wordsOf(project);
-  const words = readWords(r.value('words'), current, e);
-  const removeSilencePace = r.oneOf('removeSilencePace', SILENCE_PACES) ?? undefined;
-  const removeBadTakes = r.boolean('removeBadTakes');
-  const disableCaptions = r.boolean('disableCaptions');
-  const captionPositionY = r.number('captionPositionY', 0, 80) ?? undefined;
-  const captionPositionX = r.number('captionPositionX', 0, 100) ?? undefined;
-  const hookTitle = readHookTitle(r.value('hookTitle'), e, 'hookTitle', { allowFalse: true });
-  const musicDraft = readMusic(r.value('music'), e);
-  const itemDrafts = readItems(r.value('items'), e, 'items', { requireOne: true });
-
-  // library references, all looked up together (as at creation)
-  const { music, items } = await resolveLibrary(app, userId, musicDraft, itemDrafts, e);
-
-  e.throwIfAny();
 
   if (!isEditable(project)) throw notEditable(project);
 
@@ -146,53 +126,49 @@ function notEditable(p: Pick<Project, 'status'>): AppError {
 
 
 /**
- * The new transcript: each word by the Word rules of SPEC.md, in order of
- * start time; ids of the current transcript are kept, new words get new ids,
- * silences are stored with empty text.
+ * Reads a PUT body against the project: the schema, then the word ids against
+ * the current transcript and the library references, every problem in one
+ * VALIDATION_ERROR. A body with `words` before transcription is refused on `words`.
  */
-export function readWords(v: unknown, current: Word[] | null, e: FieldErrors): Word[] | undefined {
-  if (v === undefined) return undefined;
-  if (!current) return void e.add('words', 'can be edited only after transcription: the project has no transcript yet', null);
-  if (!Array.isArray(v)) return void e.add('words', 'must be an array of words {id?, text, type, startTime, endTime}', v);
-  if (v.length > MAX_WORDS) return void e.add('words', `must have at most ${MAX_WORDS} words`, v.length);
+async function readUpdateBody(app: App, userId: string, project: Project, input: unknown) {
+  const e = new FieldErrors();
+  const current = wordsOf(project);
+  const raw = isPlainObject(input) ? input : {};
+  const early = raw.words !== undefined && !current;
+  if (early) e.add('words', 'can be edited only after transcription: the project has no transcript yet', null);
+  // words that cannot apply are not read further
+  const parsed = readBody(updateProjectBody, early ? { ...raw, words: [] } : input, e);
+  if (current && Array.isArray(raw.words)) checkWordIds(raw.words, current, e);
+
+  // library references, all looked up together (as at creation)
+  const drafts = Array.isArray(raw.items) && raw.items.length > 0 ? readableItems(raw.items) : undefined;
+  const { music, items } = await resolveLibrary(app, userId, musicDraftOf(raw.music, e), drafts, e);
+  e.throwIfAny();
+  const body = parsed!;
+  return { body, words: body.words && newTranscript(body.words, current!), hookTitle: hookTitleOf(body.hookTitle), music, items };
+}
+
+/** Ids of the current transcript, each given to one word at most; a word without id is new. */
+function checkWordIds(words: unknown[], current: Word[], e: FieldErrors) {
   const existing = new Set(current.map((w) => w.id));
   const used = new Set<string>();
-  const taken = new Set(existing);
-  const out: Word[] = [];
-  let previousStart: number | null = null;
-  let failed = false;
-  v.forEach((raw, i) => {
-    const at = `words[${i}]`;
-    if (!isPlainObject(raw)) {
-      failed = true;
-      return void e.add(at, 'must be an object {id?, text, type, startTime, endTime}', raw);
-    }
-    const r = new InputReader(raw, ['id', 'text', 'type', 'startTime', 'endTime']);
-    let id: string | undefined;
-    if (r.has('id')) {
-      const given = r.value('id');
-      if (typeof given !== 'string' || !existing.has(given)) r.errors.add('id', 'is not the id of a word of the current transcript (leave id out for a new word)', given);
-      else if (used.has(given)) r.errors.add('id', 'is given to more than one word', given);
-      else used.add((id = given));
-    }
-    const type = r.oneOf('type', WORD_TYPES);
-    if (!r.has('type')) r.errors.add('type', `is required: one of ${WORD_TYPES.join(', ')}`);
-    // a silence's text is ignored (stored empty); a word or punctuation needs one
-    const text = type === 'silence' ? '' : r.text('text', { max: MAX_WORD_CHARS, required: true });
-    const startTime = r.number('startTime', 0, 24 * 3600, { required: true });
-    const endTime = r.number('endTime', 0, 24 * 3600, { required: true });
-    if (startTime != null && endTime != null && endTime < startTime) r.errors.add('endTime', 'must be greater than or equal to startTime', endTime);
-    if (startTime != null) {
-      if (previousStart !== null && startTime < previousStart) {
-        r.errors.add('startTime', `must be at least the previous word's startTime (${previousStart}): words are in time order`, startTime);
-      }
-      previousStart = startTime;
-    }
-    for (const err of r.errors.list) e.add(`${at}.${err.field}`, err.message, err.value);
-    if (r.errors.size) failed = true;
-    else out.push({ id: id ?? '', text: text!, type: type!, startTime: startTime!, endTime: endTime! });
+  words.forEach((w, i) => {
+    if (!isPlainObject(w) || w.id === undefined) return;
+    const id = w.id;
+    if (typeof id !== 'string' || !existing.has(id)) e.add(`words[${i}].id`, 'is not the id of a word of the current transcript (leave id out for a new word)', id);
+    else if (used.has(id)) e.add(`words[${i}].id`, 'is given to more than one word', id);
+    else used.add(id);
   });
-  if (failed) return undefined;
-  for (const w of out) if (!w.id) w.id = newWordId(taken);
-  return out;
+}
+
+/** The new transcript: ids of the current one kept, new words get new ids, silences stored with empty text. */
+function newTranscript(words: WordDraft[], current: Word[]): Word[] {
+  const taken = new Set(current.map((w) => w.id));
+  return words.map((w) => ({
+    id: typeof w.id === 'string' ? w.id : newWordId(taken),
+    text: w.type === 'silence' ? '' : (w.text as string),
+    type: w.type,
+    startTime: w.startTime,
+    endTime: w.endTime,
+  }));
 }

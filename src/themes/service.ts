@@ -1,29 +1,12 @@
-import { CAPTION_TEMPLATES, HIGHLIGHT_STYLES } from '../catalog/caption-templates.js';
 import type { Db, Prisma } from '../db/client.js';
-import { notFound } from '../errors.js';
+import { FieldErrors, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { InputReader } from '../input.js';
+import { readBody } from '../validation.js';
+import { createThemeBody, updateThemeBody } from './schemas.js';
+
+export { THEME_FONTS } from './schemas.js';
 
 export type UserTheme = Prisma.UserThemeModel;
-
-/** Fonts a theme may use: those of the caption templates and the ones the README installs. */
-export const THEME_FONTS: readonly string[] = [...new Set([...CAPTION_TEMPLATES.map((t) => t.font), 'Open Sans', 'Roboto', 'Lato', 'DejaVu Sans'])];
-
-const COLOR = /^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/;
-const COLOR_RULE = 'must be a colour #RRGGBB or #RRGGBBAA';
-
-export const THEME_FIELDS = [
-  'name',
-  'font',
-  'fontSize',
-  'primaryColor',
-  'highlightColor',
-  'outlineColor',
-  'backgroundColor',
-  'highlightStyle',
-  'wordsPerLine',
-  'uppercase',
-] as const;
 
 /**
  * Reads a theme body; every violated field is reported at once. On creation only
@@ -31,22 +14,10 @@ export const THEME_FIELDS = [
  * `backgroundColor` means no box behind the line.
  */
 function readTheme(input: unknown, creating: boolean) {
-  const r = new InputReader(input, THEME_FIELDS);
-  if (!creating) r.requireSome(THEME_FIELDS);
-  const data = {
-    name: r.text('name', { max: 100, required: creating }) ?? undefined,
-    font: r.oneOf('font', THEME_FONTS),
-    fontSize: r.int('fontSize', 16, 200),
-    primaryColor: r.matching('primaryColor', COLOR, COLOR_RULE),
-    highlightColor: r.matching('highlightColor', COLOR, COLOR_RULE),
-    outlineColor: r.matching('outlineColor', COLOR, COLOR_RULE),
-    backgroundColor: r.matching('backgroundColor', COLOR, COLOR_RULE, { nullable: true }),
-    highlightStyle: r.oneOf('highlightStyle', HIGHLIGHT_STYLES),
-    wordsPerLine: r.int('wordsPerLine', 1, 12),
-    uppercase: r.boolean('uppercase'),
-  };
-  r.errors.throwIfAny();
-  return data;
+  const e = new FieldErrors();
+  const data = readBody(creating ? createThemeBody : updateThemeBody, input, e);
+  e.throwIfAny();
+  return data!;
 }
 
 /** One of the user's themes, or null (missing, foreign or not a UUID): project creation checks `userThemeId` with it. */
@@ -67,7 +38,7 @@ export function listUserThemes(db: Db, userId: string, query: { include?: Prisma
 
 export async function createUserTheme(db: Db, userId: string, input: unknown): Promise<UserTheme> {
   const { name, ...style } = readTheme(input, true);
-  return db.userTheme.create({ data: { ...style, name: name!, userId } });
+  return db.userTheme.create({ data: { ...style, name: name as string, userId } });
 }
 
 export async function updateUserTheme(db: Db, userId: string, id: string, input: unknown): Promise<UserTheme> {

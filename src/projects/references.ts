@@ -1,0 +1,105 @@
+/**
+ * What a project body names outside itself, looked up once its shape is read:
+ * library files and music tracks (ready, of the right kind, in a layout that
+ * fits), all in one query each. Problems go to the caller's FieldErrors.
+ */
+import type { App } from '../app.js';
+import type { FieldErrors } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { ItemDraft } from './schemas.js';
+import { IMAGE_LAYOUTS, VIDEO_LAYOUTS } from './settings.js';
+
+export interface HookTitle {
+  text?: string;
+  template: string;
+  top: number;
+  size: number;
+}
+
+export interface Music {
+  userMediaId: string;
+  volume: number;
+  startFromTime: number;
+  fade: boolean;
+  /** where the id was found */
+  source: 'library' | 'catalogue';
+}
+
+export type Item =
+  | { type: 'user-media'; startTime: number; endTime: number; userMediaId: string; layout?: string; mediaType: 'VIDEO' | 'IMAGE' }
+  | { type: 'ai-broll'; startTime: number; endTime: number; prompt: string; layout?: string };
+
+export interface MusicDraft {
+  userMediaId?: string;
+  volume: number;
+  startFromTime: number;
+  fade: boolean;
+}
+
+const notReady = (status: string) =>
+  status === 'failed' ? 'is a library file that failed to import' : 'is a library file that is not ready yet: wait until it is listed with its metadata';
+
+/**
+ * Checks the library references of music and items (each with its index in
+ * the body) against the user's library and the music catalogue: ready entries
+ * of the right kind, layouts that fit the media. Returns what passed.
+ */
+export async function resolveLibrary(
+  app: App,
+  userId: string,
+  musicDraft: MusicDraft | undefined,
+  itemDrafts: Array<{ index: number; item: ItemDraft }> | undefined,
+  e: FieldErrors,
+) {
+  const [media, track] = await Promise.all([
+    lookupMedia(app, userId, [
+      ...(itemDrafts ?? []).flatMap(({ item }) => (item.type === 'user-media' ? [item.userMediaId] : [])),
+      ...(musicDraft?.userMediaId ? [musicDraft.userMediaId] : []),
+    ]),
+    musicDraft?.userMediaId ? app.db.musicTrack.findUnique({ where: { id: musicDraft.userMediaId } }) : null,
+  ]);
+  let music: Music | undefined;
+  if (musicDraft?.userMediaId) {
+    const entry = media.get(musicDraft.userMediaId);
+    if (entry) {
+      if (entry.type !== 'AUDIO') e.add('music.userMediaId', `must be an AUDIO library file, not ${entry.type}`, musicDraft.userMediaId);
+      else if (entry.status !== 'ready') e.add('music.userMediaId', notReady(entry.status), musicDraft.userMediaId);
+      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'library' };
+    } else if (track) {
+      if (track.status !== 'ready') e.add('music.userMediaId', 'is a music track that is not ready yet', musicDraft.userMediaId);
+      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'catalogue' };
+    } else {
+      e.add('music.userMediaId', 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', musicDraft.userMediaId);
+    }
+  }
+
+  const items: Item[] | undefined = itemDrafts ? [] : undefined;
+  itemDrafts?.forEach(({ index, item: d }) => {
+    const at = `items[${index}]`;
+    const layout = d.layout ? { layout: d.layout } : {};
+    if (d.type === 'ai-broll') {
+      items!.push({ type: 'ai-broll', startTime: d.startTime, endTime: d.endTime, prompt: d.prompt, ...layout });
+      return;
+    }
+    const entry = media.get(d.userMediaId);
+    if (!entry) return void e.add(`${at}.userMediaId`, 'is not a file of your media library', d.userMediaId);
+    if (entry.status !== 'ready') return void e.add(`${at}.userMediaId`, notReady(entry.status), d.userMediaId);
+    if (entry.type === 'AUDIO') return void e.add(`${at}.userMediaId`, 'is an AUDIO file: items show video or images (use music for audio)', d.userMediaId);
+    const layouts: readonly string[] = entry.type === 'IMAGE' ? IMAGE_LAYOUTS : VIDEO_LAYOUTS;
+    if (d.layout !== undefined && !layouts.includes(d.layout)) {
+      return void e.add(`${at}.layout`, `must be one of ${layouts.join(', ')} for ${entry.type === 'IMAGE' ? 'an image' : 'a video'}`, d.layout);
+    }
+    items!.push({ type: 'user-media', startTime: d.startTime, endTime: d.endTime, userMediaId: entry.id, mediaType: entry.type, ...layout });
+  });
+
+  return { music, items };
+}
+
+/** Library entries of the user among `ids`, in one query. */
+async function lookupMedia(app: App, userId: string, ids: string[]) {
+  const unique = [...new Set(ids.filter(isUuid))];
+  const rows = unique.length
+    ? await app.db.userMedia.findMany({ where: { id: { in: unique }, userId }, select: { id: true, type: true, status: true } })
+    : [];
+  return new Map(rows.map((m) => [m.id, m]));
+}
