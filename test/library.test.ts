@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMusicTrack } from '../src/library/music.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry as waitEntryOf } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 
+const run = promisify(execFile);
 let app: TestApp;
 let files: FileServer;
 let fx: Fixtures;
@@ -153,6 +156,61 @@ describe('POST /v1/user-media/upload', () => {
   });
 });
 
+describe('a library file is ready only once its first frames decode', () => {
+  /** damaged files beside the fixtures: what the first look and ffprobe's header reading both accept */
+  let damaged: Record<'junkPng' | 'cutVideo' | 'tinyPng' | 'widePng', { name: string; bytes: Buffer; type: string; reason: RegExp }>;
+  beforeAll(async () => {
+    // a faststart mp4 cut 200 bytes into its media data: the header (and its duration) is whole, no frame is there
+    const talk = await fs.readFile(fx.talk);
+    const cut = talk.subarray(0, talk.indexOf('mdat') + 4 + 200);
+    const png = async (size: string, name: string) => {
+      await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=blue:s=${size}`, '-frames:v', '1', path.join(fx.dir, name)]);
+      return fs.readFile(path.join(fx.dir, name));
+    };
+    damaged = {
+      junkPng: { name: 'j.png', bytes: Buffer.from([0xde, 0xad, 0xbe, 0xef]), type: 'image/png', reason: /image cannot be decoded/ },
+      cutVideo: { name: 'cut.mp4', bytes: cut, type: 'video/mp4', reason: /video's first frames cannot be decoded/ },
+      tinyPng: { name: 'tiny.png', bytes: await png('8x8', 'tiny.png'), type: 'image/png', reason: /8x8 pixels; pictures must be 16 to 8192 pixels/ },
+      widePng: { name: 'wide.png', bytes: await png('8200x16', 'wide.png'), type: 'image/png', reason: /8200x16 pixels; pictures must be 16 to 8192 pixels/ },
+    };
+    await Promise.all(Object.values(damaged).map((d) => fs.writeFile(path.join(fx.dir, d.name), d.bytes)));
+  });
+
+  for (const which of ['junkPng', 'cutVideo', 'tinyPng', 'widePng'] as const) {
+    it(`${which}: an upload is 415 with the reason and leaves nothing; by URL the entry ends failed with the reason`, async () => {
+      const d = damaged[which];
+      const before = await count();
+      const up = await request(app, 'POST', '/v1/user-media/upload', { key: user.key, body: multipart(d.name, d.bytes, d.type) });
+      expect(up.status).toBe(415);
+      expect(up.body).toMatchObject({ error: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(d.reason) });
+      expect(await count()).toBe(before);
+
+      const byUrl = await request(app, 'POST', '/v1/user-media', { key: user.key, json: { url: files.url(d.name) } });
+      expect(byUrl.status).toBe(201);
+      const m = await waitEntry(user.key, byUrl.body.userMediaId);
+      expect(m).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(d.reason) });
+      const row = await app.runtime.app.db.userMedia.findUniqueOrThrow({ where: { id: m.id } });
+      expect(row.storageKey).toBeNull();
+      const stored = await fs.readdir(path.join(app.dataDir, 'media', 'user-media', m.id)).catch(() => []);
+      expect(stored).toEqual([]);
+    });
+  }
+
+  it('whole files of every kind, uploaded, are ready with their sizes', async () => {
+    for (const [file, type, kind, meta] of [
+      [fx.image, 'image/png', 'IMAGE', { width: 64, height: 48 }],
+      [fx.video, 'video/mp4', 'VIDEO', { width: 320, height: 240 }],
+      [fx.talk, 'video/mp4', 'VIDEO', { width: 320, height: 240 }],
+      [fx.audio, 'audio/mpeg', 'AUDIO', {}],
+    ] as const) {
+      const r = await request(app, 'POST', '/v1/user-media/upload', { key: user.key, body: multipart(path.basename(file), await fs.readFile(file), type) });
+      expect(r.status).toBe(201);
+      const m = await waitEntry(user.key, r.body.userMediaId, () => true);
+      expect(m).toMatchObject({ type: kind, status: 'ready', metadata: meta });
+    }
+  });
+});
+
 describe('GET /v1/user-media', () => {
   let walker: TestUser;
   beforeAll(async () => {
@@ -282,5 +340,15 @@ describe('music catalogue', () => {
   it('a URL that is not audio leaves no track', async () => {
     await expect(addMusicTrack(app.runtime.app, 'Bad', files.url('page.html'))).rejects.toMatchObject({ extensions: { code: 'VALIDATION_ERROR' } });
     expect(await app.runtime.app.db.musicTrack.count({ where: { name: 'Bad' } })).toBe(0);
+  });
+
+  it('a file whose sound does not decode (cut after its header) leaves no track', async () => {
+    const talk = await fs.readFile(fx.talk);
+    await fs.writeFile(path.join(fx.dir, 'cut-music.mp4'), talk.subarray(0, talk.indexOf('mdat') + 4 + 200));
+    await expect(addMusicTrack(app.runtime.app, 'Cut', files.url('cut-music.mp4'))).rejects.toMatchObject({
+      extensions: { code: 'VALIDATION_ERROR' },
+      message: expect.stringMatching(/audio cannot be decoded/),
+    });
+    expect(await app.runtime.app.db.musicTrack.count({ where: { name: 'Cut' } })).toBe(0);
   });
 });

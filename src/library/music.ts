@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { MusicTrack } from '../generated/prisma/client.ts';
 import { NotMediaError, probe } from '../media/ffprobe.js';
 import { isFetchError } from '../net/guarded-fetch.js';
+import { assertDecodes } from './decodes.js';
 import { checkMediaUrl, downloadMedia } from './fetch-media.js';
 
 /** Music tracks are a few minutes of audio at most; 200 MB leaves room for lossless files. */
@@ -25,8 +26,10 @@ export async function addMusicTrack(app: Deps, name: string, url: string): Promi
     const res = await downloadMedia(app, checked.url, MAX_TRACK_BYTES);
     const contentType = String(res.headers['content-type'] ?? 'audio/mpeg').split(';')[0];
     await app.storage.put(key, res.body, { contentType, maxBytes: MAX_TRACK_BYTES });
-    const p = await probe(app.storage.localPath(key)!);
+    const file = app.storage.localPath(key)!;
+    const p = await probe(file);
     if (!p.audio || p.duration === null) throw new NotMediaError('The file has no audio track');
+    await assertDecodes(file, { ...p, kind: 'AUDIO' });
     return await app.db.musicTrack.update({
       where: { id: track.id },
       data: { status: 'ready', storageKey: key, duration: Math.round(p.duration * 1000) / 1000 },

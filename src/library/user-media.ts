@@ -7,6 +7,7 @@ import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
+import { assertDecodes } from './decodes.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
 import { JOB_NAMES } from '../jobs/names.js';
 
@@ -63,13 +64,17 @@ export async function importUserMedia(app: App, userMediaId: string, attempt = 1
   }
 }
 
-/** Probes stored bytes and records what they are; bytes that are no media are deleted. */
+/**
+ * Probes stored bytes, decodes their first frames and records what they are;
+ * bytes that are no media, or do not decode, are deleted.
+ */
 async function finishEntry(app: App, id: string, key: string, size: number, contentType: string, fileName: string) {
   const file = app.storage.localPath(key);
   if (!file) throw new Error('probing needs a local copy of the object');
   let p: ProbeResult;
   try {
     p = await probe(file);
+    await assertDecodes(file, p);
   } catch (e) {
     await app.storage.delete(key).catch(() => {});
     throw e;
@@ -109,7 +114,7 @@ export async function uploadUserMedia(app: App, userId: string, file: { filename
     file.stream.resume();
     await app.db.userMedia.delete({ where: { id: entry.id } }).catch(() => {});
     await app.storage.delete(key).catch(() => {});
-    if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not a video, audio or image file');
+    if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', e.message);
     throw e;
   }
   return app.db.userMedia.findUniqueOrThrow({ where: { id: entry.id } });

@@ -4,6 +4,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export interface VideoStreamInfo {
+  /** the stream's index in the file */
+  index: number;
   codec: string;
   /** display size: width and height swapped for 90/270-degree rotations */
   width: number;
@@ -13,6 +15,8 @@ export interface VideoStreamInfo {
 }
 
 export interface AudioStreamInfo {
+  /** the stream's index in the file */
+  index: number;
   codec: string;
   sampleRate: number | null;
   channels: number | null;
@@ -39,6 +43,7 @@ const IMAGE_FORMATS = /(^|,)(image2|png_pipe|jpeg_pipe|webp_pipe|gif|bmp_pipe|ti
 const IMAGE_CODECS = new Set(['png', 'mjpeg', 'webp', 'gif', 'bmp', 'tiff', 'svg']);
 
 interface RawStream {
+  index?: number;
   codec_type?: string;
   codec_name?: string;
   width?: number;
@@ -91,6 +96,7 @@ export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<
     size: Number(json.format?.size ?? 0),
     video: v
       ? {
+          index: v.index ?? 0,
           codec: v.codec_name ?? 'unknown',
           width: (swap ? v.height : v.width) ?? 0,
           height: (swap ? v.width : v.height) ?? 0,
@@ -98,9 +104,51 @@ export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<
           rotation,
         }
       : null,
-    audio: audio ? { codec: audio.codec_name ?? 'unknown', sampleRate: Number(audio.sample_rate) || null, channels: audio.channels ?? null } : null,
+    audio: audio ? { index: audio.index ?? 0, codec: audio.codec_name ?? 'unknown', sampleRate: Number(audio.sample_rate) || null, channels: audio.channels ?? null } : null,
     kind: isImage ? 'IMAGE' : v ? 'VIDEO' : 'AUDIO',
   };
+}
+
+/** What the first packets of one stream decoded to: how many frames, and the first picture's size. */
+export interface FirstFrames {
+  frames: number;
+  /** null for sound */
+  width: number | null;
+  height: number | null;
+}
+
+/** Packets read: one picture needs one (the decoder is flushed), a few leave room for a damaged first one. */
+const FIRST_PACKETS = 5;
+
+/**
+ * Decodes the first packets of stream `index` (ffprobe -show_frames over
+ * -read_intervals, one cheap call). Reading the header is not enough: four
+ * junk bytes named .png probe as a 0x0 image, and a video cut after its
+ * header probes whole, yet neither decodes to a frame.
+ */
+export async function decodeFirstFrames(file: string, index: number, { timeoutMs = 30_000 } = {}): Promise<FirstFrames> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', String(index), '-read_intervals', `%+#${FIRST_PACKETS}`, '-show_entries', 'frame=width,height', '-of', 'json', file],
+      { timeout: timeoutMs, maxBuffer: 1024 * 1024 },
+    ));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { killed?: boolean; stdout?: string };
+    if (err.code === 'ENOENT') throw new Error('ffprobe is not installed (Debian package ffmpeg)');
+    if (err.killed) throw new Error(`decoding the first frames timed out after ${timeoutMs} ms`);
+    // ffprobe gave up on the data: what it printed before counts, if anything
+    stdout = err.stdout ?? '';
+  }
+  let frames: Array<{ width?: number; height?: number }> = [];
+  try {
+    frames = (JSON.parse(stdout) as { frames?: typeof frames }).frames ?? [];
+  } catch {
+    // no or cut output: no frame
+  }
+  const first = frames[0];
+  return { frames: frames.length, width: first?.width ?? null, height: first?.height ?? null };
 }
 
 /** ffprobe reports the coded size; phones record portrait video as landscape plus a rotation. */
