@@ -44,6 +44,8 @@ export interface Config {
   ai: { broll: string; badTakes: string; hook: string };
   /** libx264 preset of exports */
   renderPreset: string;
+  /** a render whose output time does not advance for this long is stopped and its export fails (ms) */
+  renderStallMs: number;
   /** wait after a webhook's first failed attempt (ms) */
   webhookRetryBaseMs: number;
   /** how long a long job's lock lives unrenewed before another worker takes the job over (ms) */
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ai: { broll: env.BROLL_PROVIDER || 'offline', badTakes: env.BAD_TAKES_PROVIDER || 'offline', hook: env.HOOK_WRITER || 'offline' },
     renderPreset: env.RENDER_PRESET || 'veryfast',
+    renderStallMs: positive('RENDER_STALL_MS', env.RENDER_STALL_MS, 60_000),
     webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),
     longJobLockMs: Number(env.PROJECT_JOB_LOCK_MS) || 2 * 60_000,
     testDatabaseUrl: env.TEST_DATABASE_URL || undefined,

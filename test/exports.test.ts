@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
@@ -9,6 +11,7 @@ import { PREVIEW, previewSize } from '../src/media/render/graph.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
+import { readSse, subscribeSse } from './support/sse.js';
 import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
 const run = promisify(execFile);
@@ -269,4 +272,60 @@ describe('GET /v1/projects/{id}/captions', () => {
     const bad = await request(app, 'GET', `/v1/projects/${p.id}/captions?format=ass`, { key: user.key });
     expect(bad).toMatchObject({ status: 400, body: { error: 'VALIDATION_ERROR', details: [{ field: 'format' }] } });
   });
+});
+
+describe('a render that makes no progress', () => {
+  it('is stopped after RENDER_STALL_MS: the export fails with the reason, its webhook and event go out, the project keeps its state', async () => {
+    // a library image stored before files had to decode: four junk bytes named j.png, "ready" at 0x0.
+    // Looped under the render, it never yields a frame and ffmpeg spins without writing.
+    const stalling = await startTestApp({ env: { RENDER_PRESET: 'ultrafast', RENDER_STALL_MS: '1500' } });
+    try {
+      const u = await createUser(stalling);
+      const svc = stalling.runtime.app;
+      const junk = await svc.db.userMedia.create({ data: { userId: u.id, type: 'IMAGE', status: 'ready', fileName: 'j.png', metadata: { width: 0, height: 0, fileSize: 4 } } });
+      const key = `user-media/${junk.id}/source.png`;
+      await svc.storage.put(key, Readable.from([Buffer.from([0xde, 0xad, 0xbe, 0xef])]), { contentType: 'image/png' });
+      await svc.db.userMedia.update({ where: { id: junk.id }, data: { storageKey: key } });
+
+      const created = await request(stalling, 'POST', '/v1/projects', {
+        key: u.key,
+        json: { title: 'Stall', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, items: [{ type: 'user-media', userMediaId: junk.id, startTime: 1, endTime: 2, layout: 'square' }] },
+      });
+      expect(created.body).toMatchObject({ id: expect.any(String) });
+      const id = created.body.id;
+      await waitProjectOf(stalling, u.key, id, (p) => p.status === 'completed', 120_000);
+
+      const query = 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage failureReason } }';
+      const events = subscribeSse(stalling.url, u.key, query, { id }).then((res) => readSse(res, (d) => d.projectUpdates, (e: any) => Boolean(e.failureReason)));
+      events.catch(() => {}); // awaited below; a test that fails earlier stops the app under it
+      const t0 = Date.now();
+      const r = await request(stalling, 'POST', `/v1/projects/${id}/export`, { key: u.key, json: { width: 160, height: 120, webhookUrl: hooks.url } });
+      expect(r.status).toBe(200);
+      const after = await waitProjectOf(stalling, u.key, id, (p) => p.status === 'completed' && p.failureReason, 60_000);
+      const took = Date.now() - t0;
+      const reason = 'Export failed: the render made no progress for 1.5 s';
+      expect(after).toMatchObject({ status: 'completed', failureReason: reason });
+      expect(took).toBeLessThan(20_000);
+
+      const exp = await svc.db.export.findFirstOrThrow({ where: { projectId: id } });
+      expect(exp).toMatchObject({ status: 'failed', failureReason: reason, outputKey: null });
+      expect((await events).at(-1)).toEqual({ status: 'completed', stage: 'failed', failureReason: reason });
+      const hook = await hooks.next((h) => h.event === 'export.failed' && h.projectId === id);
+      expect(hook.payload).toMatchObject({ event: 'export.failed', exportId: exp.id, status: 'failed', failureReason: reason });
+      // no ffmpeg of this render is left running, and its working files are gone
+      const cmdline = (pid: string) => {
+        try {
+          return fsSync.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          return ''; // gone meanwhile
+        }
+      };
+      const cmdlines = (await fs.readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(cmdline);
+      expect(cmdlines.filter((c) => c.includes(`export-${exp.id}`))).toEqual([]);
+      const left = await fs.readdir(path.join(stalling.dataDir, 'tmp')).catch(() => []);
+      expect(left.filter((n) => n.startsWith('export-'))).toEqual([]);
+    } finally {
+      await stalling.stop();
+    }
+  }, 180_000);
 });

@@ -462,4 +462,36 @@ describe('one-pass render', () => {
     expect(err).toBeInstanceOf(RenderError);
     expect((err as RenderError).stderr).toContain('missing.mp4');
   });
+
+  it('stops a render whose output does not advance: a source that never sends a byte', async () => {
+    // a FIFO nobody writes to: ffmpeg waits in open() forever, as it spun forever on a looped image that never decodes
+    const fifo = f('silent.fifo');
+    await run('mkfifo', [fifo]);
+    const g = buildRenderGraph(plan({ source: sourceOf(fifo, 160, 120, 4) }));
+    const out = f('h-stall.mp4');
+    const t0 = Date.now();
+    await expect(renderVideo(g, out, { stallMs: 400, timeoutMs: 60_000 })).rejects.toThrow('the render made no progress for 0.4 s');
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('the stall limit leaves a render alone while its output advances, and while it reads through a cut', async () => {
+    // a live source at real-time speed: 0.5 s of output per progress report, over a limit of 0.4 s each time
+    const live = (seconds: number, keep: Array<{ start: number; end: number }>) => {
+      const g = buildRenderGraph(plan({ source: sourceOf(`testsrc2=s=160x120:r=24:d=${seconds}`, 160, 120, seconds, false), keep }));
+      g.inputs[0] = { path: `testsrc2=s=160x120:r=24:d=${seconds}`, args: ['-re', '-f', 'lavfi'] };
+      return g;
+    };
+    const steady = live(3, [{ start: 0, end: 3 }]);
+    expect(steady.longestCut).toBe(0);
+    await renderVideo(steady, f('h-steady.mp4'), { stallMs: 1_000 });
+    expect((await probe(f('h-steady.mp4'))).duration).toBeCloseTo(3, 0);
+
+    // 2.5 s of source are read before the first kept frame: the cut's length is added to the limit
+    const cut = live(4, [{ start: 2.5, end: 3.5 }]);
+    expect(cut.longestCut).toBe(2.5);
+    await renderVideo(cut, f('h-cut.mp4'), { stallMs: 1_000 });
+    expect((await probe(f('h-cut.mp4'))).duration).toBeCloseTo(1, 0);
+    expect(buildRenderGraph(plan({ source: sourceOf(f('long.mp4'), 160, 120, 13), keep: [{ start: 1, end: 2 }, { start: 6, end: 7 }, { start: 8, end: 13 }] })).longestCut).toBe(4);
+  });
 });

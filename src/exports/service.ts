@@ -108,6 +108,7 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
     await renderVideo(graph, { video: out, preview }, {
       onProgress: (f) => void report('render', f * 100).catch(() => {}),
       timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
+      stallMs: app.config.renderStallMs,
     });
     const { createReadStream } = await import('node:fs');
     await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });

@@ -18,6 +18,14 @@ export interface RenderOptions {
   signal?: AbortSignal;
   /** kills ffmpeg and rejects after this many milliseconds */
   timeoutMs?: number;
+  /**
+   * kills ffmpeg and rejects when the output's time has not advanced for this
+   * many milliseconds, plus what reading through the graph's longest cut takes
+   * at real-time speed (ffmpeg writes nothing meanwhile). Off once the output
+   * nears its end: the source past the last cut and the trailer report no
+   * time, and `timeoutMs` covers them.
+   */
+  stallMs?: number;
 }
 
 /** Where the outputs go: the video, and the preview when the graph writes one (RenderGraph.previewArgs). */
@@ -38,6 +46,10 @@ export class RenderError extends Error {
 }
 
 const STDERR_LINES = 30;
+/** how close to its end the output is when the stall watchdog stands down (s) */
+const STALL_END_MARGIN = 2;
+
+const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
 
 /** Parses `-progress` output: the last out_time_us (µs) seen in `chunk`, or null. */
 export function lastOutTime(chunk: string): number | null {
@@ -52,7 +64,7 @@ export function lastOutTime(chunk: string): number | null {
  * no partial output behind.
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
-  const { onProgress, signal, timeoutMs } = options;
+  const { onProgress, signal, timeoutMs, stallMs } = options;
   const { video: outputPath, preview: previewPath } = typeof target === 'string' ? { video: target } : target;
   if (Boolean(graph.previewArgs) !== Boolean(previewPath)) throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
   signal?.throwIfAborted();
@@ -90,6 +102,7 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(stall);
         signal?.removeEventListener('abort', onAbort);
         if (err) reject(err);
         else resolve();
@@ -105,6 +118,9 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       };
       const onAbort = () => kill(signal?.reason instanceof Error ? signal.reason : new DOMException('The render was aborted', 'AbortError'));
       const timer = timeoutMs ? setTimeout(() => kill(new Error(`ffmpeg timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      const stallLimit = stallMs ? stallMs + Math.ceil(graph.longestCut * 1000) : 0;
+      const stall = stallLimit ? setTimeout(() => kill(new Error(`the render made no progress for ${seconds(stallLimit)} s`)), stallLimit) : undefined;
+      let outTime = 0;
       signal?.addEventListener('abort', onAbort, { once: true });
 
       command.on('start', () => {
@@ -117,6 +133,11 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
           const done = pending.slice(0, cut);
           pending = pending.slice(cut + 1);
           const t = lastOutTime(done);
+          if (t !== null && t > outTime) {
+            outTime = t;
+            if (t >= graph.duration - STALL_END_MARGIN) clearTimeout(stall);
+            else stall?.refresh();
+          }
           if (t !== null && graph.duration > 0) report(Math.min(0.999, t / graph.duration));
         });
         if (signal?.aborted) onAbort();

@@ -129,6 +129,11 @@ export interface RenderGraph {
   previewArgs?: string[];
   /** expected output duration in seconds (sum of the kept segments) */
   duration: number;
+  /**
+   * the longest stretch of source, in seconds, decoded before or between kept
+   * segments: ffmpeg writes nothing while it reads through it
+   */
+  longestCut: number;
 }
 
 /** Seconds the sound fades out before a cut and back in after it, so joins do not click. */
@@ -506,5 +511,6 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     '-ac', '2',
     '-movflags', '+faststart',
   ];
-  return { inputs, filterScript: `${lines.join(';\n')}\n`, outputArgs, ...(previewArgs ? { previewArgs } : {}), duration: D };
+  const longestCut = Math.max(keep[0].start, ...keep.slice(1).map((k, i) => k.start - keep[i].end));
+  return { inputs, filterScript: `${lines.join(';\n')}\n`, outputArgs, ...(previewArgs ? { previewArgs } : {}), duration: D, longestCut };
 }
