@@ -25,3 +25,10 @@ export const jobEvents = new client.Counter({
   labelNames: ['job', 'type'] as const,
   registers: [registry],
 });
+
+export const graphqlLimitRejections = new client.Counter({
+  name: 'graphql_limit_rejections_total',
+  help: 'GraphQL requests refused before running, by the limit that refused them (nesting, depth, introspection_depth, breadth, introspection_breadth, complexity)',
+  labelNames: ['limit'] as const,
+  registers: [registry],
+});

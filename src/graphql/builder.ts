@@ -7,7 +7,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError, Kind } from 'graphql';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { isProduction } from '../config.js';
-import { AppError, forbidden, unauthorized } from '../errors.js';
+import { forbidden, unauthorized } from '../errors.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import type { Context } from './context.js';
@@ -56,15 +56,10 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
   },
+  // field costs only; plugins/query-limits.ts measures every document against the limits before it runs
   complexity: {
     defaultComplexity: 1,
     defaultListMultiplier: 10,
-    limit: (ctx) => ({ complexity: ctx.app.config.maxComplexity, depth: ctx.app.config.maxDepth, breadth: 200 }),
-    complexityError: (kind, result) => {
-      const [value, max] =
-        kind === 'Depth' ? [result.depth, result.maxDepth] : kind === 'Breadth' ? [result.breadth, result.maxBreadth] : [result.complexity, result.maxComplexity];
-      return new AppError('BAD_REQUEST', `Query ${kind.toLowerCase()} ${value} exceeds the limit of ${max}`);
-    },
   },
 });
 

@@ -8,6 +8,7 @@ import type { Context, ServerContext } from './context.js';
 import { useErrorLogging } from './plugins/error-logging.js';
 import { maskError } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
+import { QUERY_LIMITS, useQueryLimits } from './plugins/query-limits.js';
 import { useRateLimits } from './plugins/rate-limits.js';
 import { useRequireUser } from './plugins/require-user.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
@@ -21,8 +22,9 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * (each plugin is a file of plugins/):
  * 1. authentication: the context below resolves the caller from x-api-key / Bearer / connectionParams;
  *    useRequireUser then refuses any operation, introspection included, without a valid key;
- * 2. hardening: depth, breadth and complexity limits come from the Pothos complexity plugin
- *    (builder.ts), so they apply identically to REST-originated and direct GraphQL calls;
+ * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
+ *    and, before validation, one over a depth, breadth or complexity limit, introspection included
+ *    (these hooks run before any execution, for callers with or without a key, through either door);
  *    useRateLimits counts each limited root field per user, whichever door the call used;
  * 3. useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
  *    useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field;
@@ -63,7 +65,15 @@ export function createGraphQLServer(app: App): GraphQLServer {
       };
     },
     // in the order of the list above
-    plugins: [useRequireUser(), useRateLimits(), useVariableChecks(), useVariableErrors(), useErrorLogging(), useMetrics()],
+    plugins: [
+      useRequireUser(),
+      useQueryLimits(schema, { ...QUERY_LIMITS, depth: app.config.maxDepth, complexity: app.config.maxComplexity }),
+      useRateLimits(),
+      useVariableChecks(),
+      useVariableErrors(),
+      useErrorLogging(),
+      useMetrics(),
+    ],
     maskedErrors: { maskError },
   });
 }
