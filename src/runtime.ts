@@ -16,6 +16,7 @@ import { createAppPubSub, isDistributed } from './pubsub.js';
 import { restPlugin } from '../rest/index.js';
 import { createAgenda, type Role } from '../workers/agenda.js';
 import { forwardJobEvents } from '../workers/events.js';
+import { sweepLeftovers } from '../workers/jobs/maintenance.js';
 import type { JobDefinition } from '../workers/types.js';
 
 export interface Runtime {
@@ -73,6 +74,9 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     const transcriber = opts.transcriber ?? configuredTranscriber(config);
     const app: App = { config, db, log, pubsub, jobs, limits, storage, ai, transcriber };
     jobs.attach(app);
+    // what a killed process left a day ago or more: swept in the background, awaited before the pools close
+    const sweeping = sweepLeftovers(app, log).catch((err) => log.warn({ err }, 'sweeping leftovers failed'));
+    closers.push(() => sweeping);
     // with an in-process pub/sub, events of jobs other processes ran arrive through Agenda only
     const unforward = forwardJobEvents(jobs.agenda, pubsub, { includeRemote: !isDistributed(pubsub), log, ownerOf: (id) => jobs.ownerOf(id) });
     closers.push(async () => unforward());

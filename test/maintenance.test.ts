@@ -1,3 +1,7 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETED_JOB_TTL_MS, FAILED_JOB_TTL_MS, IDEMPOTENCY_KEY_TTL_MS, maintenanceJob } from '../workers/jobs/maintenance.js';
 import type { JobContext } from '../workers/types.js';
@@ -6,6 +10,7 @@ import { createUser, startTestApp, type TestApp } from './support/app.js';
 
 let app: TestApp;
 const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const ctx = (): JobContext => ({ app: app.runtime.app, log: app.runtime.app.log, progress: async () => {} });
 
@@ -64,5 +69,88 @@ describe('maintenance.purge: idempotency keys', () => {
     });
     await maintenanceJob.handler({} as never, ctx());
     expect((await db.idempotencyKey.findMany({ where: { userId: user.id } })).map((k) => k.key)).toEqual(['fresh']);
+  });
+});
+
+describe('leftovers of cut-off writes', () => {
+  /** a file written `age` ms ago under `dir`: its mtime, and its folders' (as its creation left them), set back */
+  async function leftover(dir: string, file: string, age: number, body = 'partial bytes') {
+    const p = path.join(dir, file);
+    await fs.mkdir(path.dirname(p), { recursive: true });
+    await fs.writeFile(p, body);
+    const t = new Date(Date.now() - age);
+    for (let q = p; q.startsWith(dir + path.sep); q = path.dirname(q)) await fs.utimes(q, t, t);
+    return p;
+  }
+  const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+  const tmpName = (name: string) => `.${name}.${crypto.randomUUID()}.tmp`;
+
+  /** leftovers of a server and a worker killed mid-write, a day and more ago, and the same of the last hour */
+  async function scene(dataDir: string, userId: string) {
+    const media = path.join(dataDir, 'media');
+    const db = app.runtime.app.db;
+    const project = crypto.randomUUID();
+    const deadUpload = await db.userMedia.create({ data: { userId, type: 'VIDEO', status: 'pending', fileName: 'talk.mp4', createdAt: ago(DAY + HOUR) } });
+    const liveUpload = await db.userMedia.create({ data: { userId, type: 'VIDEO', status: 'pending', fileName: 'talk.mp4', createdAt: ago(HOUR) } });
+    const byUrl = await db.userMedia.create({ data: { userId, type: 'AUDIO', status: 'pending', fileName: 'a.mp3', sourceUrl: 'https://example.com/a.mp3', createdAt: ago(2 * DAY) } });
+    const ready = await db.userMedia.create({ data: { userId, type: 'IMAGE', status: 'ready', fileName: 'i.png', storageKey: 'user-media/x/source.png', createdAt: ago(2 * DAY) } });
+    const failed = await db.userMedia.create({ data: { userId, type: 'IMAGE', status: 'failed', fileName: 'f.png', failureReason: 'x', createdAt: ago(2 * DAY) } });
+    const gone = {
+      projectPartial: await leftover(media, `projects/${project}/${tmpName('source.mp4')}`, DAY + HOUR),
+      uploadPartial: await leftover(media, `user-media/${deadUpload.id}/${tmpName('source.mp4')}`, DAY + HOUR),
+      // the upload's bytes were whole, the process died before the entry was marked ready
+      deadUploadBytes: await leftover(media, `user-media/${deadUpload.id}/source.mp4`, DAY + HOUR),
+      sidecarPartial: await leftover(media, `projects/${crypto.randomUUID()}/exports/${tmpName('.x.mp4.meta.json')}`, 3 * DAY),
+      exportDir: await leftover(dataDir, `tmp/export-${crypto.randomUUID()}/output.mp4`, DAY + HOUR),
+      wav: await leftover(dataDir, `tmp/${crypto.randomUUID()}.wav`, 2 * DAY),
+    };
+    const kept = {
+      freshPartial: await leftover(media, `projects/${crypto.randomUUID()}/${tmpName('source.mp4')}`, HOUR),
+      wholeOldFile: await leftover(media, `projects/${project}/source.mp4`, 3 * DAY),
+      liveUploadPartial: await leftover(media, `user-media/${liveUpload.id}/${tmpName('source.mp4')}`, 10_000),
+      // an export still writing: its folder holds an old file and one written now
+      renderingCaptions: await leftover(dataDir, 'tmp/export-live/captions.ass', 2 * DAY),
+      renderingOutput: await leftover(dataDir, 'tmp/export-live/output.mp4', 1000),
+      freshWav: await leftover(dataDir, `tmp/${crypto.randomUUID()}.wav`, HOUR),
+    };
+    return { project, gone, kept, rows: { deadUpload, liveUpload, byUrl, ready, failed } };
+  }
+
+  async function expectSwept(dataDir: string, s: Awaited<ReturnType<typeof scene>>) {
+    for (const [what, p] of Object.entries(s.gone)) expect({ what, exists: await exists(p) }).toEqual({ what, exists: false });
+    for (const [what, p] of Object.entries(s.kept)) expect({ what, exists: await exists(p) }).toEqual({ what, exists: true });
+    // the folders that held only a partial write go with it; the project's own folder stays with its source
+    expect(await exists(path.dirname(s.gone.uploadPartial))).toBe(false);
+    expect(await exists(path.dirname(path.dirname(s.gone.sidecarPartial)))).toBe(false);
+    expect(await fs.readdir(path.join(dataDir, 'media', 'projects', s.project))).toEqual(['source.mp4']);
+    const left = await app.runtime.app.db.userMedia.findMany({ where: { id: { in: Object.values(s.rows).map((r) => r.id) } }, select: { id: true } });
+    const { deadUpload, ...others } = s.rows;
+    expect(left.map((r) => r.id).sort()).toEqual(Object.values(others).map((r) => r.id).sort());
+    expect(left.map((r) => r.id)).not.toContain(deadUpload.id);
+  }
+
+  it('the hourly maintenance removes partial files, working files and dead uploads untouched for a day; nothing younger', async () => {
+    const user = await createUser(app);
+    const s = await scene(app.dataDir, user.id);
+    await maintenanceJob.handler({} as never, ctx());
+    await expectSwept(app.dataDir, s);
+  });
+
+  it('a process sweeps them as it starts', async () => {
+    const user = await createUser(app);
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweep-start-'));
+    const s = await scene(dataDir, user.id);
+    const restarted = await startTestApp({ role: 'server', database: app.database, env: { DATA_DIR: dataDir } });
+    try {
+      // the sweep runs beside the start: look until it is through, for 10 s at most
+      for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
+        const seen = await expectSwept(dataDir, s).then(() => null, (e: unknown) => e);
+        if (!seen) break;
+        if (Date.now() - t0 > 10_000) throw seen;
+      }
+    } finally {
+      await restarted.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -120,6 +120,25 @@ export async function uploadUserMedia(app: App, userId: string, file: { filename
   return app.db.userMedia.findUniqueOrThrow({ where: { id: entry.id } });
 }
 
+/**
+ * Entries of uploads that never ended (the process died under the request):
+ * pending, without a source URL, created before `before`; they go with any
+ * bytes they stored. An entry added by URL stays: its job is due or retried.
+ */
+export async function sweepDeadUploads(app: Pick<App, 'db' | 'storage'>, before: Date): Promise<number> {
+  const dead = await app.db.userMedia.findMany({
+    where: { status: 'pending', sourceUrl: null, createdAt: { lt: before } },
+    select: { id: true, fileName: true },
+    take: 1000,
+  });
+  let removed = 0;
+  for (const entry of dead) {
+    await app.storage.delete(storageKey(entry.id, entry.fileName));
+    removed += (await app.db.userMedia.deleteMany({ where: { id: entry.id, status: 'pending' } })).count;
+  }
+  return removed;
+}
+
 /** GET /v1/user-media: newest first, keyset pages, optional type filter. */
 export function listUserMedia(app: App, userId: string, page: PageRequest, type?: MediaKind | null): Promise<Page<UserMedia>> {
   return keysetPage(modelSource<UserMedia>(app.db.userMedia as never, { scope: { userId }, where: { userId, ...(type ? { type } : {}) } }), page);

@@ -69,6 +69,9 @@ export function assertValidKey(key: string): void {
   }
 }
 
+/** The temporary files `put` and the sidecar writes stream into before their rename: `.<name>.<uuid>.tmp`. */
+const PARTIAL = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
@@ -231,13 +234,7 @@ export function createLocalStorage(opts: {
       await fs.rm(file, { force: true });
       await fs.rm(sidecarPath(file), { force: true });
       // folders emptied by the delete go too, so nothing of a removed object stays behind
-      for (let dir = path.dirname(file); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
-        try {
-          await fs.rmdir(dir);
-        } catch {
-          break; // not empty (or already gone)
-        }
-      }
+      await removeEmptyFolders(path.dirname(file));
     },
 
     url(key, urlOpts = {}) {
@@ -249,5 +246,35 @@ export function createLocalStorage(opts: {
     localPath(key) {
       return filePath(key);
     },
+
+    async sweepPartials(before) {
+      const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((err) => {
+        if (isMissing(err)) return [];
+        throw err;
+      });
+      let removed = 0;
+      for (const entry of entries) {
+        if (!entry.isFile() || !PARTIAL.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const dir = path.dirname(file);
+        const [st, dirSt] = await Promise.all([fs.stat(file).catch(() => null), fs.stat(dir).catch(() => null)]);
+        if (!st || st.mtime >= before) continue; // gone meanwhile, or a write still going on
+        await fs.rm(file, { force: true });
+        removed++;
+        // the folders a cut-off upload made go too, unless something else happened in them since
+        if (dirSt && dirSt.mtime < before) await removeEmptyFolders(dir);
+      }
+      return removed;
+    },
   };
+
+  async function removeEmptyFolders(from: string): Promise<void> {
+    for (let dir = from; dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
+      try {
+        await fs.rmdir(dir);
+      } catch {
+        return; // not empty (or already gone)
+      }
+    }
+  }
 }

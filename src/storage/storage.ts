@@ -27,4 +27,6 @@ export interface Storage {
   url(key: string, opts?: { expiresInSeconds?: number; download?: string }): string;
   /** a local file path of the object, for tools that need one (ffmpeg); null when the store is remote */
   localPath(key: string): string | null;
+  /** removes what writes cut off (a killed process) left behind, untouched since `before`; resolves to how many */
+  sweepPartials(before: Date): Promise<number>;
 }

@@ -1,4 +1,6 @@
 import type { App } from '../../src/app.js';
+import { sweepWorkDir } from '../../src/jobs/work-dir.js';
+import { sweepDeadUploads } from '../../src/library/user-media.js';
 import type { Logger } from '../../src/logger.js';
 import type { JobDefinition } from '../types.js';
 import { JOBS_TABLE } from '../table.js';
@@ -48,6 +50,24 @@ export async function purgeFinishedJobs(app: App, log: Logger): Promise<number> 
   return total;
 }
 
+/** What a process killed mid-write left stays this long: no write of ours goes a day without touching its file. */
+export const LEFTOVER_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes what cut-off writes left behind, untouched for a day: partial files
+ * of the media store, jobs' working files, library entries of uploads that
+ * never ended. Run as each process starts and hourly.
+ */
+export async function sweepLeftovers(app: App, log: Logger): Promise<{ partials: number; workFiles: number; uploads: number }> {
+  const before = new Date(Date.now() - LEFTOVER_TTL_MS);
+  // partials first: a dead upload's delete then takes the folders they leave empty
+  const partials = await app.storage.sweepPartials(before);
+  const workFiles = await sweepWorkDir(app.config.dataDir, before);
+  const uploads = await sweepDeadUploads(app, before);
+  if (partials + workFiles + uploads > 0) log.info({ partials, workFiles, uploads, before }, 'swept leftovers of cut-off writes');
+  return { partials, workFiles, uploads };
+}
+
 /**
  * Hourly clean-up of what only has to live for a while. One job for all of it:
  * recurring jobs take lock slots when a worker starts, and a job announced
@@ -60,5 +80,6 @@ export const maintenanceJob: JobDefinition = {
   async handler(_job, { app, log }) {
     await purgeIdempotencyKeys(app, log);
     await purgeFinishedJobs(app, log);
+    await sweepLeftovers(app, log);
   },
 };

@@ -1,0 +1,42 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * DATA_DIR/tmp: the working files of running jobs (a project's sound as WAV,
+ * an export's folder, B-roll clips being made). A job removes its own as it
+ * ends; one killed on the way leaves them here.
+ */
+export const workDirOf = (dataDir: string) => path.join(dataDir, 'tmp');
+
+/**
+ * Removes each entry of the work dir (a file, or a folder with all it holds)
+ * that nothing has written to since `before`; resolves to how many.
+ */
+export async function sweepWorkDir(dataDir: string, before: Date): Promise<number> {
+  const dir = workDirOf(dataDir);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const entry = path.join(dir, name);
+    const newest = await newestWrite(entry).catch(() => null); // gone meanwhile: another sweep, or its job
+    if (newest === null || newest >= before.getTime()) continue;
+    await fs.rm(entry, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
+/** The latest mtime of a file, or of a folder and everything in it (ms). */
+async function newestWrite(entry: string): Promise<number> {
+  const st = await fs.lstat(entry);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const child of await fs.readdir(entry)) newest = Math.max(newest, await newestWrite(path.join(entry, child)));
+  return newest;
+}
