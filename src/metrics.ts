@@ -28,7 +28,7 @@ export const jobEvents = new client.Counter({
 
 export const graphqlLimitRejections = new client.Counter({
   name: 'graphql_limit_rejections_total',
-  help: 'GraphQL requests refused before running, by the limit that refused them (nesting, depth, introspection_depth, breadth, introspection_breadth, complexity)',
+  help: 'GraphQL requests refused before running, by the limit that refused them (nesting, depth, introspection_depth, breadth, introspection_breadth, complexity, rate)',
   labelNames: ['limit'] as const,
   registers: [registry],
 });

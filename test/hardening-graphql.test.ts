@@ -1,18 +1,50 @@
-// GraphQL abuse found by the hardening probe (issue 10): limits that missed introspection
-// and __typename, and documents nested deep enough to crash the parser.
+// GraphQL abuse found by the hardening probe (issue 10): rate limits through fragments and
+// aliases, refused requests that spent budget, limits that missed introspection and
+// __typename, and documents nested deep enough to crash the parser.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { UrlLoader } from '@graphql-tools/url-loader';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, gql, startTestApp, type TestApp } from './support/app.js';
+import { createRateLimits, type RateLimits } from '../src/limits/rate-limits.js';
+import { createUser, gql, request, startTestApp, type TestApp } from './support/app.js';
+import { serveFolder, type FileServer } from './support/media.js';
 
 let app: TestApp;
+let files: FileServer;
+let dir: string;
+/** an image the library accepts by URL */
+let url: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ role: 'server' });
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hardening-'));
+  await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=s=64x48', '-frames:v', '1', path.join(dir, 'image.png')]);
+  // the API alone: the imports these tests enqueue are not the point
+  [app, files] = await Promise.all([startTestApp({ role: 'server' }), serveFolder(dir)]);
+  url = files.url('image.png');
 });
 afterAll(async () => {
+  await files?.close();
   await app?.stop();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
+
+const page = 'userMedia(first: 1) { pageInfo { hasNextPage } }';
+/** One request with `n` aliased userMedia lists: n calls of a limited operation (500 an hour). */
+const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `m${i}: ${page}`).join(' ')} }`;
+const remaining = (r: { headers: Headers }) => r.headers.get('x-ratelimit-remaining');
+
+/** Spends `calls` userMedia calls of `key` over /graphql, 50 aliases a request. */
+async function spendUserMedia(key: string, calls: number) {
+  for (let left = calls; left > 0; left -= 50) {
+    const r = await gql(app, key, aliased(Math.min(50, left)));
+    expect(r.status).toBe(200);
+  }
+}
 
 /** The value of one line of /metrics (0 when absent). */
 async function metric(line: string): Promise<number> {
@@ -21,6 +53,110 @@ async function metric(line: string): Promise<number> {
   return found ? Number(found.slice(line.length + 1)) : 0;
 }
 const rejections = (limit: string) => metric(`graphql_limit_rejections_total{limit="${limit}"}`);
+
+describe('rate limits count what an operation executes', () => {
+  it('a limited field inside an inline fragment or a named fragment spread is counted and refused', async () => {
+    const u = await createUser(app);
+    await spendUserMedia(u.key, 500);
+    expect((await request(app, 'GET', '/v1/user-media', { key: u.key })).status).toBe(429);
+    for (const query of [
+      `{ ... on Query { ${page} } }`,
+      `query Q { ...F } fragment F on Query { ${page} }`,
+      `{ ... { ... on Query { x: ${page} } } }`,
+    ]) {
+      const g = await gql(app, u.key, query);
+      expect(g.status, query).toBe(429);
+      expect(g.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retryAfter: expect.any(Number) });
+      expect(g.body.data ?? null).toBeNull();
+    }
+  });
+
+  it('mutations inside fragments spend the same budget as the plain form, one call per alias', async () => {
+    const u = await createUser(app);
+    const inline = await gql(app, u.key, `mutation { ... on Mutation { createUserMedia(url: "${url}") { userMediaId } } }`);
+    expect(inline.body.errors).toBeUndefined();
+    expect(remaining(inline)).toBe('499');
+    const spread = await gql(
+      app,
+      u.key,
+      `mutation M { ...C } fragment C on Mutation { a: createUserMedia(url: "${url}") { userMediaId } b: createUserMedia(url: "${url}") { userMediaId } }`,
+    );
+    expect(spread.body.errors).toBeUndefined();
+    expect(remaining(spread)).toBe('497');
+    const plain = await request(app, 'POST', '/v1/user-media', { key: u.key, json: { url } });
+    expect(plain.status).toBe(201);
+    expect(remaining(plain)).toBe('496');
+  });
+});
+
+describe('a refused request spends nothing; an accepted one spends what it executes', () => {
+  it('more aliases than the hour has left: 429, and the budget left is still there', async () => {
+    const u = await createUser(app);
+    await spendUserMedia(u.key, 450);
+    const over = await gql(app, u.key, aliased(60));
+    expect(over.status).toBe(429);
+    expect(over.body.errors?.[0].extensions?.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const rest = await gql(app, u.key, aliased(50));
+    expect(rest.status).toBe(200);
+    expect(Object.keys(rest.body.data ?? {})).toHaveLength(50);
+    expect(remaining(rest)).toBe('0');
+    expect((await request(app, 'GET', '/v1/user-media?limit=1', { key: u.key })).status).toBe(429);
+  });
+
+  it('an operation refused by one of its limits spends nothing of the others', async () => {
+    const u = await createUser(app);
+    await spendUserMedia(u.key, 500);
+    const g = await gql(app, u.key, `{ presets(first: 1) { pageInfo { hasNextPage } } ${page} }`);
+    expect(g.status).toBe(429);
+    const presets = await request(app, 'GET', '/v1/presets', { key: u.key });
+    expect(presets.status).toBe(200);
+    expect(remaining(presets)).toBe('999');
+  });
+
+  it('1,000 aliased createUserMedia are refused without creating anything or spending the hour', async () => {
+    const u = await createUser(app);
+    const query = `mutation { ${Array.from({ length: 1000 }, (_, i) => `c${i}: createUserMedia(url: "${url}") { userMediaId }`).join(' ')} }`;
+    const refused = await gql(app, u.key, query);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+    const one = await request(app, 'POST', '/v1/user-media', { key: u.key, json: { url } });
+    expect(one.status).toBe(201);
+    expect(remaining(one)).toBe('499');
+  });
+});
+
+/** The counters behind the limits: two stores stand for two instances (one in memory, where nothing is shared). */
+function countersSpendAtOnce(where: string, redisUrl: string | undefined) {
+  describe.skipIf(redisUrl === '')(`the rate-limit counters ${where}: checked, then spent, at once`, () => {
+    const stores: RateLimits[] = [];
+    beforeAll(() => {
+      const a = createRateLimits(redisUrl, { op: 10, other: 5 });
+      stores.push(a, redisUrl ? createRateLimits(redisUrl, { op: 10, other: 5 }) : a);
+    });
+    afterAll(async () => {
+      for (const s of new Set(stores)) await s.close();
+    });
+
+    it('concurrent requests never spend past the limit, and refused ones spend nothing', async () => {
+      const user = randomUUID();
+      const asks = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2].spend(user, new Map([['op', 3]]))));
+      expect(asks.filter(([s]) => s.allowed)).toHaveLength(3);
+      const last = await stores[0].spend(user, new Map([['op', 1]]));
+      expect(last).toEqual([{ operation: 'op', calls: 1, limit: 10, remaining: 0, resetSeconds: expect.any(Number), allowed: true }]);
+      expect(last[0].resetSeconds).toBeGreaterThan(3500);
+      expect(last[0].resetSeconds).toBeLessThanOrEqual(3600);
+      // refused by one operation: the other is not spent either; unlimited operations are left out
+      const mixed = await stores[1].spend(user, new Map([['other', 2], ['op', 1], ['free', 7]]));
+      expect(mixed.map((st) => [st.operation, st.allowed, st.remaining])).toEqual([['other', true, 5], ['op', false, 0]]);
+      expect((await stores[0].spend(user, new Map([['other', 5]])))[0]).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await stores[1].spend(user, new Map([['other', 1]])))[0]).toMatchObject({ allowed: false, remaining: 0 });
+    });
+  });
+}
+countersSpendAtOnce('in memory', undefined);
+countersSpendAtOnce('on Redis, shared by two instances (needs TEST_REDIS_URL)', process.env.TEST_REDIS_URL ?? '');
 
 describe('query limits cover every field, introspection included', () => {
   const ofTypes = (n: number) => `${'ofType { '.repeat(n)}name${' }'.repeat(n)}`;

@@ -312,7 +312,7 @@ describe('GET /v1/user-media', () => {
 
   it('answers 429 with Retry-After and retryAfter once the limit is used up, on both doors', async () => {
     const u = await createUser(app);
-    for (let i = 0; i < 500; i++) await app.runtime.app.limits.consume(u.id, 'userMedia');
+    await app.runtime.app.limits.spend(u.id, new Map([['userMedia', 500]]));
     const r = await request(app, 'GET', '/v1/user-media', { key: u.key });
     expect(r.status).toBe(429);
     expect(r.body).toMatchObject({ error: 'RATE_LIMIT_EXCEEDED', retryAfter: expect.any(Number) });

@@ -25,7 +25,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
  *    and, before validation, one over a depth, breadth or complexity limit, introspection included
  *    (these hooks run before any execution, for callers with or without a key, through either door);
- *    useRateLimits counts each limited root field per user, whichever door the call used;
+ *    useRateLimits spends one call per limited root field the operation executes, all or nothing;
  * 3. useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
  *    useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
