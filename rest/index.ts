@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { userForKey } from '../src/auth/authenticate.js';
 import { keyFromHeaders } from '../src/auth/keys.js';
 import type { Db } from '../src/db/client.js';
+import type { Context } from '../src/graphql/context.js';
 import { AppError, unauthorized } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
 import { sendError } from '../src/http/errors.js';
 import { executeOperation } from './execute.js';
+import { MultipartForm } from './multipart.js';
 import { routes } from './routes.js';
 
 /** Mounts the route table; anything else answers 404 in the spec's error shape. */
@@ -20,27 +22,31 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
         const withHeaders = () => {
           for (const [k, v] of responseHeaders) reply.header(k, v);
         };
+        // a form is read by the operation, once the caller is known and within its limits
+        const form = r.form ? new MultipartForm(req, r.form) : null;
         let data;
         try {
-          data = await executeOperation(graphql, req, r.operation, await r.variables(req), { responseHeaders, check: r.check });
+          const variables = form ? {} : ((await r.variables?.(req)) ?? {});
+          const check = form ? (ctx: Context, v: unknown) => form.read(ctx, v as Record<string, unknown>) : r.check;
+          data = await executeOperation(graphql, req, r.operation, variables, { responseHeaders, check });
         } finally {
           withHeaders();
+          await form?.release();
         }
         return reply.code(r.status ?? 200).send(await r.respond(data, req, reply));
       },
     });
   }
-  // every /v1 endpoint needs a key, so the key is checked before the route is: an
-  // unknown route tells nothing to a caller without one
-  fastify.setNotFoundHandler(async (req, reply) => {
-    if (req.url.startsWith('/v1/')) {
-      const key = keyFromHeaders((n) => headerValue(req.headers[n]));
-      if (!(await userForKey(db, key))) {
-        return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
-      }
+  // every /v1 endpoint needs a key, so the key is checked before the route and before
+  // any byte of the body is read: an unknown route tells nothing to a caller without one
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/v1/')) return;
+    const key = keyFromHeaders((n) => headerValue(req.headers[n]));
+    if (!(await userForKey(db, key))) {
+      return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
     }
-    return sendError(reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`));
   });
+  fastify.setNotFoundHandler(async (req, reply) => sendError(reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`)));
 }
 
 /**

@@ -1,82 +1,207 @@
 import busboy from 'busboy';
 import type { FastifyRequest } from 'fastify';
 import { Upload } from 'graphql-upload-ts';
-import type { Readable } from 'node:stream';
-import { AppError, fieldError } from '../src/errors.js';
+import crypto from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError, isAppError, validationError, type FieldError } from '../src/errors.js';
+import type { Context } from '../src/graphql/context.js';
 
-export interface MultipartForm {
-  /** the text parts that came before the file */
-  fields: Record<string, string>;
-  /** the file part as a GraphQL Upload: its stream flows while the request arrives */
-  file: Upload;
-  /** resolves once the whole request body has been read */
-  done: Promise<void>;
+/** A multipart/form-data route: what its form holds and how the parts become the operation's variables. */
+export interface FormSpec<TVariables = unknown> {
+  /** The route's text parts; without them the operation takes the file alone, as it arrives, and text parts are not read. */
+  fields?: {
+    /** the route's reading of the text parts: throws the AppError naming every violated field */
+    check: (ctx: Context, fields: Record<string, string>) => Promise<unknown>;
+    /** the largest file the operation takes: a file held back until the fields are known is refused (413) once past it */
+    maxFileBytes: (ctx: Context) => number;
+  };
+  variables: (fields: Record<string, string>, file: Upload) => TVariables;
 }
 
 const MAX_FIELD_BYTES = 1024 * 1024;
+const FILE_FIELD = 'file';
+
+const malformed = (message: string) =>
+  new AppError('VALIDATION_ERROR', `Invalid multipart request: ${message}`, { details: [{ field: 'body', message }] });
+const cutOff = () => malformed('the request ended before its form did');
+const fileRequired = (): FieldError => ({ field: FILE_FIELD, message: 'is required: send the file as a multipart part named file' });
+
+/** The top-level field a detail names: `hookTitle.template` -> `hookTitle`, `items[1].endTime` -> `items`. */
+const topField = (field: string) => field.split(/[.[]/)[0];
 
 /**
- * Streams a multipart/form-data request: resolves as soon as the file part
- * begins, with the text parts seen so far and the file as an Upload whose
- * stream is the request body itself (nothing is held in memory or on disk
- * here). Text parts must come before the file, as browsers send form fields
- * in order; a part after the file is refused.
+ * A multipart/form-data request body, read after the caller is authenticated
+ * and within its limits (in the operation's check), so a refused request's body
+ * is never read. Its parts may come in any order:
+ * - a route without text fields gets the file as it arrives, streamed to
+ *   storage while the request is read;
+ * - a route with text fields refuses at once a wrong field that came before
+ *   the file; otherwise the file is held back in a temporary file while the
+ *   rest of the form arrives, and the fields are checked once every one is known.
+ * A form cut off by the client stops the file's stream with an error, so its
+ * reader closes and deletes what it wrote.
  */
-export function readMultipart(req: FastifyRequest, fileField = 'file'): Promise<MultipartForm> {
-  const type = req.headers['content-type'] ?? '';
-  if (!type.toLowerCase().startsWith('multipart/form-data')) {
-    return Promise.reject(
-      new AppError('VALIDATION_ERROR', 'Content-Type must be multipart/form-data', {
-        details: [{ field: 'Content-Type', message: 'must be multipart/form-data', value: type || null }],
-      }),
-    );
+export class MultipartForm<TVariables = unknown> {
+  private parser: busboy.Busboy | null = null;
+  /** the file as the operation reads it: the request itself, or the held-back copy */
+  private live: PassThrough | null = null;
+  private heldBack: string | null = null;
+  private held: Promise<void> | null = null;
+  private failed: AppError | null = null;
+  private onCutOff: (() => void) | null = null;
+
+  constructor(
+    private readonly req: FastifyRequest,
+    private readonly spec: FormSpec<TVariables>,
+  ) {}
+
+  /** Reads the form into `variables` (an operation's check); throws the caller's error. */
+  async read(ctx: Context, variables: Record<string, unknown>): Promise<void> {
+    const { fields, file } = await this.parse(ctx);
+    Object.assign(variables, this.spec.variables(fields, file));
   }
-  return new Promise((resolve, reject) => {
+
+  /** After the operation: the held-back file goes, and a form left unread stops being read. */
+  async release(): Promise<void> {
+    if (this.onCutOff) this.req.raw.off('close', this.onCutOff);
+    if (this.parser && !this.req.raw.complete) {
+      this.req.raw.unpipe(this.parser);
+      this.parser.destroy();
+    }
+    await this.held?.catch(() => {});
+    if (this.heldBack) await fs.rm(path.dirname(this.heldBack), { recursive: true, force: true });
+  }
+
+  private parse(ctx: Context): Promise<{ fields: Record<string, string>; file: Upload }> {
+    const type = this.req.headers['content-type'] ?? '';
+    if (!type.toLowerCase().startsWith('multipart/form-data')) {
+      throw new AppError('VALIDATION_ERROR', 'Content-Type must be multipart/form-data', {
+        details: [{ field: 'Content-Type', message: 'must be multipart/form-data', value: type || null }],
+      });
+    }
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fieldSize: MAX_FIELD_BYTES, files: 1, fields: 100 } });
+      parser = busboy({ headers: this.req.headers, limits: { fieldSize: MAX_FIELD_BYTES, files: 1, fields: 100 } });
     } catch (e) {
-      reject(new AppError('VALIDATION_ERROR', `Invalid multipart request: ${(e as Error).message}`, { details: [{ field: 'body', message: (e as Error).message }] }));
-      return;
+      throw malformed((e as Error).message);
     }
+    this.parser = parser;
+    const checkFields = this.spec.fields?.check;
     const fields: Record<string, string> = {};
-    let started = false;
-    let fileStream: Readable | null = null;
-    const done = new Promise<void>((resolveDone) => parser.once('close', () => resolveDone()));
-    parser.on('field', (name, value, info) => {
-      if (started) {
-        fileStream?.destroy(fieldError(name, 'must come before the file part'));
-        return;
-      }
-      if (info.valueTruncated) return reject(fieldError(name, `is longer than ${MAX_FIELD_BYTES} bytes`));
-      fields[name] = value;
-    });
-    parser.on('file', (name, stream, info) => {
-      if (name !== fileField || started) {
-        stream.resume();
-        return;
-      }
-      started = true;
-      fileStream = stream;
-      const upload = new Upload();
-      upload.resolve({
-        filename: info.filename ?? 'upload',
-        fieldName: name,
-        mimetype: info.mimeType,
-        encoding: info.encoding,
-        createReadStream: () => stream as never,
-        capacitor: undefined as never,
+    let file: { filename: string; mimetype: string; encoding: string } | null = null;
+    let settled = false;
+
+    return new Promise((resolve, reject) => {
+      const upload = () => {
+        const u = new Upload();
+        const stream: () => Readable = this.live ? () => this.live! : () => createReadStream(this.heldBack!);
+        u.resolve({ ...file!, fieldName: FILE_FIELD, createReadStream: stream as never, capacitor: undefined as never });
+        return u;
+      };
+      const succeed = () => {
+        settled = true;
+        resolve({ fields, file: upload() });
+      };
+      const fail = (e: unknown) => {
+        const err = isAppError(e) ? e : e instanceof Error ? e : new Error(String(e));
+        if (isAppError(err) && !this.failed) this.failed = err;
+        // a reader of the live file learns it through its stream
+        this.live?.destroy(err);
+        this.req.raw.unpipe(parser);
+        parser.destroy();
+        if (!settled) {
+          settled = true;
+          reject(err);
+        }
+      };
+
+      parser.on('field', (name, value, info) => {
+        if (info.valueTruncated) return fail(validationError([{ field: name, message: `is longer than ${MAX_FIELD_BYTES} bytes` }]));
+        if (checkFields) fields[name] = value;
       });
-      resolve({ fields, file: upload, done });
+
+      parser.on('file', (name, stream, info) => {
+        // busboy destroys a part's stream with its own error when the form breaks: never unhandled
+        stream.on('error', () => {});
+        if (name !== FILE_FIELD || file) {
+          stream.resume();
+          return;
+        }
+        file = { filename: info.filename ?? 'upload', mimetype: info.mimeType, encoding: info.encoding };
+        if (!checkFields) {
+          this.live = new PassThrough();
+          stream.on('error', () => fail(this.failed ?? cutOff()));
+          stream.pipe(this.live);
+          return succeed();
+        }
+        this.held = this.holdBack(stream, this.spec.fields!.maxFileBytes(ctx)).catch((e) => {
+          fail(e);
+          throw e;
+        });
+        this.held.catch(() => {});
+        // a wrong field that came first is refused now; one that is missing may still come
+        const given = new Set(Object.keys(fields));
+        if (given.size) {
+          checkFields(ctx, { ...fields }).catch((e) => {
+            const known = isAppError(e) && Array.isArray(e.extensions.details) ? (e.extensions.details as FieldError[]).filter((d) => given.has(topField(d.field))) : null;
+            if (!known) fail(e);
+            else if (known.length) fail(validationError(known));
+          });
+        }
+      });
+
+      parser.on('close', () => {
+        if (settled || this.live) return;
+        void (async () => {
+          try {
+            await this.held;
+            if (settled) return;
+            const missing = file ? [] : [fileRequired()];
+            try {
+              await checkFields?.(ctx, { ...fields });
+            } catch (e) {
+              if (!isAppError(e) || !Array.isArray(e.extensions.details)) throw e;
+              throw validationError([...(e.extensions.details as FieldError[]), ...missing]);
+            }
+            if (missing.length) throw validationError(missing);
+            succeed();
+          } catch (e) {
+            fail(e);
+          }
+        })();
+      });
+
+      parser.on('error', (e) => fail(malformed((e as Error).message)));
+      // the client went away before the end of its body
+      this.onCutOff = () => {
+        if (!this.req.raw.complete) fail(cutOff());
+      };
+      this.req.raw.once('close', this.onCutOff);
+      this.req.raw.pipe(parser);
     });
-    parser.on('error', (e) => {
-      const err = new AppError('VALIDATION_ERROR', `Invalid multipart request: ${(e as Error).message}`, { details: [{ field: 'body', message: (e as Error).message }] });
-      if (fileStream) fileStream.destroy(err);
-      else reject(err);
+  }
+
+  /** Writes the file to a temporary file as it arrives, refusing it once past `maxBytes`. */
+  private async holdBack(stream: Readable, maxBytes: number): Promise<void> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clipcast-upload-'));
+    this.heldBack = path.join(dir, crypto.randomUUID());
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > maxBytes) return cb(new AppError('PAYLOAD_TOO_LARGE', `File is larger than the limit of ${maxBytes} bytes`));
+        cb(null, chunk);
+      },
     });
-    parser.on('close', () => {
-      if (!started) reject(fieldError(fileField, 'is required: send the file as a multipart part named file'));
-    });
-    req.raw.pipe(parser);
-  });
+    try {
+      await pipeline(stream, limit, createWriteStream(this.heldBack, { flags: 'wx' }));
+    } catch (e) {
+      throw isAppError(e) ? e : this.failed ?? cutOff();
+    }
+  }
 }

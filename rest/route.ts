@@ -1,6 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../src/graphql/context.js';
+import type { FormSpec } from './multipart.js';
 
 /**
  * One /v1 endpoint: the named GraphQL operation it runs, how the request
@@ -10,7 +11,8 @@ export interface Route<TResult = unknown, TVariables = unknown> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   operation: TypedDocumentNode<TResult, TVariables>;
-  variables: (req: FastifyRequest) => TVariables | Promise<TVariables>;
+  /** none for a form route: its variables come from its form */
+  variables?: (req: FastifyRequest) => TVariables | Promise<TVariables>;
   respond: (data: TResult, req: FastifyRequest, reply: FastifyReply) => unknown;
   status?: number;
   /**
@@ -19,6 +21,11 @@ export interface Route<TResult = unknown, TVariables = unknown> {
    * operation's typed input: every violated field in the service's words.
    */
   check?: (ctx: Context, variables: TVariables) => unknown;
+  /**
+   * A multipart/form-data route: its form is read where `check` would run, so
+   * the body of a caller refused by authentication or rate limits is never read.
+   */
+  form?: FormSpec<TVariables>;
 }
 
 /** Types one route against its operation, then erases the types for the table. */

@@ -1,5 +1,4 @@
 import { readUserMediaBody } from '../../src/library/fetch-media.js';
-import { readMultipart } from '../multipart.js';
 import { CreateUserMediaDocument, MusicCatalogueDocument, UploadUserMediaDocument, UserMediaPageDocument } from '../generated/operations.js';
 import { nextCursorOf, queryEnum, queryInt, queryString } from '../query.js';
 import { noVariables, route } from '../route.js';
@@ -20,7 +19,7 @@ export const libraryRoutes = [
     method: 'POST',
     url: '/v1/user-media/upload',
     operation: UploadUserMediaDocument,
-    variables: async (req) => ({ file: (await readMultipart(req)).file }),
+    form: { variables: (_fields, file) => ({ file }) },
     respond: (d) => ({ userMediaId: d.uploadUserMedia.userMediaId }),
     status: 201,
   }),

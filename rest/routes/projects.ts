@@ -1,11 +1,9 @@
-import type { Upload } from 'graphql-upload-ts';
 import { currentUser } from '../../src/graphql/context.js';
 import { readCreateBody } from '../../src/projects/creation.js';
 import type { CreateProjectInput, ProjectQuery, ProjectRecordFragment, UploadProjectInput } from '../generated/operations.js';
 import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
 import { uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
-import { readMultipart } from '../multipart.js';
 import { route } from '../route.js';
 
 type Params = { id: string };
@@ -56,19 +54,13 @@ export const projectRoutes = [
     method: 'POST',
     url: '/v1/projects/upload',
     operation: UploadProjectDocument,
-    variables: async (req) => {
-      const form = await readMultipart(req);
+    form: {
       // every part is text (SPEC.md): read as the fields' types of the body's schema
-      return { input: fromFormFields(uploadProjectBody, form.fields) as UploadProjectInput, file: form.file };
-    },
-    check: async (ctx, { input, file }) => {
-      try {
-        await readCreateBody(ctx.app, currentUser(ctx).id, input, 'upload');
-      } catch (e) {
-        // the answer goes out now; the rest of the file is not wanted
-        (await (file as Upload).promise).createReadStream().resume();
-        throw e;
-      }
+      fields: {
+        check: (ctx, fields) => readCreateBody(ctx.app, currentUser(ctx).id, fromFormFields(uploadProjectBody, fields), 'upload'),
+        maxFileBytes: (ctx) => ctx.app.config.maxProjectBytes,
+      },
+      variables: (fields, file) => ({ input: fromFormFields(uploadProjectBody, fields) as UploadProjectInput, file }),
     },
     respond: (d) => projectRecord(d.uploadProject),
     status: 201,

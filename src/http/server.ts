@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -40,6 +41,12 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  // an answer given before the request's body was read (a refused upload, an unknown route)
+  // closes the connection once sent: the client learns it at once instead of sending the rest
+  fastify.addHook('onSend', async (req, reply, payload) => {
+    if (bodyPending(req.raw)) closeAfterAnswer(req.raw, reply.raw);
+    return payload;
   });
   fastify.addHook('onResponse', async (req, reply) => {
     httpDuration.observe(
@@ -160,4 +167,35 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       await closing;
     },
   };
+}
+
+/** How long a connection closed after an early answer still reads what its client sends. */
+const LINGER_MS = 5_000;
+
+/**
+ * Answers with `Connection: close` and, once the answer is out, closes our side
+ * of the connection while what the client still sends is read and dropped for
+ * a moment (a lingering close): closing a socket with unread bytes would answer
+ * them with a reset, and a reset can make the client's system discard our
+ * answer before the client has read it.
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  const socket = req.socket;
+  // Node ends a `Connection: close` exchange with destroySoon(): end, then destroy
+  socket.destroySoon = () => {
+    req.unpipe();
+    req.resume();
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/** True while a request that has a body has not been received whole. */
+function bodyPending(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return hasBody && !req.complete;
 }

@@ -1,0 +1,191 @@
+// Multipart uploads over the REST door: who may send a body, the order of the parts, a client that goes away.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { mediaFixtures, type Fixtures } from './support/media.js';
+import { freePort } from './support/ports.js';
+import { ROOT } from './support/process.js';
+import { jsonOf, multipartBody, rawRequest } from './support/raw.js';
+
+const B = 'xB0UNDARYx';
+let app: TestApp;
+let fx: Fixtures;
+let user: TestUser;
+let talk: Buffer;
+/** where the service writes its temporary files (a held-back upload among them) once it runs */
+let tmp: string;
+const systemTmp = os.tmpdir();
+
+beforeAll(async () => {
+  fx = await mediaFixtures();
+  talk = await fs.readFile(fx.talk);
+  app = await startTestApp({ role: 'server', env: { MAX_PROJECT_BYTES: String(2 * 1024 * 1024) } });
+  user = await createUser(app);
+  tmp = await fs.mkdtemp(path.join(systemTmp, 'uploads-test-'));
+  process.env.TMPDIR = tmp;
+});
+afterAll(async () => {
+  process.env.TMPDIR = systemTmp;
+  await app?.stop();
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+const head = (route: string, { key, length, close }: { key?: string; length: number; close?: boolean }) =>
+  `POST ${route} HTTP/1.1\r\nHost: test\r\n${key ? `x-api-key: ${key}\r\n` : ''}${close ? 'Connection: close\r\n' : ''}` +
+  `Content-Type: multipart/form-data; boundary=${B}\r\nContent-Length: ${length}\r\n\r\n`;
+/** the head of a file part whose bytes follow */
+const fileHead = (name = 'a.mp4') => Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`);
+const text = (name: string, value: string) => ({ name, value });
+const file = (value: Buffer | string, filename = 'talk.mp4') => ({ name: 'file', value, filename, type: 'video/mp4' });
+
+async function upload(route: string, parts: Parameters<typeof multipartBody>[1], key = user.key) {
+  const body = multipartBody(B, parts);
+  const a = await rawRequest(app.url, head(route, { key, length: body.length, close: true }), body);
+  return { status: a.status, body: jsonOf(a) };
+}
+
+/** every file under `dir` (but the module cache tsx keeps in the temporary folder) */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile() && !path.relative(dir, e.parentPath).startsWith('tsx-')).map((e) => path.join(e.parentPath, e.name));
+}
+
+/** files this process holds open under `dir` */
+async function openFilesUnder(dir: string): Promise<string[]> {
+  const fds = await fs.readdir('/proc/self/fd');
+  const targets = await Promise.all(fds.map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return targets.filter((t) => t.startsWith(dir));
+}
+
+async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
+  for (const t0 = Date.now(); ; ) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() - t0 > timeoutMs) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('who may send an upload', () => {
+  it('a text part after the file, sent without a key, is 401 and the API process lives on', async () => {
+    const { createTestDatabase } = await import('./support/db.js');
+    const database = await createTestDatabase();
+    const dataDir = await fs.mkdtemp(path.join(systemTmp, 'uploads-test-data-'));
+    const port = await freePort();
+    const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'server'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    const base = `http://127.0.0.1:${port}`;
+    const healthy = () => fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    try {
+      for (let i = 0; !(await healthy()); i++) {
+        if (i > 400) throw new Error(`server not healthy:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const body = multipartBody(B, [file('junk', 'a.mp4'), text('title', 't')]);
+      for (const route of ['/v1/user-media/upload', '/v1/projects/upload']) {
+        const a = await rawRequest(base, head(route, { length: body.length, close: true }), body);
+        expect(a.status).toBe(401);
+        expect(jsonOf(a)).toMatchObject({ error: 'UNAUTHORIZED' });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(proc.exitCode, out).toBeNull();
+      }
+      expect(await healthy()).toBe(true);
+    } finally {
+      proc.kill('SIGKILL');
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a refused upload is answered at once, while the client still sends, and its connection closed', async () => {
+    const limited = await createUser(app);
+    for (let i = 0; i < 500; i++) await app.runtime.app.limits.consume(limited.id, 'uploadUserMedia');
+    const early = multipartBody(B, [text('title', ''), text('language', 'en'), text('hookTitle', '{"template":"nope"}')], { close: false });
+    const cases = [
+      { why: 'no key', route: '/v1/projects/upload', key: undefined, status: 401, error: 'UNAUTHORIZED' },
+      { why: 'a bad key', route: '/v1/user-media/upload', key: 'sk-not-a-key', status: 401, error: 'UNAUTHORIZED' },
+      { why: 'an unknown route without a key', route: '/v1/projects/magic-clips/upload', key: undefined, status: 401, error: 'UNAUTHORIZED' },
+      { why: 'an unknown route', route: '/v1/projects/magic-clips/upload', key: user.key, status: 404, error: 'NOT_FOUND' },
+      { why: 'over the rate limit', route: '/v1/user-media/upload', key: limited.key, status: 429, error: 'RATE_LIMIT_EXCEEDED' },
+      { why: 'wrong fields before the file', route: '/v1/projects/upload', key: user.key, status: 400, error: 'VALIDATION_ERROR', fields: ['hookTitle.template', 'title'] },
+    ];
+    for (const c of cases) {
+      // 100 MB announced; the client goes on sending until it hears back
+      const start = Buffer.concat([c.fields ? early : Buffer.alloc(0), fileHead(), Buffer.alloc(64 * 1024, 1)]);
+      const a = await rawRequest(app.url, head(c.route, { key: c.key, length: 100 * 1024 * 1024 }), start, { keepSending: true, waitMs: 5_000 });
+      expect({ why: c.why, status: a.status, error: jsonOf(a)?.error }).toEqual({ why: c.why, status: c.status, error: c.error });
+      expect(a.answeredMs, c.why).toBeLessThan(3_000);
+      expect(a.headers.connection, c.why).toBe('close');
+      expect(a.closed, c.why).toBe(true);
+      if (c.fields) expect(jsonOf(a).details.map((d: { field: string }) => d.field).sort()).toEqual(c.fields);
+    }
+    // nothing was made by any of them
+    const userId = { in: [user.id, limited.id] };
+    expect(await app.runtime.app.db.project.count({ where: { userId } })).toBe(0);
+    expect(await app.runtime.app.db.userMedia.count({ where: { userId } })).toBe(0);
+  });
+});
+
+describe('the order of the parts', () => {
+  it('the file first and the fields after it: the project is made with every field', async () => {
+    const r = await upload('/v1/projects/upload', [file(talk), text('title', 'File first'), text('language', 'en'), text('dictionary', '["Acme"]')]);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ title: 'File first', status: 'processing', dictionary: ['Acme'] });
+    const mixed = await upload('/v1/projects/upload', [text('title', 'Around the file'), file(talk), text('language', 'en'), text('magicZooms', 'true')]);
+    expect(mixed.status).toBe(201);
+    expect(mixed.body).toMatchObject({ title: 'Around the file', magicZooms: true });
+    // with no text fields, one after the file is not read
+    const media = await upload('/v1/user-media/upload', [file(talk, 'talk.mp4'), text('title', 't')]);
+    expect(media.status).toBe(201);
+  });
+
+  it('wrong fields after the file are all named once the form is read, and nothing stays', async () => {
+    const before = await app.runtime.app.db.project.count();
+    const r = await upload('/v1/projects/upload', [file(talk), text('title', ''), text('language', 'xx'), text('magicZooms', 'maybe')]);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('VALIDATION_ERROR');
+    expect(r.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['language', 'magicZooms', 'title']);
+    const nofile = await upload('/v1/projects/upload', [text('language', 'en')]);
+    expect(nofile.body.details.map((d: { field: string }) => d.field)).toEqual(['title', 'file']);
+    expect(await app.runtime.app.db.project.count()).toBe(before);
+    await eventually(async () => expect(await filesUnder(tmp)).toEqual([]));
+  });
+
+  it('a file held back past the size limit is 413 at once', async () => {
+    const a = await rawRequest(app.url, head('/v1/projects/upload', { key: user.key, length: 100 * 1024 * 1024 }), fileHead(), { keepSending: true });
+    expect(a.status).toBe(413);
+    expect(jsonOf(a)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
+    expect(a.closed).toBe(true);
+    await eventually(async () => expect(await filesUnder(tmp)).toEqual([]));
+  });
+});
+
+describe('a client that goes away mid-upload', () => {
+  for (const route of ['/v1/user-media/upload', '/v1/projects/upload']) {
+    it(`${route}: no row, no partial file, no open file`, async () => {
+      const u = await createUser(app);
+      const stored = await filesUnder(path.join(app.dataDir, 'media'));
+      await rawRequest(app.url, head(route, { key: u.key, length: 50 * 1024 * 1024 }), Buffer.concat([fileHead(), Buffer.alloc(512 * 1024, 1)]), { waitMs: 500 });
+      await eventually(async () => {
+        const list = await request(app, 'GET', '/v1/user-media', { key: u.key });
+        expect(list.body.items).toEqual([]);
+        expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+        expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
+        expect(await filesUnder(tmp)).toEqual([]);
+        expect(await openFilesUnder(app.dataDir)).toEqual([]);
+        expect(await openFilesUnder(tmp)).toEqual([]);
+      });
+    });
+  }
+});
