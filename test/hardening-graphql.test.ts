@@ -252,11 +252,15 @@ describe('query limits cover every field, introspection included', () => {
     const costly = await gql(app, u.key, `{ ${Array.from({ length: 25 }, (_, i) => `p${i}: ${lists}`).join(' ')} }`);
     expect(costly.status).toBe(400);
     expect(costly.body.errors?.[0].message).toMatch(/^Query complexity \d+ exceeds the limit of 5000$/);
+    // the same through a fragment, which is read on its own type
+    const spread = 'projects(first: 1) { edges { node { ...P } } }';
+    const viaFragment = await gql(app, u.key, `{ ${Array.from({ length: 25 }, (_, i) => `p${i}: ${spread}`).join(' ')} } fragment P on Project { exports { id } words { id } }`);
+    expect(viaFragment.body.errors?.[0].message).toBe(costly.body.errors?.[0].message);
     const fits = await gql(app, u.key, `{ ${Array.from({ length: 20 }, (_, i) => `p${i}: ${lists}`).join(' ')} }`);
     expect(fits.status).toBe(200);
     expect(fits.body.errors).toBeUndefined();
     expect(await rejections('depth')).toBe(depth + 2);
-    expect(await rejections('complexity')).toBe(complexity + 1);
+    expect(await rejections('complexity')).toBe(complexity + 2);
   });
 });
 

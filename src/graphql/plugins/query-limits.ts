@@ -20,6 +20,7 @@ import {
   type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  type NamedTypeNode,
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -117,7 +118,7 @@ const NONE: Measure = { depth: 0, introspectionDepth: 0, breadth: 0, introspecti
 function check(schema: GraphQLSchema, document: DocumentNode, limits: QueryLimits): AppError | null {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const walker = new Walker(fragments);
+  const walker = new Walker(schema, fragments);
   for (const d of document.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
     let m: Measure;
@@ -153,7 +154,15 @@ class Walker {
   private readonly done = new Map<string, Measure>();
   private readonly active = new Set<string>();
 
-  constructor(private readonly fragments: Map<string, FragmentDefinitionNode>) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+  ) {}
+
+  /** The type a fragment's selections are read on: its condition's, else the enclosing one. */
+  private on(condition: NamedTypeNode | undefined, type: GraphQLNamedType | undefined): GraphQLNamedType | undefined {
+    return (condition && this.schema.getType(condition.name.value)) ?? type;
+  }
 
   /** `level` counts the fields and fragments above, to stop a walk that would overflow the stack */
   selections(set: SelectionSetNode, type: GraphQLNamedType | undefined, level: number, root = false, introspection = false): Measure {
@@ -162,7 +171,7 @@ class Walker {
     for (const sel of set.selections) {
       let part: Measure;
       if (sel.kind === Kind.FIELD) part = this.field(sel, type, level, root, introspection);
-      else if (sel.kind === Kind.INLINE_FRAGMENT) part = this.selections(sel.selectionSet, type, level + 1, root, introspection);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) part = this.selections(sel.selectionSet, this.on(sel.typeCondition, type), level + 1, root, introspection);
       else part = this.fragment(sel.name.value, type, level, root, introspection);
       m.depth = Math.max(m.depth, part.depth);
       m.introspectionDepth = Math.max(m.introspectionDepth, part.introspectionDepth);
@@ -173,13 +182,15 @@ class Walker {
     return m;
   }
 
-  /** A named fragment is measured once per place in the tree, however often it is spread. */
-  private fragment(name: string, type: GraphQLNamedType | undefined, level: number, root: boolean, introspection: boolean): Measure {
+  /** A named fragment is measured once and counted wherever it is spread. */
+  private fragment(name: string, parent: GraphQLNamedType | undefined, level: number, root: boolean, introspection: boolean): Measure {
     const fragment = this.fragments.get(name);
+    if (!fragment) return NONE;
+    const type = this.on(fragment.typeCondition, parent);
     const key = `${name}\0${type?.name ?? ''}\0${root}\0${introspection}`;
     const known = this.done.get(key);
     if (known) return known;
-    if (!fragment || this.active.has(name)) return NONE;
+    if (this.active.has(name)) return NONE;
     this.active.add(name);
     const m = this.selections(fragment.selectionSet, type, level + 1, root, introspection);
     this.active.delete(name);
