@@ -4,12 +4,12 @@ import { Upload } from 'graphql-upload-ts';
 import crypto from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, isAppError, validationError, type FieldError } from '../src/errors.js';
 import type { Context } from '../src/graphql/context.js';
+import { workDirOf } from '../src/jobs/work-dir.js';
 
 /** A multipart/form-data route: what its form holds and how the parts become the operation's variables. */
 export interface FormSpec<TVariables = unknown> {
@@ -41,7 +41,7 @@ const topField = (field: string) => field.split(/[.[]/)[0];
  * - a route without text fields gets the file as it arrives, streamed to
  *   storage while the request is read;
  * - a route with text fields refuses at once a wrong field that came before
- *   the file; otherwise the file is held back in a temporary file while the
+ *   the file; otherwise the file is held back in the work dir (DATA_DIR/tmp) while the
  *   rest of the form arrives, and the fields are checked once every one is known.
  * A form cut off by the client stops the file's stream with an error, so its
  * reader closes and deletes what it wrote.
@@ -139,7 +139,7 @@ export class MultipartForm<TVariables = unknown> {
           stream.pipe(this.live);
           return succeed();
         }
-        this.held = this.holdBack(stream, this.spec.fields!.maxFileBytes(ctx)).catch((e) => {
+        this.held = this.holdBack(stream, workDirOf(ctx.app.config.dataDir), this.spec.fields!.maxFileBytes(ctx)).catch((e) => {
           fail(e);
           throw e;
         });
@@ -186,9 +186,10 @@ export class MultipartForm<TVariables = unknown> {
     });
   }
 
-  /** Writes the file to a temporary file as it arrives, refusing it once past `maxBytes`. */
-  private async holdBack(stream: Readable, maxBytes: number): Promise<void> {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clipcast-upload-'));
+  /** Writes the file to a temporary file of the work dir as it arrives, refusing it once past `maxBytes`. */
+  private async holdBack(stream: Readable, workDir: string, maxBytes: number): Promise<void> {
+    await fs.mkdir(workDir, { recursive: true });
+    const dir = await fs.mkdtemp(path.join(workDir, 'upload-'));
     this.heldBack = path.join(dir, crypto.randomUUID());
     let size = 0;
     const limit = new Transform({

@@ -15,22 +15,18 @@ let app: TestApp;
 let fx: Fixtures;
 let user: TestUser;
 let talk: Buffer;
-/** where the service writes its temporary files (a held-back upload among them) once it runs */
+/** where the service holds an upload's file back */
 let tmp: string;
-const systemTmp = os.tmpdir();
 
 beforeAll(async () => {
   fx = await mediaFixtures();
   talk = await fs.readFile(fx.talk);
   app = await startTestApp({ role: 'server', env: { MAX_PROJECT_BYTES: String(2 * 1024 * 1024) } });
   user = await createUser(app);
-  tmp = await fs.mkdtemp(path.join(systemTmp, 'uploads-test-'));
-  process.env.TMPDIR = tmp;
+  tmp = path.join(app.dataDir, 'tmp');
 });
 afterAll(async () => {
-  process.env.TMPDIR = systemTmp;
   await app?.stop();
-  await fs.rm(tmp, { recursive: true, force: true });
 });
 
 const head = (route: string, { key, length, close }: { key?: string; length: number; close?: boolean }) =>
@@ -47,10 +43,10 @@ async function upload(route: string, parts: Parameters<typeof multipartBody>[1],
   return { status: a.status, body: jsonOf(a) };
 }
 
-/** every file under `dir` (but the module cache tsx keeps in the temporary folder) */
+/** every file under `dir` */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile() && !path.relative(dir, e.parentPath).startsWith('tsx-')).map((e) => path.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
 /** files this process holds open under `dir` */
@@ -75,7 +71,7 @@ describe('who may send an upload', () => {
   it('a text part after the file, sent without a key, is 401 and the API process lives on', async () => {
     const { createTestDatabase } = await import('./support/db.js');
     const database = await createTestDatabase();
-    const dataDir = await fs.mkdtemp(path.join(systemTmp, 'uploads-test-data-'));
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'uploads-test-data-'));
     const port = await freePort();
     const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'server'], {
       cwd: ROOT,
@@ -184,7 +180,6 @@ describe('a client that goes away mid-upload', () => {
         expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
         expect(await filesUnder(tmp)).toEqual([]);
         expect(await openFilesUnder(app.dataDir)).toEqual([]);
-        expect(await openFilesUnder(tmp)).toEqual([]);
       });
     });
   }

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /**
  * DATA_DIR/tmp: the working files of running jobs (a project's sound as WAV,
- * an export's folder, B-roll clips being made). A job removes its own as it
+ * an export's folder, B-roll clips being made) and of requests (an upload's
+ * file held back until its fields are known). Each removes its own as it
  * ends; one killed on the way leaves them here.
  */
 export const workDirOf = (dataDir: string) => path.join(dataDir, 'tmp');
