@@ -292,3 +292,27 @@ describe('documents nested too deep for the parser', () => {
     expect(await rejections('nesting')).toBe(before + 1);
   });
 });
+
+describe('GraphQL over GET', () => {
+  const get = (params: string, key?: string) =>
+    fetch(new URL(`/graphql?${params}`, app.url), { headers: key ? { 'x-api-key': key } : {} }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+  it('variables or extensions that are not JSON are the caller\'s error: 400 BAD_REQUEST naming the parameter, with or without a key', async () => {
+    const u = await createUser(app);
+    for (const key of [undefined, u.key]) {
+      for (const name of ['variables', 'extensions']) {
+        const r = await get(`query=${encodeURIComponent('{ languages { code } }')}&${name}=%7B`, key);
+        expect(r.status).toBe(400);
+        expect(r.body.errors).toEqual([{ message: expect.stringContaining(`${name} parameter is not JSON`), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }]);
+      }
+    }
+  });
+
+  it('a query with JSON variables still runs, and a mutation is still refused', async () => {
+    const u = await createUser(app);
+    const ok = await get(`query=${encodeURIComponent('query($n: Int) { presets(first: $n) { pageInfo { hasNextPage } } }')}&variables=${encodeURIComponent('{"n":1}')}&operationName=`, u.key);
+    expect(ok).toEqual({ status: 200, body: { data: { presets: { pageInfo: { hasNextPage: false } } } } });
+    const mutation = await get(`query=${encodeURIComponent('mutation { createApiKey { apiKey } }')}`, u.key);
+    expect(mutation.status).toBe(405);
+  });
+});

@@ -9,6 +9,7 @@ import { useErrorLogging } from './plugins/error-logging.js';
 import { maskError } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { QUERY_LIMITS, useQueryLimits } from './plugins/query-limits.js';
+import { useQueryStringParams } from './plugins/query-string.js';
 import { useRateLimits } from './plugins/rate-limits.js';
 import { useRequireUser } from './plugins/require-user.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
@@ -20,6 +21,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
 /**
  * Assembles the GraphQL server. Plugin order matters and is written down here
  * (each plugin is a file of plugins/):
+ * 0. useQueryStringParams reads a GET request's parameters, refusing JSON that does not parse;
  * 1. authentication: the context below resolves the caller from x-api-key / Bearer / connectionParams;
  *    useRequireUser then refuses any operation, introspection included, without a valid key;
  * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
@@ -66,6 +68,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
     },
     // in the order of the list above
     plugins: [
+      useQueryStringParams(),
       useRequireUser(),
       useQueryLimits(schema, { ...QUERY_LIMITS, depth: app.config.maxDepth, complexity: app.config.maxComplexity }),
       useRateLimits(),
