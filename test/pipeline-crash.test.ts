@@ -1,7 +1,4 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import https from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,33 +8,9 @@ import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.j
 import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
 import { spawnReady, type Child } from './support/process.js';
 import { readSse, subscribeSse } from './support/sse.js';
+import { httpsWebhookInbox, type HttpsWebhookInbox } from './support/webhooks.js';
 
 const run = promisify(execFile);
-
-interface Hook {
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** An HTTPS receiver with a self-signed certificate that the worker processes trust. */
-async function httpsReceiver(dir: string) {
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-keyout', key, '-out', cert,
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-addext', 'basicConstraints=critical,CA:TRUE']);
-  const hooks: Hook[] = [];
-  const server = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, (req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      hooks.push({ headers: req.headers as Record<string, string>, body });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { url: `https://127.0.0.1:${port}/hook`, cert, hooks, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 // Cross-process job pick-up and events need a real PostgreSQL (NOTIFY does not cross PGlite's connections).
 describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () => {
@@ -45,17 +18,15 @@ describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () =
   let api: TestApp;
   let files: FileServer;
   let user: TestUser;
-  let receiver: Awaited<ReturnType<typeof httpsReceiver>>;
-  let tmp: string;
+  let receiver: HttpsWebhookInbox;
   const workers: Child[] = [];
 
   beforeAll(async () => {
-    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'crash-'));
     const fx = await mediaFixtures();
     // three times the talk: long enough to be killed while transcribing
     const long = path.join(fx.dir, 'long-talk.mp4');
     await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-stream_loop', '2', '-i', fx.talk, '-c', 'copy', long]);
-    [database, files, receiver] = await Promise.all([createTestDatabase(), serveFolder(fx.dir), httpsReceiver(tmp)]);
+    [database, files, receiver] = await Promise.all([createTestDatabase(), serveFolder(fx.dir), httpsWebhookInbox()]);
     api = await startTestApp({ role: 'server', database });
     user = await createUser(api);
   });
@@ -65,7 +36,6 @@ describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () =
     await database?.drop();
     await files?.close();
     await receiver?.close();
-    await fs.rm(tmp, { recursive: true, force: true });
   });
 
   const worker = async (name: string) => {
@@ -120,10 +90,10 @@ describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () =
     expect(seen).toContain('transcribing:transcribe');
     expect(seen.at(-1)).toBe('completed:done');
 
-    for (const t0 = Date.now(); receiver.hooks.length === 0 && Date.now() - t0 < 20_000; ) await new Promise((r) => setTimeout(r, 100));
+    for (const t0 = Date.now(); receiver.received.length === 0 && Date.now() - t0 < 20_000; ) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 1500)); // a second POST would come now
-    expect(receiver.hooks).toHaveLength(1);
-    const hook = receiver.hooks[0];
+    expect(receiver.received).toHaveLength(1);
+    const hook = receiver.received[0];
     const secret = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).webhookSecret;
     const payload = verifyWebhook(secret, hook.headers, hook.body) as Record<string, unknown>;
     expect(payload).toEqual({

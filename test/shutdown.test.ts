@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { spawnReady } from './support/process.js';
-import { freePort } from './support/ports.js';
-import { spawn } from 'node:child_process';
-import { ROOT } from './support/process.js';
+import { spawnReady, spawnServer } from './support/process.js';
 import { generateApiKey } from '../src/auth/keys.js';
 import { createPrisma } from '../src/db/client.js';
 
@@ -15,9 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.drop();
 });
-
-const exitOf = (p: import('node:child_process').ChildProcess) =>
-  new Promise<number | null>((resolve) => (p.exitCode !== null ? resolve(p.exitCode) : p.once('exit', (code) => resolve(code))));
 
 describe('graceful shutdown on SIGTERM', () => {
   it('a worker finishes the job it is running before it exits', async () => {
@@ -49,22 +43,8 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 
   it('the server stops taking requests, closes open subscriptions and exits 0', async () => {
-    const port = await freePort();
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'server'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout!.on('data', (d) => (out += d));
-    proc.stderr!.on('data', (d) => (out += d));
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (i > 400) throw new Error(`server not healthy:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const base = server.url;
     // an open SSE stream must not keep the process alive
     const { key, hash, prefix } = generateApiKey();
     const db = createPrisma(database.url, { max: 1 });
@@ -79,10 +59,9 @@ describe('graceful shutdown on SIGTERM', () => {
     });
     expect(sse.status).toBe(200);
     const t0 = Date.now();
-    proc.kill('SIGTERM');
-    expect(await exitOf(proc)).toBe(0);
+    expect(await server.stop('SIGTERM', 30_000)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(15_000);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
-    expect(out).not.toMatch(/"level":(50|60)/);
+    expect(server.output()).not.toMatch(/"level":(50|60)/);
   });
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,41 +11,89 @@ export interface Child {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | null>;
 }
 
-/** Runs a TypeScript entry in its own Node process and waits for it to print `ready`. */
-export async function spawnReady(file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SpawnOptions {
+  /**
+   * The process leads a process group of its own and signals go to the whole
+   * group: a SIGKILL takes its ffmpeg children too, as a crashed container or machine would.
+   */
+  group?: boolean;
+}
+
+/**
+ * Runs a TypeScript entry (and its arguments) in its own Node process until
+ * `ready(output)` holds, checked at each output line and every 100 ms.
+ */
+async function spawnUntil(
+  args: string[],
+  env: Record<string, string>,
+  ready: (output: string) => boolean | Promise<boolean>,
+  timeoutMs: number,
+  { group = false }: SpawnOptions,
+): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      if (group && proc.pid) process.kill(-proc.pid, s);
+      else proc.kill(s);
+    } catch {
+      // gone already
+    }
+  };
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL'); // nobody would stop it otherwise
-      reject(new Error(`${file} not ready after ${timeoutMs} ms:\n${out}`));
-    }, timeoutMs);
-    proc.stdout!.on('data', () => {
-      if (/^ready$/m.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.once('exit', (code) => {
+    let settled = false;
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      reject(new Error(`${file} exited with ${code}:\n${out}`));
-    });
+      clearInterval(poll);
+      proc.stdout!.off('data', check);
+      if (err) {
+        signal('SIGKILL'); // nobody would stop it otherwise
+        reject(err);
+      } else resolve();
+    };
+    const check = () =>
+      void Promise.resolve(ready(out)).then(
+        (ok) => ok && finish(),
+        () => {},
+      );
+    const timer = setTimeout(() => finish(new Error(`${args.join(' ')} not ready after ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const poll = setInterval(check, 100);
+    proc.stdout!.on('data', check);
+    proc.once('exit', (code) => finish(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)));
   });
   return {
     proc,
     output: () => out,
-    stop: (signal = 'SIGTERM', graceMs = 15_000) =>
+    stop: (sig = 'SIGTERM', graceMs = 15_000) =>
       new Promise((resolve) => {
         // exited already (with a code, or killed by a signal): 'exit' will not come again
-        if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
-        const kill = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+        if (proc.exitCode !== null || proc.signalCode !== null) {
+          if (group) signal('SIGKILL'); // what the leader left running
+          return resolve(proc.exitCode);
+        }
+        const kill = setTimeout(() => signal('SIGKILL'), graceMs);
         proc.once('exit', (code) => {
           clearTimeout(kill);
           resolve(code);
         });
-        proc.kill(signal);
+        signal(sig);
       }),
   };
+}
+
+/** Runs a TypeScript entry in its own Node process and waits for it to print `ready`. */
+export const spawnReady = (file: string, env: Record<string, string>, timeoutMs = 60_000, opts: SpawnOptions = {}): Promise<Child> =>
+  spawnUntil([file], env, (out) => /^ready$/m.test(out), timeoutMs, opts);
+
+/** `npm run server` (src/main.ts server) on a free port of 127.0.0.1, once /healthz answers. */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<Child & { url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const healthy = () => fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+  const child = await spawnUntil(['src/main.ts', 'server'], { PORT: String(port), HOST: '127.0.0.1', ...env }, healthy, timeoutMs, {});
+  return { ...child, url };
 }

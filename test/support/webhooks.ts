@@ -1,4 +1,12 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -15,10 +23,34 @@ export interface WebhookInbox {
   close(): Promise<void>;
 }
 
-/** An HTTP endpoint on 127.0.0.1 that answers 200 to every POST and keeps what it got. */
-export async function webhookInbox(): Promise<WebhookInbox> {
-  const received: ReceivedWebhook[] = [];
-  const server = http.createServer((req, res) => {
+export interface HttpsWebhookInbox extends WebhookInbox {
+  /** the receiver's self-signed certificate (PEM file): NODE_EXTRA_CA_CERTS of the processes that send to it */
+  cert: string;
+}
+
+function inbox(server: http.Server, scheme: 'http' | 'https', received: ReceivedWebhook[], onClose: () => Promise<void> = async () => {}) {
+  return new Promise<WebhookInbox>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({
+        url: `${scheme}://127.0.0.1:${port}/hook`,
+        received,
+        async next(match, timeoutMs = 20_000) {
+          for (const t0 = Date.now(); Date.now() - t0 < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
+            const hit = received.find((h) => match(h.payload));
+            if (hit) return hit;
+          }
+          throw new Error(`no matching webhook in ${timeoutMs} ms; got ${received.map((h) => h.body).join(', ') || 'none'}`);
+        },
+        close: () => new Promise<void>((r) => server.close(() => r())).then(onClose),
+      });
+    }),
+  );
+}
+
+/** Answers 200 to every POST and keeps what it got. */
+function keep(received: ReceivedWebhook[]): http.RequestListener {
+  return (req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
@@ -31,19 +63,27 @@ export async function webhookInbox(): Promise<WebhookInbox> {
       received.push({ headers: req.headers as Record<string, string>, body, payload });
       res.writeHead(200).end();
     });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    async next(match, timeoutMs = 20_000) {
-      for (const t0 = Date.now(); Date.now() - t0 < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
-        const hit = received.find((h) => match(h.payload));
-        if (hit) return hit;
-      }
-      throw new Error(`no matching webhook in ${timeoutMs} ms; got ${received.map((h) => h.body).join(', ') || 'none'}`);
-    },
-    close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+/** An HTTP endpoint on 127.0.0.1 that answers 200 to every POST and keeps what it got. */
+export async function webhookInbox(): Promise<WebhookInbox> {
+  const received: ReceivedWebhook[] = [];
+  return inbox(http.createServer(keep(received)), 'http', received);
+}
+
+/**
+ * The same over HTTPS (project webhooks must be https), with a self-signed
+ * certificate that the service's processes trust through NODE_EXTRA_CA_CERTS.
+ */
+export async function httpsWebhookInbox(): Promise<HttpsWebhookInbox> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'inbox-'));
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-keyout', key, '-out', cert,
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-addext', 'basicConstraints=critical,CA:TRUE']);
+  const received: ReceivedWebhook[] = [];
+  const server = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, keep(received));
+  const box = await inbox(server, 'https', received, () => fs.rm(dir, { recursive: true, force: true }));
+  return { ...box, cert };
 }
