@@ -19,6 +19,8 @@ export interface BrollOptions {
   width: number;
   height: number;
   signal?: AbortSignal;
+  /** where the scratch files go (default: the generator's work folder); a folder of the caller's can be emptied after a crash */
+  workDir?: string;
 }
 
 export interface BrollGenerator {
@@ -96,14 +98,14 @@ function palette(prompt: string): [string, string] {
 export class TitleCardBroll implements BrollGenerator {
   constructor(private readonly workDir: string) {}
 
-  async generate(prompt: string, { durationSeconds, width, height, signal }: BrollOptions): Promise<string> {
+  async generate(prompt: string, { durationSeconds, width, height, signal, workDir = this.workDir }: BrollOptions): Promise<string> {
     if (!(durationSeconds > 0)) throw new BrollError('durationSeconds must be positive');
     const w = even(width);
     const h = even(height);
     const font = await titleFont();
     if (!font) throw new BrollError('no font for the title card: install fontconfig and fonts-open-sans');
-    await fs.mkdir(this.workDir, { recursive: true });
-    const base = path.join(this.workDir, `broll-${crypto.randomUUID()}`);
+    await fs.mkdir(workDir, { recursive: true });
+    const base = path.join(workDir, `broll-${crypto.randomUUID()}`);
     const out = `${base}.mp4`;
 
     const fontSize = Math.max(12, Math.round(Math.min(w, h) * 0.075));

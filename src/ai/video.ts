@@ -33,7 +33,7 @@ export interface VideosApiOptions {
   baseUrl: string;
   apiKey: string;
   model: string;
-  /** where downloaded clips are written */
+  /** where downloaded clips are written, unless the caller gives a folder */
   workDir: string;
   /** wait between status polls (default 5 s) */
   pollMs?: number;
@@ -44,7 +44,7 @@ export interface VideosApiOptions {
 export class VideosApiBroll implements BrollGenerator {
   constructor(private readonly opts: VideosApiOptions) {}
 
-  async generate(prompt: string, { durationSeconds, width, height, signal }: BrollOptions): Promise<string> {
+  async generate(prompt: string, { durationSeconds, width, height, signal, workDir = this.opts.workDir }: BrollOptions): Promise<string> {
     if (!(durationSeconds > 0)) throw new BrollError('durationSeconds must be positive');
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 10 * 60_000);
     const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -79,8 +79,8 @@ export class VideosApiBroll implements BrollGenerator {
     if (!content.ok) throw new BrollError(`the video service refused the download: HTTP ${content.status}`);
     const bytes = Buffer.from(await content.arrayBuffer());
 
-    await fs.mkdir(this.opts.workDir, { recursive: true });
-    const stem = path.join(this.opts.workDir, `broll-${crypto.randomUUID()}`);
+    await fs.mkdir(workDir, { recursive: true });
+    const stem = path.join(workDir, `broll-${crypto.randomUUID()}`);
     const raw = `${stem}-raw.mp4`;
     const out = `${stem}.mp4`;
     await fs.writeFile(raw, bytes);

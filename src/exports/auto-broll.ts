@@ -32,6 +32,7 @@ import type { RenderOverlay } from '../media/render/graph.js';
 import { mapSpan, normalizeWord, outputDuration } from '../media/render/timeline.js';
 import type { Segment, TimedWord } from '../media/transcript.js';
 import { metaOf } from '../projects/service.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 
 /** the hook: no automatic B-roll in the first seconds of the output */
 export const AUTO_BROLL_HOOK_SECONDS = 1.5;
@@ -220,12 +221,15 @@ export async function autoBrollOverlays(
     const wanted = { prompt: windowPrompt(w), durationSeconds, width, height };
     try {
       if (!(await cached(app, project.id, n, wanted))) {
-        const file = await app.ai.broll.generate(wanted.prompt, { ...wanted, signal: AbortSignal.timeout(CLIP_TIMEOUT_MS) });
-        try {
-          await app.storage.put(key, fs.createReadStream(file), { contentType: 'video/mp4' });
-        } finally {
-          await fs.promises.rm(file, { force: true });
-        }
+        // a killed run's scratch files go when the next run makes the clip
+        await inWorkDir(app.config.dataDir, `auto-broll-${project.id}-${n}`, async (workDir) => {
+          const file = await app.ai.broll.generate(wanted.prompt, { ...wanted, signal: AbortSignal.timeout(CLIP_TIMEOUT_MS), workDir });
+          try {
+            await app.storage.put(key, fs.createReadStream(file), { contentType: 'video/mp4' });
+          } finally {
+            await fs.promises.rm(file, { force: true });
+          }
+        });
         await app.storage.put(recordKey(project.id, n), Readable.from([Buffer.from(JSON.stringify(wanted))]), { contentType: 'application/json' });
       }
     } catch (e) {

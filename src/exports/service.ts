@@ -11,6 +11,7 @@ import { renderVideo } from '../media/render/ffmpeg.js';
 import { getProject, metaOf, wordsOf } from '../projects/service.js';
 import { move } from '../projects/lifecycle.js';
 import { progressReporter } from '../projects/state.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { buildExportPlan } from './plan.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -93,33 +94,33 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
   if (project.status !== 'exporting') return;
   await app.db.export.update({ where: { id: exp.id }, data: { status: 'rendering' } });
   const report = progressReporter(app, project, ctx.touch);
-  const dir = path.join(app.config.dataDir, 'tmp', `export-${exp.id}`);
   const key = `projects/${project.id}/exports/${exp.id}.mp4`;
   const previewKey = `projects/${project.id}/exports/${exp.id}.preview.mp4`;
   try {
-    await fs.mkdir(dir, { recursive: true });
-    const { plan, ass } = await buildExportPlan(app, project, exp);
-    const assPath = path.join(dir, 'captions.ass');
-    await fs.writeFile(assPath, ass);
-    const graph = buildRenderGraph({ ...plan, assPath, preview: true });
-    const out = path.join(dir, 'output.mp4');
-    const preview = path.join(dir, 'preview.mp4');
-    await report('render', 0);
-    await renderVideo(graph, { video: out, preview }, {
-      onProgress: (f) => void report('render', f * 100).catch(() => {}),
-      timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
-      stallMs: app.config.renderStallMs,
+    // the render's files are gone before the export is recorded finished; a killed run's, when the next run renders
+    const duration = await inWorkDir(app.config.dataDir, `export-${exp.id}`, async (dir) => {
+      const { plan, ass } = await buildExportPlan(app, project, exp);
+      const assPath = path.join(dir, 'captions.ass');
+      await fs.writeFile(assPath, ass);
+      const graph = buildRenderGraph({ ...plan, assPath, preview: true });
+      const out = path.join(dir, 'output.mp4');
+      const preview = path.join(dir, 'preview.mp4');
+      await report('render', 0);
+      await renderVideo(graph, { video: out, preview }, {
+        onProgress: (f) => void report('render', f * 100).catch(() => {}),
+        timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
+        stallMs: app.config.renderStallMs,
+      });
+      const { createReadStream } = await import('node:fs');
+      await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
+      await app.storage.put(previewKey, createReadStream(preview), { contentType: 'video/mp4' });
+      return graph.duration;
     });
-    const { createReadStream } = await import('node:fs');
-    await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
-    await app.storage.put(previewKey, createReadStream(preview), { contentType: 'video/mp4' });
-    await finishExport(app, exp.id, { key, previewKey, duration: graph.duration });
+    await finishExport(app, exp.id, { key, previewKey, duration });
   } catch (e) {
     ctx.log.error({ err: e, exportId }, 'export failed');
     await Promise.all([key, previewKey].map((k) => app.storage.delete(k).catch(() => {})));
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -41,3 +41,21 @@ async function newestWrite(entry: string): Promise<number> {
   for (const child of await fs.readdir(entry)) newest = Math.max(newest, await newestWrite(path.join(entry, child)));
   return newest;
 }
+
+/**
+ * Runs `work` in a folder of the work dir named after what a job works on (an
+ * export, a project's clip). A killed run leaves its folder behind: the next
+ * run of the same work empties it before it starts. Every run removes it when
+ * `work` ends, before the caller records the result, so nothing of it stays
+ * once the work is done.
+ */
+export async function inWorkDir<T>(dataDir: string, name: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = path.join(workDirOf(dataDir), name);
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true });
+  try {
+    return await work(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { App } from '../app.js';
 import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 import { metaOf } from './service.js';
 import { fail, move } from './lifecycle.js';
 import { progressReporter } from './state.js';
@@ -28,18 +29,22 @@ export async function generateMissingClips(app: App, project: Project, status: P
   let done = 0;
   for (const { item, index } of todo) {
     if (item.type !== 'ai-broll') continue;
-    const file = await app.ai.broll.generate(item.prompt, {
-      durationSeconds: Math.round((item.endTime - item.startTime) * 1000) / 1000,
-      width: meta?.width ?? 1080,
-      height: meta?.height ?? 1920,
-      signal: AbortSignal.timeout(CLIP_TIMEOUT_MS),
-    });
     const key = brollKey(project.id, index);
-    try {
-      await app.storage.put(key, fs.createReadStream(file), { contentType: 'video/mp4' });
-    } finally {
-      await fs.promises.rm(file, { force: true });
-    }
+    // the scratch files of the clip are gone before its key is recorded; a killed run's, when the next run makes it
+    await inWorkDir(app.config.dataDir, `broll-${project.id}-${index}`, async (workDir) => {
+      const file = await app.ai.broll.generate(item.prompt, {
+        durationSeconds: Math.round((item.endTime - item.startTime) * 1000) / 1000,
+        width: meta?.width ?? 1080,
+        height: meta?.height ?? 1920,
+        signal: AbortSignal.timeout(CLIP_TIMEOUT_MS),
+        workDir,
+      });
+      try {
+        await app.storage.put(key, fs.createReadStream(file), { contentType: 'video/mp4' });
+      } finally {
+        await fs.promises.rm(file, { force: true });
+      }
+    });
     const recorded = await app.db.$transaction(async (tx) => {
       const row = await tx.project.findUnique({ where: { id: project.id }, select: { status: true, items: true } });
       if (row?.status !== status || !Array.isArray(row.items)) return false;
