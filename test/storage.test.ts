@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalStorage } from '../src/storage/local.js';
 import { DEFAULT_URL_LIFETIME_SECONDS, signedPath, verify } from '../src/storage/signing.js';
 import { parseRange, registerFileRoutes } from '../src/http/files.js';
+import { ROOT } from './support/process.js';
 
 const SECRET = 'test-secret-0123456789';
 
@@ -135,6 +138,51 @@ describe('local storage', () => {
     await expect(storage.put('media/fail/x.mp4', failing, { contentType: 'video/mp4' })).rejects.toThrow('upstream went away');
     expect((await read((await storage.get('media/fail/x.mp4')).body)).toString()).toBe('good');
     expect((await fs.readdir(path.join(root, 'media', 'media', 'fail'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it("a put removes the partial file of a writer killed in its folder, never a live writer's", async () => {
+    const dir = path.join(root, 'media', 'media', 'crashed');
+    const partials = async () => (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.tmp')).sort();
+    const until = async (what: string, ok: (files: string[]) => boolean) => {
+      for (const t0 = Date.now(); !ok(await partials()); await new Promise((r) => setTimeout(r, 50))) {
+        if (Date.now() - t0 > 20_000) throw new Error(`${what}: ${await partials()}`);
+      }
+      return partials();
+    };
+    // another process writes x.mp4 and is killed in the middle of it
+    const writer = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', `
+        import { Readable } from 'node:stream';
+        import { createLocalStorage } from './src/storage/local.ts';
+        const store = createLocalStorage({ root: ${JSON.stringify(path.join(root, 'media'))}, publicUrl: 'http://x', secret: 'k' });
+        const body = new Readable({ read() {} });
+        body.push(Buffer.alloc(1000));
+        store.put('media/crashed/x.mp4', body, { contentType: 'video/mp4' });
+        setInterval(() => {}, 1000);`],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+    const [dead] = await until('the killed writer never wrote', (f) => f.length === 1);
+    writer.kill('SIGKILL');
+    await once(writer, 'exit');
+    expect(dead).toMatch(/^\.x\.mp4\..*\.tmp$/);
+
+    // one of this process writes y.mp4 and goes on: its put removed the dead writer's file
+    const live = new Readable({ read() {} });
+    live.push(Buffer.from('half'));
+    const writing = storage.put('media/crashed/y.mp4', live, { contentType: 'video/mp4' });
+    const [alive] = await until('the live writer never wrote', (f) => f.some((n) => n.startsWith('.y.mp4.')));
+    expect(await partials()).toEqual([alive]);
+
+    // another put in the folder leaves the live writer's file alone
+    await storage.put('media/crashed/x.mp4', Readable.from([Buffer.from('whole')]), { contentType: 'video/mp4' });
+    expect(await partials()).toEqual([alive]);
+    live.push(Buffer.from(' and done'));
+    live.push(null);
+    await writing;
+    expect(await partials()).toEqual([]);
+    expect((await read((await storage.get('media/crashed/x.mp4')).body)).toString()).toBe('whole');
+    expect((await read((await storage.get('media/crashed/y.mp4')).body)).toString()).toBe('half and done');
   });
 
   it('refuses unsafe keys everywhere', async () => {

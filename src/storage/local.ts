@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -69,8 +70,38 @@ export function assertValidKey(key: string): void {
   }
 }
 
-/** The temporary files `put` and the sidecar writes stream into before their rename: `.<name>.<uuid>.tmp`. */
+/**
+ * The temporary files `put` and the sidecar writes stream into before their
+ * rename name their writer, this process on this host:
+ * `.<name>.<pid>@<host tag>.<uuid>.tmp` (`PARTIAL` also matches the older `.<name>.<uuid>.tmp`).
+ * A write removes the temporary files in its folder whose writer ran on this
+ * host and runs no more (killed mid-write), so the next write of a killed
+ * job's object cleans up after it; files of other hosts, or of a pid that runs
+ * again, are left to `sweepPartials`.
+ */
 const PARTIAL = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+const HOST_TAG = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+const tmpPath = (target: string) => path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}@${HOST_TAG}.${crypto.randomUUID()}.tmp`);
+const LOCAL_TMP = /^\..+\.(\d+)@([0-9a-f]{8})\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
+function runs(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // another user's process
+  }
+}
+
+async function removeDeadWritersFiles(dir: string): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const m = LOCAL_TMP.exec(name);
+      if (m && m[2] === HOST_TAG && !runs(Number(m[1]))) await fs.rm(path.join(dir, name), { force: true });
+    }),
+  );
+}
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -123,7 +154,7 @@ export function createLocalStorage(opts: {
 
   /** writes `data` to `target` through a synced temporary file and a rename */
   async function writeAtomically(target: string, data: string): Promise<void> {
-    const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${crypto.randomUUID()}.tmp`);
+    const tmp = tmpPath(target);
     try {
       await fs.writeFile(tmp, data, { flag: 'wx', flush: true });
       await fs.rename(tmp, target);
@@ -155,7 +186,8 @@ export function createLocalStorage(opts: {
       }
       const dir = path.dirname(file);
       await fs.mkdir(dir, { recursive: true });
-      const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomUUID()}.tmp`);
+      await removeDeadWritersFiles(dir);
+      const tmp = tmpPath(file);
       let size = 0;
       const limit = new Transform({
         transform(chunk: Buffer, _enc, cb) {
