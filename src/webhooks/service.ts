@@ -21,6 +21,8 @@ import { JOB_NAMES } from '../jobs/names.js';
  *   already delivered, failed or not yet due does nothing.
  * - The result is written only while the lease is still held, then the job of
  *   the next attempt is enqueued.
+ * - A job whose worker died mid-attempt is run again by another worker once
+ *   its lock runs out; the lease, half as long, has run out by then.
  * - `webhooks.sweep` (every minute) enqueues a job for every pending row overdue
  *   by more than the sweep grace: rows recorded in a transaction whose process
  *   died before the job was enqueued, retries whose job was never enqueued, and
@@ -33,8 +35,12 @@ import { JOB_NAMES } from '../jobs/names.js';
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** of the receiver's response body: its status is what counts */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-/** an attempt not recorded within this time is presumed dead (its worker crashed) */
-const LEASE_MS = 60_000;
+/**
+ * An attempt not recorded within this time is presumed dead (its worker
+ * crashed): half the lock of the delivery job (PROJECT_JOB_LOCK_MS, 2 min by
+ * default, so 1 min), so the run that takes over a dead worker's job finds it free.
+ */
+const leaseMs = (app: App) => app.config.longJobLockMs / 2;
 /** a job may fire slightly before nextAttemptAt (clocks of workers differ) */
 const CLOCK_SLACK_MS = 1000;
 const SWEEP_BATCH = 500;
@@ -126,7 +132,7 @@ export interface DeliverOptions {
 export async function deliverWebhook(app: App, deliveryId: string, opts: DeliverOptions = {}): Promise<DeliveryOutcome> {
   if (!isUuid(deliveryId)) return 'skipped';
   const startedAt = Date.now();
-  const lease = new Date(startedAt + LEASE_MS);
+  const lease = new Date(startedAt + leaseMs(app));
   const claimed = await app.db.webhookDelivery.updateMany({
     where: {
       id: deliveryId,

@@ -9,8 +9,9 @@ import { JOB_NAMES } from '../../src/jobs/names.js';
 export const deliverWebhookJob: JobDefinition<{ deliveryId: string }> = {
   name: JOB_NAMES.deliverWebhook,
   concurrency: 2,
-  // an attempt lasts at most ~10 s; a run silent for 2 min died with its worker
-  lockLifetime: 2 * 60_000,
+  // an attempt lasts at most ~10 s; a run still locked after PROJECT_JOB_LOCK_MS (2 min) died with its worker,
+  // and the worker that takes it over finds the delivery's lease (half that) run out
+  lockLifetime: 'long',
   backoff: null,
   async handler(job, { app, log }) {
     const outcome = await deliverWebhook(app, job.attrs.data.deliveryId);
@@ -23,6 +24,8 @@ export const sweepWebhooksJob: JobDefinition = {
   name: JOB_NAMES.sweepWebhooks,
   every: '1 minute',
   concurrency: 1,
+  // a sweep takes moments: one locked by a dead worker must not stop the sweeps for the default 30 min
+  lockLifetime: 'long',
   backoff: null,
   async handler(_job, { app, log }) {
     const count = await sweepWebhooks(app);
