@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userForKey } from '../src/auth/authenticate.js';
 import { keyFromHeaders } from '../src/auth/keys.js';
 import type { Db } from '../src/db/client.js';
@@ -7,34 +7,37 @@ import { AppError, unauthorized } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
 import { sendError } from '../src/http/errors.js';
 import { executeOperation } from './execute.js';
+import { idempotent, keepAnswer, type RunRoute } from './idempotency.js';
 import { MultipartForm } from './multipart.js';
 import { routes } from './routes.js';
 
 /** Mounts the route table; anything else answers 404 in the spec's error shape. */
 export async function registerRest(fastify: FastifyInstance, graphql: GraphQLServer, db: Db): Promise<void> {
   for (const r of routes) {
+    const run: RunRoute = async (req, reply, formSpec = r.form) => {
+      const responseHeaders = new Map<string, string>();
+      // rate-limit headers go out on errors (429 included) as on success
+      const withHeaders = () => {
+        for (const [k, v] of responseHeaders) reply.header(k, v);
+      };
+      // a form is read by the operation, once the caller is known and within its limits
+      const form = formSpec ? new MultipartForm(req, formSpec) : null;
+      let data;
+      try {
+        const variables = form ? {} : ((await r.variables?.(req)) ?? {});
+        const check = form ? (ctx: Context, v: unknown) => form.read(ctx, v as Record<string, unknown>) : r.check;
+        data = await executeOperation(graphql, req, r.operation, variables, { responseHeaders, check });
+      } finally {
+        withHeaders();
+        await form?.release();
+      }
+      return reply.code(r.status ?? 200).send(await r.respond(data, req, reply));
+    };
     fastify.route({
       method: r.method,
       url: r.url,
-      handler: async (req, reply) => {
-        const responseHeaders = new Map<string, string>();
-        // rate-limit headers go out on errors (429 included) as on success
-        const withHeaders = () => {
-          for (const [k, v] of responseHeaders) reply.header(k, v);
-        };
-        // a form is read by the operation, once the caller is known and within its limits
-        const form = r.form ? new MultipartForm(req, r.form) : null;
-        let data;
-        try {
-          const variables = form ? {} : ((await r.variables?.(req)) ?? {});
-          const check = form ? (ctx: Context, v: unknown) => form.read(ctx, v as Record<string, unknown>) : r.check;
-          data = await executeOperation(graphql, req, r.operation, variables, { responseHeaders, check });
-        } finally {
-          withHeaders();
-          await form?.release();
-        }
-        return reply.code(r.status ?? 200).send(await r.respond(data, req, reply));
-      },
+      // every POST takes an Idempotency-Key (idempotency.ts)
+      ...(r.method === 'POST' ? { handler: idempotent(db, r, run), onSend: keepAnswer } : { handler: (req: FastifyRequest, reply: FastifyReply) => run(req, reply) }),
     });
   }
   // every /v1 endpoint needs a key, so the key is checked before the route and before

@@ -16,6 +16,8 @@ export interface Context {
   responseHeaders: Map<string, string>;
   /** set by the REST adapter: the domain's check of its raw body (plugins/variable-checks.ts) */
   checkVariables?: VariableCheck;
+  /** the request's Idempotency-Key header, as sent (plugins/idempotency.ts) */
+  idempotencyKey?: string | null;
 }
 
 /** Checks raw variables the way the operation's service reads them; throws its AppError. */

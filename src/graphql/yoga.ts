@@ -5,7 +5,9 @@ import { keyFromHeaders } from '../auth/keys.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Context, ServerContext } from './context.js';
+import { IDEMPOTENCY_HEADER } from '../idempotency/keys.js';
 import { useErrorLogging } from './plugins/error-logging.js';
+import { useIdempotency } from './plugins/idempotency.js';
 import { maskError } from './plugins/masking.js';
 import { useMetrics } from './plugins/metrics.js';
 import { QUERY_LIMITS, useQueryLimits } from './plugins/query-limits.js';
@@ -27,9 +29,12 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
  *    and, before validation, one over a depth, breadth or complexity limit, introspection included
  *    (these hooks run before any execution, for callers with or without a key, through either door);
+ * 3. useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field
+ *    (results pass the plugins in list order, so what useIdempotency keeps is what the client read);
+ *    useIdempotency: a mutation sent with an Idempotency-Key runs once and a retry replays its result,
+ *    before useRateLimits so that a replay spends nothing;
  *    useRateLimits spends one call per limited root field the operation executes, all or nothing;
- * 3. useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
- *    useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field;
+ *    useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
  * 5. masking (Yoga's maskedErrors, maskError): only AppError reaches a client, anything else is INTERNAL_SERVER_ERROR;
  * 6. useMetrics last, so it sees the final outcome.
@@ -64,6 +69,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
         log: init.log as Logger,
         responseHeaders: init.responseHeaders ?? new Map(),
         checkVariables: init.checkVariables,
+        idempotencyKey: init.request?.headers.get(IDEMPOTENCY_HEADER),
       };
     },
     // in the order of the list above
@@ -71,9 +77,10 @@ export function createGraphQLServer(app: App): GraphQLServer {
       useQueryStringParams(),
       useRequireUser(),
       useQueryLimits(schema, { ...QUERY_LIMITS, depth: app.config.maxDepth, complexity: app.config.maxComplexity }),
+      useVariableErrors(),
+      useIdempotency(),
       useRateLimits(),
       useVariableChecks(),
-      useVariableErrors(),
       useErrorLogging(),
       useMetrics(),
     ],

@@ -5,9 +5,8 @@ import type { Logger } from '../../src/logger.js';
 import type { JobDefinition } from '../types.js';
 import { JOBS_TABLE } from '../table.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/idempotency/keys.js';
 
-/** Idempotency keys only have to outlive a client's retries; a day is the promise we make. */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A finished one-time job stays this long (for `jobs` queries and operators), a failed one longer. */
 export const COMPLETED_JOB_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const FAILED_JOB_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,145 @@
+// A mutation sent with an Idempotency-Key header runs once: a retry replays its result.
+import {
+  GraphQLError,
+  Kind,
+  print,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isAppError, type AppError } from '../../errors.js';
+import { drainUploads, findUploads, fingerprintOf, hashUploads, withDigests } from '../../idempotency/fingerprint.js';
+import { claimKey, keepsAnswer, readIdempotencyKey, REPLAYED_HEADER, reusedKey } from '../../idempotency/keys.js';
+import type { Context } from '../context.js';
+
+/** A result as kept: `data` and the errors as a client reads them. */
+interface KeptResult {
+  data?: unknown;
+  errors?: Array<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
+}
+
+/**
+ * Placed after authentication and the document's limits, before rate limits
+ * and the checks of the request: a replay spends no rate-limit points, and a
+ * refusal of the request itself (VALIDATION_ERROR, PAYMENT_REQUIRED, NOT_FOUND,
+ * ...) is kept and replayed like a success. Not kept, so a retry runs again:
+ * 401, 429, and a result with an internal error. The key is scoped to the user
+ * and to the mutation's root fields; queries and subscriptions ignore it.
+ */
+export function useIdempotency(): Plugin<Context> {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as Context;
+      if (!ctx.user || ctx.idempotencyKey == null) return;
+      const document = args.document as DocumentNode;
+      const op = operationOf(document, args.operationName);
+      if (op?.operation !== 'mutation') return;
+      let key: string;
+      try {
+        key = readIdempotencyKey(ctx.idempotencyKey)!;
+      } catch (e) {
+        setResultAndStopExecution(refusal(e as AppError));
+        return;
+      }
+      const fields = rootFields(document, op.selectionSet);
+      const scope = { userId: ctx.user.id, operation: `mutation ${[...new Set(fields.map((f) => f.name.value))].sort().join(' ')}`, key };
+      const variables = args.variableValues ?? {};
+      const uploads = findUploads(variables);
+      const request = (vars: unknown) => ({ query: print(document), operationName: args.operationName ?? null, variables: vars });
+      const known = uploads.length ? null : fingerprintOf(request(variables));
+
+      const claim = await claimKey<KeptResult>(ctx.app.db, scope, known, { log: ctx.log });
+      if (claim.kind !== 'owner') {
+        // an upload's fingerprint needs its file: read it, keeping nothing
+        const fingerprint = claim.kind === 'reused' ? null : (known ?? fingerprintOf(request(withDigests(variables, await drainUploads(uploads)))));
+        if (claim.kind === 'reused' || fingerprint !== claim.fingerprint) {
+          setResultAndStopExecution(refusal(reusedKey()));
+          return;
+        }
+        ctx.responseHeaders.set(REPLAYED_HEADER, 'true');
+        setResultAndStopExecution(replay(claim.answer, fields));
+        return;
+      }
+
+      const hashed = uploads.length ? hashUploads(uploads) : null;
+      return {
+        async onExecuteDone({ result }) {
+          try {
+            const kept = 'data' in result || 'errors' in result ? keep(result as ExecutionResult) : null;
+            const digests = hashed?.digests();
+            const fingerprint = known ?? (digests ? fingerprintOf(request(withDigests(variables, digests))) : null);
+            if (kept && fingerprint) await claim.finish(fingerprint, kept.status, kept.result);
+            else await claim.release();
+          } catch (err) {
+            ctx.log.error({ err }, 'could not keep the result of an idempotent mutation');
+            await claim.release().catch(() => {});
+          }
+        },
+      };
+    },
+  };
+}
+
+function operationOf(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | undefined {
+  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  return name ? ops.find((o) => o.name?.value === name) : ops.length === 1 ? ops[0] : undefined;
+}
+
+/** The root fields an operation executes, fragments included. */
+function rootFields(document: DocumentNode, set: SelectionSetNode, seen = new Set<string>()): FieldNode[] {
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const fields: FieldNode[] = [];
+  const walk = (s: SelectionSetNode) => {
+    for (const sel of s.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (!sel.name.value.startsWith('__')) fields.push(sel);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const fragment = fragments.get(sel.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    }
+  };
+  walk(set);
+  return fields;
+}
+
+/** The result to keep, or null when a retry should run again (a refusal before any work, or a fault). */
+function keep(result: ExecutionResult): { status: number; result: KeptResult } | null {
+  let status = 200;
+  const errors: NonNullable<KeptResult['errors']> = [];
+  for (const e of result.errors ?? []) {
+    const app = isAppError(e) ? e : isAppError(e.originalError) ? e.originalError : null;
+    if (!app) return null;
+    const http = (e.extensions as { http?: { status?: number } }).http?.status;
+    if (!keepsAnswer(app.extensions.status) || (http && !keepsAnswer(http))) return null;
+    if (http) status = Math.max(status, http);
+    errors.push({ message: e.message, ...(e.path ? { path: e.path } : {}), extensions: { ...e.extensions } });
+  }
+  return { status, result: { ...('data' in result ? { data: result.data ?? null } : {}), ...(errors.length ? { errors } : {}) } };
+}
+
+/** The kept result again, its errors located on this request's fields. */
+function replay(kept: KeptResult, fields: FieldNode[]): ExecutionResult {
+  const located = (path: ReadonlyArray<string | number> | undefined) => {
+    const node = path?.length ? fields.find((f) => (f.alias ?? f.name).value === path[0]) : undefined;
+    return node && path!.length === 1 ? [node] : undefined;
+  };
+  return {
+    ...('data' in kept ? { data: kept.data as Record<string, unknown> | null } : {}),
+    ...(kept.errors ? { errors: kept.errors.map((e) => new GraphQLError(e.message, { nodes: located(e.path), path: e.path, extensions: e.extensions })) } : {}),
+  };
+}
+
+/** A refusal of the header itself: 400, before any work. */
+function refusal(error: AppError): ExecutionResult {
+  (error.extensions as Record<string, unknown>).http = { status: 400 };
+  return { errors: [error] };
+}
