@@ -169,6 +169,19 @@ describe('Idempotency-Key on the POSTs of /v1', () => {
     expect(media.hits(page)).toBe(1);
   });
 
+  it('a replay spends no rate-limit point and carries no rate-limit headers', async () => {
+    const key = newKey();
+    const body = { url: media.url(`/limit-${key}.bin`) };
+    const first = await post('/v1/user-media', user.key, key, body);
+    const left = Number(first.headers.get('x-ratelimit-remaining'));
+    expect(left).toBeGreaterThan(0);
+    const again = await post('/v1/user-media', user.key, key, body);
+    expect(replayed(again)).toBe('true');
+    expect(again.headers.get('x-ratelimit-remaining')).toBeNull();
+    const next = await post('/v1/user-media', user.key, newKey(), body);
+    expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(left - 1);
+  });
+
   it('keys are per user: two users sending the same key and body each get their own answer', async () => {
     const other = await createUser(app);
     const key = newKey();
@@ -323,6 +336,17 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     expect(replayed(b)).toBe('true');
     expect(media.hits(slow)).toBe(1);
     expect(await mediaCount()).toBe(before + 1);
+  });
+
+  it('a replayed mutation spends no rate-limit point', async () => {
+    const key = newKey();
+    const vars = { url: media.url(`/glimit-${key}.bin`) };
+    const first = await gqlWithKey(user.key, key, CREATE_MEDIA, vars);
+    const left = Number(first.headers.get('x-ratelimit-remaining'));
+    expect(left).toBeGreaterThan(0);
+    expect(replayed(await gqlWithKey(user.key, key, CREATE_MEDIA, vars))).toBe('true');
+    const next = await gqlWithKey(user.key, newKey(), CREATE_MEDIA, vars);
+    expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(left - 1);
   });
 
   it('a refused mutation is kept and replayed, its error where it was', async () => {
