@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { fieldError } from '../src/errors.js';
 import { MAX_PAGE_SIZE } from '../src/pagination.js';
+import { unstorable } from '../src/validation.js';
 
 /**
  * A query-string integer. Only the text is judged here (is it a whole number that
@@ -13,10 +14,13 @@ export function queryInt(req: FastifyRequest, name: string, hint = `must be an i
   return Number(raw);
 }
 
-/** A query-string value given at most once. */
+/** A query-string value given at most once; text the service could not store is named here as the query names it. */
 export function queryString(req: FastifyRequest, name: string): string | undefined {
   const raw = (req.query as Record<string, unknown>)[name];
-  if (raw !== undefined && typeof raw !== 'string') throw fieldError(name, 'must be given once', raw);
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw fieldError(name, 'must be given once', raw);
+  const why = unstorable(raw);
+  if (why) throw fieldError(name, why, raw);
   return raw;
 }
 

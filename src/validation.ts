@@ -48,11 +48,30 @@ function presence<T extends z.ZodType, O extends Presence>(schema: T, { required
   return (nullable ? schema.nullable().optional() : schema.optional()) as Present<T, O>;
 }
 
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why PostgreSQL cannot store `s` as text, or null when it can: a NUL character,
+ * or an unpaired surrogate (it has no UTF-8 form, and a JSON column refuses its escape).
+ */
+export function unstorable(s: string): string | null {
+  if (s.includes('\u0000')) return 'must not contain a NUL character (U+0000)';
+  if (UNPAIRED_SURROGATE.test(s)) return 'must not contain an unpaired surrogate (U+D800-U+DFFF)';
+  return null;
+}
+
+/** A string PostgreSQL can store, the base of every text field; `error` words a value that is not a string. */
+export const storableString = (error: Parameters<typeof z.string>[0]) =>
+  z.string(error).check((ctx) => {
+    const why = unstorable(ctx.value);
+    if (why) ctx.issues.push({ code: 'custom', message: why, input: ctx.value });
+  });
+
 /** A text of `min`-`max` characters; `min` 1 also refuses a text of spaces only. */
 export function text<O extends Presence & { min?: number } = {}>(max: number, opts: O = {} as O) {
   const min = opts.min ?? 1;
   const rule = min > 0 ? `must be ${min}-${max} characters, not only spaces` : `must be at most ${max} characters`;
-  let s = z.string({ error: words('must be a string', opts) }).max(max, rule);
+  let s = storableString({ error: words('must be a string', opts) }).max(max, rule);
   if (min > 0) s = s.min(min, rule).refine((v) => v.trim() !== '', rule);
   return presence(s, opts);
 }
@@ -80,7 +99,7 @@ export function oneOf<const T extends readonly [string, ...string[]], O extends 
 
 /** A string matching `pattern`, described by `rule` in the error. */
 export const matching = <O extends Presence = {}>(pattern: RegExp, rule: string, opts: O = {} as O) =>
-  presence(z.string({ error: words(rule, opts) }).regex(pattern, rule), opts);
+  presence(storableString({ error: words(rule, opts) }).regex(pattern, rule), opts);
 
 /**
  * A JSON object of known fields: a field it does not know is refused by name.

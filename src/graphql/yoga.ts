@@ -14,6 +14,7 @@ import { QUERY_LIMITS, useQueryLimits } from './plugins/query-limits.js';
 import { useQueryStringParams } from './plugins/query-string.js';
 import { useRateLimits } from './plugins/rate-limits.js';
 import { useRequireUser } from './plugins/require-user.js';
+import { useStorableText } from './plugins/storable-text.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
 import { useVariableErrors } from './plugins/variable-errors.js';
 import { schema } from './schema.js';
@@ -35,6 +36,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  *    before useRateLimits so that a replay spends nothing;
  *    useRateLimits spends one call per limited root field the operation executes, all or nothing;
  *    useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
+ *    useStorableText: text PostgreSQL cannot store (NUL), in any argument, is refused naming its field;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
  * 5. masking (Yoga's maskedErrors, maskError): only AppError reaches a client, anything else is INTERNAL_SERVER_ERROR;
  * 6. useMetrics last, so it sees the final outcome.
@@ -81,6 +83,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
       useIdempotency(),
       useRateLimits(),
       useVariableChecks(),
+      useStorableText(),
       useErrorLogging(),
       useMetrics(),
     ],

@@ -9,7 +9,7 @@ import { findCaptionTemplate } from '../catalog/caption-templates.js';
 import { findHookTitleTemplate, HOOK_TITLE_TEMPLATES } from '../catalog/hook-title-templates.js';
 import { findLanguage } from '../catalog/languages.js';
 import { UUID_PATTERN } from '../ids.js';
-import { bool, fields, isPlainObject, issue, num, oneOf, SENT, someOf, text } from '../validation.js';
+import { bool, fields, isPlainObject, issue, num, oneOf, SENT, someOf, storableString, text } from '../validation.js';
 import { AI_BROLL_MAX_SECONDS, AI_BROLL_PROMPT_MAX, AI_EDIT_TEMPLATE_KEYS, ITEM_TYPES, SILENCE_PACES, VIDEO_LAYOUTS } from './settings.js';
 
 const MAX_SECONDS = 24 * 3600;
@@ -152,7 +152,7 @@ const dictionarySchema = z
   .superRefine((l, ctx) => {
     if (l.length > 100) ctx.addIssue(issue([], 'must have at most 100 items', l.length));
   })
-  .pipe(z.array(z.string({ error: DICTIONARY_WORD }).max(50, DICTIONARY_WORD).refine((w) => w.trim() !== '', DICTIONARY_WORD)))
+  .pipe(z.array(storableString({ error: DICTIONARY_WORD }).max(50, DICTIONARY_WORD).refine((w) => w.trim() !== '', DICTIONARY_WORD)))
   .optional()
   .meta({ description: 'Words and names the transcription should know: at most 100, each 1-50 characters' });
 
