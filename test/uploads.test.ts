@@ -168,11 +168,16 @@ describe('the order of the parts', () => {
 });
 
 describe('a client that goes away mid-upload', () => {
-  for (const route of ['/v1/user-media/upload', '/v1/projects/upload']) {
+  const graphqlForm = multipartBody(B, [
+    text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
+    text('map', JSON.stringify({ file: ['variables.file'] })),
+  ], { close: false });
+  for (const route of ['/v1/user-media/upload', '/v1/projects/upload', '/graphql']) {
     it(`${route}: no row, no partial file, no open file`, async () => {
       const u = await createUser(app);
       const stored = await filesUnder(path.join(app.dataDir, 'media'));
-      await rawRequest(app.url, head(route, { key: u.key, length: 50 * 1024 * 1024 }), Buffer.concat([fileHead(), Buffer.alloc(512 * 1024, 1)]), { waitMs: 500 });
+      const start = Buffer.concat([route === '/graphql' ? graphqlForm : Buffer.alloc(0), fileHead(), Buffer.alloc(512 * 1024, 1)]);
+      await rawRequest(app.url, head(route, { key: u.key, length: 50 * 1024 * 1024 }), start, { waitMs: 500 });
       await eventually(async () => {
         const list = await request(app, 'GET', '/v1/user-media', { key: u.key });
         expect(list.body.items).toEqual([]);
@@ -183,4 +188,39 @@ describe('a client that goes away mid-upload', () => {
       });
     });
   }
+});
+
+describe('GraphQL multipart requests', () => {
+  const operations = (query: string, variables: Record<string, unknown>) => text('operations', JSON.stringify({ query, variables }));
+  const media = operations('mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', { file: null });
+  const project = operations('mutation($file: Upload!, $input: UploadProjectInput!) { uploadProject(file: $file, input: $input) { id } }', {
+    file: null,
+    input: { title: 'T', language: 'en' },
+  });
+  const map = text('map', JSON.stringify({ 0: ['variables.file'] }));
+  const post = async (body: Buffer, length = body.length) => {
+    const a = await rawRequest(app.url, head('/graphql', { key: user.key, length, close: true }), body);
+    return { status: a.status, body: jsonOf(a) };
+  };
+
+  it('a missing file part is 400 BAD_REQUEST, for either upload', async () => {
+    for (const ops of [media, project]) {
+      const r = await post(multipartBody(B, [ops, map]));
+      expect(r.status).toBe(400);
+      expect(r.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+      expect(r.body.errors[0].message).toMatch(/file/i);
+    }
+  });
+
+  it('a form cut off before its end is 400 BAD_REQUEST, wherever the cut falls, and nothing stays', async () => {
+    const u = await createUser(app);
+    const whole = multipartBody(B, [media, map, { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' }]);
+    // inside the file, then inside the map
+    for (const cut of [whole.length - 1000, whole.indexOf('"map"') + 10]) {
+      const a = await rawRequest(app.url, head('/graphql', { key: u.key, length: cut, close: true }), whole.subarray(0, cut));
+      expect(a.status, `cut at ${cut}`).toBe(400);
+      expect(jsonOf(a).errors[0].extensions.code, `cut at ${cut}`).toBe('BAD_REQUEST');
+    }
+    expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+  });
 });

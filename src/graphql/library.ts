@@ -1,9 +1,9 @@
-import type { FileUpload } from 'graphql-upload-ts';
 import { listMusicTracks } from '../library/music.js';
 import { createUserMedia, getUserMedia, listUserMedia, mediaUrl, uploadUserMedia } from '../library/user-media.js';
 import { builder } from './builder.js';
 import { pageArgs, toConnection } from './connections.js';
 import { currentUser } from './context.js';
+import { uploadedFile } from './uploads.js';
 
 export const MediaTypeEnum = builder.enumType('MediaType', { values: ['VIDEO', 'AUDIO', 'IMAGE'] as const });
 export const MediaStatusEnum = builder.enumType('MediaStatus', {
@@ -75,14 +75,6 @@ builder.mutationFields((t) => ({
     type: CreatedUserMedia,
     description: 'Uploads a video, audio or image file to your library (multipart request)',
     args: { file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (_root, { file }, ctx) => {
-      const upload: FileUpload = await file;
-      const entry = await uploadUserMedia(ctx.app, currentUser(ctx).id, {
-        filename: upload.filename,
-        mimetype: upload.mimetype,
-        stream: upload.createReadStream(),
-      });
-      return { userMediaId: entry.id };
-    },
+    resolve: async (_root, { file }, ctx) => ({ userMediaId: (await uploadUserMedia(ctx.app, currentUser(ctx).id, await uploadedFile(file))).id }),
   }),
 }));

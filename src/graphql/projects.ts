@@ -1,4 +1,3 @@
-import type { FileUpload } from 'graphql-upload-ts';
 import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
 import { projectEvent } from '../projects/state.js';
@@ -8,6 +7,7 @@ import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
 import { pageArgs, toConnection } from './connections.js';
 import { currentUser, type Context } from './context.js';
+import { uploadedFile } from './uploads.js';
 import type { Project } from '../generated/prisma/client.ts';
 
 export const ProjectStatusEnum = builder.enumType('ProjectStatus', {
@@ -158,10 +158,7 @@ builder.mutationFields((t) => ({
     type: 'Project',
     description: 'Creates a project from an uploaded mp4 or mov file (multipart request); the fields are checked before the file is read',
     args: { input: t.arg({ type: UploadProjectInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (query, _root, { input, file }, ctx) => {
-      const upload: FileUpload = await file;
-      return withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx).id, input, { filename: upload.filename, stream: upload.createReadStream() }));
-    },
+    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx).id, input, await uploadedFile(file))),
   }),
 }));
 

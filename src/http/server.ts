@@ -9,7 +9,7 @@ import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
 import { httpDuration, registry } from '../metrics.js';
 import { migrationsApplied } from '../db/health.js';
-import { sendError } from './errors.js';
+import { sendErrorFor } from './errors.js';
 import { registerFileRoutes } from './files.js';
 import { urlSigningSecret } from '../storage/index.js';
 
@@ -55,19 +55,20 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     );
   });
 
-  // JSON bodies that fail to parse are the caller's error, in the spec's shape
+  // JSON bodies that fail to parse are the caller's error, in the format of the door
   fastify.setErrorHandler((error, req, reply) => {
-    if (isAppError(error)) return sendError(reply, error);
+    const send = (e: AppError) => sendErrorFor(req.url, reply, e);
+    if (isAppError(error)) return send(error);
     const fe = error as { statusCode?: number; code?: string; message: string };
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendError(reply, new AppError('UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type: ${req.headers['content-type'] ?? 'none'}`));
+      return send(new AppError('UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type: ${req.headers['content-type'] ?? 'none'}`));
     }
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return sendError(reply, new AppError('VALIDATION_ERROR', `Invalid request: ${fe.message}`, { details: [{ field: 'body', message: fe.message }] }));
+      return send(new AppError('VALIDATION_ERROR', `Invalid request: ${fe.message}`, { details: [{ field: 'body', message: fe.message }] }));
     }
     req.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'));
+    return send(new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'));
   });
 
   fastify.get('/healthz', async (_req, reply) => {
@@ -94,10 +95,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         // the operations object, its Upload variables resolving as file parts arrive
         req.body = await processRequest(req.raw, reply.raw, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 5 });
       } catch (e) {
+        // a form that breaks before its operations are known: the caller's error
         const err = e as { status?: number; message: string };
-        throw err.status === 413
-          ? new AppError('PAYLOAD_TOO_LARGE', err.message)
-          : new AppError('VALIDATION_ERROR', `Invalid multipart request: ${err.message}`, { details: [{ field: 'body', message: err.message }] });
+        throw err.status === 413 ? new AppError('PAYLOAD_TOO_LARGE', err.message) : new AppError('BAD_REQUEST', `Invalid multipart request: ${err.message}`);
       }
     },
     handler: async (req, reply) => {
