@@ -316,3 +316,32 @@ describe('GraphQL over GET', () => {
     expect(mutation.status).toBe(405);
   });
 });
+
+describe('an Accept header that names no type of answer', () => {
+  const post = (key: string, accept: string, query: string) =>
+    fetch(new URL('/graphql', app.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, accept }, body: JSON.stringify({ query }) }).then(async (r) => ({
+      status: r.status,
+      text: await r.text(),
+    }));
+  const keys = async (key: string) => (await gql(app, key, '{ apiKeys { id } }')).body.data!.apiKeys.length;
+
+  it('is refused with 406 in GraphQL\'s format before the operation runs: a mutation changes nothing', async () => {
+    const u = await createUser(app);
+    for (const accept of ['text/html', 'application/json; charset=latin1', 'image/*']) {
+      const r = await post(u.key, accept, 'mutation { createApiKey { apiKey } }');
+      expect(r.status, accept).toBe(406);
+      expect(JSON.parse(r.text).errors).toEqual([{ message: expect.stringContaining('Not acceptable'), extensions: { code: 'BAD_REQUEST' } }]);
+    }
+    expect(await keys(u.key)).toBe(1);
+  });
+
+  it('types answered, named or by wildcard, still run the operation', async () => {
+    const u = await createUser(app);
+    for (const accept of ['application/json', 'application/*', '*/*', 'text/html, application/graphql-response+json;q=0.9']) {
+      const r = await post(u.key, accept, 'mutation { createApiKey { apiKey } }');
+      expect(r.status, accept).toBe(200);
+      expect(JSON.parse(r.text).data.createApiKey.apiKey).toMatch(/^sk-/);
+    }
+    expect(await keys(u.key)).toBe(5);
+  });
+});

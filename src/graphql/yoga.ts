@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Context, ServerContext } from './context.js';
 import { IDEMPOTENCY_HEADER } from '../idempotency/keys.js';
+import { useAcceptableResponse } from './plugins/accept.js';
 import { useErrorLogging } from './plugins/error-logging.js';
 import { useIdempotency } from './plugins/idempotency.js';
 import { maskError } from './plugins/masking.js';
@@ -25,6 +26,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * Assembles the GraphQL server. Plugin order matters and is written down here
  * (each plugin is a file of plugins/):
  * 0. useQueryStringParams reads a GET request's parameters, refusing JSON that does not parse;
+ *    useAcceptableResponse refuses (406) a request whose Accept names no type of answer, before it runs;
  * 1. authentication: the context below resolves the caller from x-api-key / Bearer / connectionParams;
  *    useRequireUser then refuses any operation, introspection included, without a valid key;
  * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
@@ -77,6 +79,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
     // in the order of the list above
     plugins: [
       useQueryStringParams(),
+      useAcceptableResponse(),
       useRequireUser(),
       useQueryLimits(schema, { ...QUERY_LIMITS, depth: app.config.maxDepth, complexity: app.config.maxComplexity }),
       useVariableErrors(),
