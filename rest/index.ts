@@ -5,7 +5,7 @@ import type { Db } from '../src/db/client.js';
 import type { Context } from '../src/graphql/context.js';
 import { AppError, unauthorized } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
-import { sendError } from '../src/http/errors.js';
+import { sendError, sendErrorFor } from '../src/http/errors.js';
 import { executeOperation } from './execute.js';
 import { idempotent, keepAnswer, type RunRoute } from './idempotency.js';
 import { MultipartForm } from './multipart.js';
@@ -49,7 +49,7 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
       return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
     }
   });
-  fastify.setNotFoundHandler(async (req, reply) => sendError(reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`)));
+  fastify.setNotFoundHandler(async (req, reply) => sendErrorFor(req.url, reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`)));
 }
 
 /**

@@ -40,13 +40,35 @@ export class AppError extends GraphQLError {
   declare readonly extensions: AppErrorExtensions & Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, extra: Omit<AppErrorExtensions, 'code' | 'status'> = {}) {
-    super(message, { extensions: { code, status: ERROR_STATUS[code], ...stripUndefined(extra) } });
+    const details = Array.isArray(extra.details) ? extra.details.map(printable) : extra.details;
+    super(message, { extensions: { code, status: ERROR_STATUS[code], ...stripUndefined({ ...extra, details }) } });
     this.name = 'AppError';
   }
 
   get code(): ErrorCode {
     return this.extensions.code;
   }
+}
+
+/** Deeper than this, a value the caller sent is not quoted back (JSON 5,000 levels deep would overflow the stack). */
+const MAX_QUOTED_DEPTH = 64;
+
+/** A field error as an answer can carry it: a value nested too deep is left out. */
+function printable(e: FieldError): FieldError {
+  if (!nestedDeeper(e.value, MAX_QUOTED_DEPTH)) return e;
+  const { value: _left, ...rest } = e;
+  return rest;
+}
+
+function nestedDeeper(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Context, ServerContext } from './context.js';
 import { IDEMPOTENCY_HEADER } from '../idempotency/keys.js';
 import { useAcceptableResponse } from './plugins/accept.js';
+import { useSpecErrorCodes } from './plugins/error-codes.js';
 import { useErrorLogging } from './plugins/error-logging.js';
 import { useIdempotency } from './plugins/idempotency.js';
 import { maskError } from './plugins/masking.js';
@@ -41,6 +42,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  *    useStorableText: text PostgreSQL cannot store (NUL), in any argument, is refused naming its field;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
  * 5. masking (Yoga's maskedErrors, maskError): only AppError reaches a client, anything else is INTERNAL_SERVER_ERROR;
+ *    useSpecErrorCodes: GraphQL's and Yoga's own refusals of a request (syntax, unknown field) become BAD_REQUEST;
  * 6. useMetrics last, so it sees the final outcome.
  */
 export function createGraphQLServer(app: App): GraphQLServer {
@@ -88,6 +90,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
       useVariableChecks(),
       useStorableText(),
       useErrorLogging(),
+      useSpecErrorCodes(),
       useMetrics(),
     ],
     maskedErrors: { maskError },

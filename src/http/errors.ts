@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import type { AppError } from '../errors.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.js';
 
 type Extensions = { code: string; status: number; details?: unknown; retryAfter?: number };
 
@@ -32,4 +34,56 @@ export const isGraphQLPath = (url: string) => url.split('?')[0] === '/graphql';
 export function sendErrorFor(url: string, reply: FastifyReply, error: AppError) {
   if (!isGraphQLPath(url)) return sendError(reply, error);
   return reply.code(statusOf(error)).type('application/json').send(graphqlErrorBody(error));
+}
+
+/** The spec's code of an answer a layer below the service gave with only an HTTP status. */
+export function codeForStatus(status: number): ErrorCode {
+  if (status >= 500) return 'INTERNAL_SERVER_ERROR';
+  const exact = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => c !== 'VALIDATION_ERROR' && ERROR_STATUS[c] === status);
+  return exact ?? 'BAD_REQUEST';
+}
+
+/** The request each connection is reading and answering, for the answer to one the HTTP parser gives up on midway. */
+const inFlight = new WeakMap<Socket, { url: string; res: ServerResponse }>();
+
+/** Follows the request of each connection until it is answered (see answerClientError). */
+export function trackRequests(server: Server): void {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.set(req.socket, { url: req.url ?? '/', res });
+    res.once('finish', () => inFlight.delete(req.socket));
+  });
+}
+
+/** How long a connection refused by the HTTP parser still reads what its client sends before it is closed. */
+const PARSER_LINGER_MS = 1_000;
+const answered = new WeakSet<Socket>();
+
+/**
+ * Fastify's clientErrorHandler: a request Node's HTTP parser could not read
+ * (bad chunked encoding, a wrong Content-Length, headers over 16 KB, a request
+ * not received in time) is answered 400 BAD_REQUEST in the format of its door,
+ * then its connection closed.
+ */
+export function answerClientError(err: Error & { code?: string; reason?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  answered.add(socket);
+  const message =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request line and headers are too large (at most 16 KB)'
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request was not received in time'
+        : `The HTTP request could not be read: ${err.reason ?? err.code ?? err.message}`;
+  const error = new AppError('BAD_REQUEST', message);
+  // the request being read (its body broke), else the one whose head broke, by its request line
+  const current = inFlight.get(socket);
+  const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1', 0, 4096) : '';
+  const url = current?.url ?? /^[A-Z]+ (\S+)/.exec(head)?.[1] ?? '/';
+  const body = JSON.stringify(isGraphQLPath(url) ? graphqlErrorBody(error) : errorBody(error));
+  // a request whose answer has begun cannot be answered again: the connection just ends
+  if (socket.writable && !current?.res.headersSent) {
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
 }

@@ -9,9 +9,12 @@ import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
 import { httpDuration, registry } from '../metrics.js';
 import { migrationsApplied } from '../db/health.js';
-import { sendErrorFor } from './errors.js';
+import { answerClientError, codeForStatus, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
 import { urlSigningSecret } from '../storage/index.js';
+
+/** Longer than any id; a longer path segment cannot pass Node's 16 KB limit on a request's head anyway. */
+const MAX_PATH_SEGMENT = 16 * 1024;
 
 /** The largest file any operation accepts (magic-clips uploads); each operation enforces its own limit. */
 const MAX_UPLOAD_BYTES = 10 * 1024 ** 3;
@@ -36,7 +39,19 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // a path segment is judged by the route (an id that long names nothing: 404), not refused by the router
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // what the router and the HTTP parser refuse is answered in the service's own shapes
+    frameworkErrors: (error, req, reply) => {
+      const refused =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0].slice(0, 200)}… not found`)
+          : new AppError('BAD_REQUEST', 'The path of the URL is not valid percent-encoded UTF-8');
+      return sendErrorFor(req.url, reply, refused);
+    },
+    clientErrorHandler: answerClientError,
   });
+  trackRequests(fastify.server);
   const graphql = createGraphQLServer(app);
 
   fastify.addHook('onRequest', async (req, reply) => {
@@ -111,6 +126,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       }
       response.headers.forEach((value, key) => void reply.header(key, value));
       reply.status(response.status);
+      // a refusal Yoga gives with a status alone (415 for a body it cannot read) still says why, in GraphQL's format
+      if (response.status >= 400 && !response.body) return reply.type('application/json').send(graphqlErrorBody(yogaRefusal(req, response.status)));
       return reply.send(response.body);
     },
   });
@@ -198,4 +215,13 @@ function bodyPending(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   return hasBody && !req.complete;
+}
+
+/** Why Yoga refused a request it answered with a status alone. */
+function yogaRefusal(req: { method: string; headers: IncomingMessage['headers'] }, status: number): AppError {
+  const code = codeForStatus(status);
+  if (code === 'UNSUPPORTED_MEDIA_TYPE') {
+    return new AppError(code, `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send application/json, or multipart/form-data for an upload`);
+  }
+  return new AppError(code, `The GraphQL request was refused (HTTP ${status}) for its method, headers or body`);
 }

@@ -1,0 +1,127 @@
+// Every answer of /v1 and of the file routes has the spec's error shape with a code of its list,
+// whatever layer of the server gives it (the HTTP parser, the router, the body parser, GraphQL);
+// /graphql answers in GraphQL's format with a code of the same list. Spoken over raw sockets,
+// as these requests are ones no HTTP client would send.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../src/errors.js';
+import { createUser, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { jsonOf, rawRequest, type RawAnswer } from './support/raw.js';
+
+let app: TestApp;
+let user: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp({ role: 'server' });
+  user = await createUser(app);
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+const CODES = Object.keys(ERROR_STATUS);
+const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+
+function send(head: string, body = '') {
+  return rawRequest(app.url, head, body, { waitMs: 3_000 });
+}
+const get = (path: string, key: string | null = user.key) => send(`GET ${path} HTTP/1.1\r\nHost: t\r\n${key ? `x-api-key: ${key}\r\n` : ''}Connection: close\r\n\r\n`);
+const post = (path: string, type: string, body: string, extra = '') =>
+  send(`POST ${path} HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n`, body);
+
+/** `{error, message}` with a code of the spec's list, answered with that code's status (a range answer keeps 416) */
+function expectSpecShape(a: RawAnswer, status?: number) {
+  const body = jsonOf(a);
+  expect(a.status, a.body).toBeGreaterThanOrEqual(400);
+  expect(body, a.body).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+  expect(CODES, a.body).toContain(body.error);
+  expect(a.status, a.body).toBe(ERROR_STATUS[body.error as keyof typeof ERROR_STATUS]);
+  if (status) expect(a.status).toBe(status);
+  expect(Object.keys(body).filter((k) => !['error', 'message', 'details', 'retryAfter'].includes(k)), a.body).toEqual([]);
+  return body;
+}
+
+/** GraphQL's format, `{errors: [{message, extensions: {code}}]}`, with a code of the spec's list */
+function expectGraphQLShape(a: RawAnswer, code?: string) {
+  const body = jsonOf(a);
+  expect(body, `${a.status} ${a.body}`).toMatchObject({ errors: [{ message: expect.any(String), extensions: { code: expect.any(String) } }] });
+  for (const e of body.errors) expect(CODES, a.body).toContain(e.extensions.code);
+  if (code) expect(body.errors[0].extensions.code).toBe(code);
+  return body;
+}
+
+describe('the /v1 API and the file routes', () => {
+  it('JSON nested 5,000 deep', async () => {
+    expectSpecShape(await post('/v1/projects', 'application/json', `{"title":${deep(5000)},"language":"en","videoUrl":"https://example.com/v.mp4"}`), 400);
+    expectSpecShape(await post('/v1/projects', 'application/json', deep(5000)), 400);
+    expectSpecShape(await post('/v1/user-media', 'application/json', `{"url":${deepObject(5000)}}`), 400);
+  });
+
+  it('a path id over the length limit is NOT_FOUND, like any id that names nothing', async () => {
+    const long = 'a'.repeat(300);
+    expectSpecShape(await get(`/v1/projects/${long}`), 404);
+    expectSpecShape(await get(`/v1/projects/${long}/captions`), 404);
+    expectSpecShape(await send(`PUT /v1/presets/${long} HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n`, '{}'), 404);
+    // a caller without a key learns nothing
+    expectSpecShape(await get(`/v1/projects/${long}`, null), 401);
+  });
+
+  it('a 100 KB query string', async () => {
+    expectSpecShape(await get(`/v1/user-media?cursor=${'a'.repeat(100_000)}`), 400);
+    expectSpecShape(await get(`/files/x?sig=${'a'.repeat(100_000)}`, null), 400);
+  });
+
+  it('a path that is not valid percent-encoding', async () => {
+    expectSpecShape(await get('/v1/projects/%FF%FE'), 400);
+    expectSpecShape(await get('/v1/%FF%FE', null), 400);
+    expectSpecShape(await get('/files/%FF%FE', null), 400);
+  });
+
+  it('a body the HTTP parser cannot read: bad chunked encoding, a wrong Content-Length', async () => {
+    const chunked = (size: string) =>
+      send(`POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\n{}\r\n0\r\n\r\n`);
+    expectSpecShape(await chunked('zz'), 400);
+    expectSpecShape(await chunked('2;\u0000'), 400);
+    const withLength = (length: string) =>
+      send(`POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\n${length}\r\n{}`);
+    expectSpecShape(await withLength('Content-Length: abc\r\n'), 400);
+    expectSpecShape(await withLength('Content-Length: 2\r\nContent-Length: 3\r\n'), 400);
+  });
+
+  it('the answers the service gave already keep their shape: unknown route, wrong type, broken JSON, a bad link', async () => {
+    expectSpecShape(await get('/v1/nothing-here'), 404);
+    expectSpecShape(await post('/v1/projects', 'application/xml', '<a/>'), 415);
+    expectSpecShape(await post('/v1/projects', 'application/json', '{"title":'), 400);
+    expectSpecShape(await get('/files/media/x.mp4?exp=1&sig=bad', null), 403);
+  });
+});
+
+describe('/graphql', () => {
+  const query = JSON.stringify({ query: '{ captionTemplates { name } }' });
+
+  it('posted as text/plain: 415 with a GraphQL body', async () => {
+    const a = await post('/graphql', 'text/plain', query);
+    expect(a.status).toBe(415);
+    expectGraphQLShape(a, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('JSON that does not parse, or nests 5,000 deep', async () => {
+    expectGraphQLShape(await post('/graphql', 'application/json', '{"query":'), 'VALIDATION_ERROR');
+    const op = 'mutation($v: JSON) { createProject(input: { title: \\"T\\", language: \\"en\\", videoUrl: \\"https://example.com/v.mp4\\", hookTitle: $v }) { id } }';
+    const nested = await post('/graphql', 'application/json', `{"query":"${op}","variables":{"v":${deepObject(5000)}}}`);
+    expect(nested.status).toBeLessThan(500);
+    expectGraphQLShape(nested);
+  });
+
+  it('what the HTTP layer refuses: a 100 KB query string, a bad chunk, an unknown method', async () => {
+    expectGraphQLShape(await get(`/graphql?query=${'a'.repeat(100_000)}`), 'BAD_REQUEST');
+    const chunk = await send(`POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    expectGraphQLShape(chunk, 'BAD_REQUEST');
+    expectGraphQLShape(await send(`PUT /graphql HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${query.length}\r\nConnection: close\r\n\r\n`, query));
+  });
+
+  it("GraphQL's own refusals carry a code of the list: a syntax error, an unknown field", async () => {
+    expectGraphQLShape(await post('/graphql', 'application/json', JSON.stringify({ query: '{ captionTemplates { name ' })), 'BAD_REQUEST');
+    expectGraphQLShape(await post('/graphql', 'application/json', JSON.stringify({ query: '{ nothingHere }' })), 'BAD_REQUEST');
+  });
+});
