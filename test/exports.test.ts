@@ -169,7 +169,8 @@ describe('POST /v1/projects/{id}/export', () => {
     expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
     expect(new URL(after.previewUrl).pathname).toBe(new URL(first.previewUrl).pathname);
     expect((await hooks.next((h) => h.event === 'export.failed' && h.projectId === p.id)).payload).toMatchObject({ status: 'failed', exportId: expect.any(String) });
-  });
+    // a transcription and two renders: about 6 s alone, over a minute beside the crash storm on two cores
+  }, 150_000);
 });
 
 describe('an export through the API shows every effect asked', () => {
