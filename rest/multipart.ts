@@ -135,6 +135,8 @@ export class MultipartForm<TVariables = unknown> {
         file = { filename: info.filename ?? 'upload', mimetype: info.mimeType, encoding: info.encoding };
         if (!checkFields) {
           this.live = new PassThrough();
+          // the form may break before the operation reads the file: its reader learns it from the destroyed stream
+          this.live.on('error', () => {});
           stream.on('error', () => fail(this.failed ?? cutOff()));
           stream.pipe(this.live);
           return succeed();

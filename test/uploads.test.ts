@@ -167,6 +167,27 @@ describe('the order of the parts', () => {
   });
 });
 
+describe('a form that ends before its closing boundary', () => {
+  for (const route of ['/v1/user-media/upload', '/v1/projects/upload']) {
+    it(`${route}, with a key: 400 naming the body, the process lives on, nothing stays`, async () => {
+      const u = await createUser(app);
+      const stored = await filesUnder(path.join(app.dataDir, 'media'));
+      const body = Buffer.concat([fileHead(), Buffer.from('junk')]);
+      const a = await rawRequest(app.url, head(route, { key: u.key, length: body.length, close: true }), body);
+      expect(a.status).toBe(400);
+      expect(jsonOf(a)).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'body' }] });
+      expect((await request(app, 'GET', '/healthz')).status).toBe(200);
+      await eventually(async () => {
+        expect((await request(app, 'GET', '/v1/user-media', { key: u.key })).body.items).toEqual([]);
+        expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+        expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
+        expect(await filesUnder(tmp)).toEqual([]);
+        expect(await openFilesUnder(app.dataDir)).toEqual([]);
+      });
+    });
+  }
+});
+
 describe('a client that goes away mid-upload', () => {
   const graphqlForm = multipartBody(B, [
     text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),

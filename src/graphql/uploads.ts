@@ -1,6 +1,6 @@
 // The file of an Upload argument, as the resolvers of uploads read it.
 import type { FileUpload } from 'graphql-upload-ts';
-import { PassThrough, type Readable } from 'node:stream';
+import { finished, PassThrough, type Readable } from 'node:stream';
 import { AppError, isAppError } from '../errors.js';
 
 export interface UploadedFile {
@@ -25,7 +25,12 @@ export async function uploadedFile(file: Promise<FileUpload>): Promise<UploadedF
     throw requestError(e);
   }
   const stream = new PassThrough();
-  source.on('error', (e) => stream.destroy(requestError(e) as Error));
+  // the request may break before the resolver reads the file; its reader learns it from the destroyed stream
+  stream.on('error', () => {});
+  // `finished` also reports a source that broke before this reader came, whose error event has gone
+  finished(source, (e) => {
+    if (e) stream.destroy(requestError(e) as Error);
+  });
   source.pipe(stream);
   return { filename: upload.filename, mimetype: upload.mimetype, stream };
 }
