@@ -88,6 +88,15 @@ describe('the /v1 API and the file routes', () => {
     expectSpecShape(await withLength('Content-Length: 2\r\nContent-Length: 3\r\n'), 400);
   });
 
+  it('an expectation other than 100-continue is ignored: the request is answered as it would be without it', async () => {
+    const withExpect = (path: string, key: string | null = user.key) =>
+      send(`GET ${path} HTTP/1.1\r\nHost: t\r\n${key ? `x-api-key: ${key}\r\n` : ''}Expect: foo\r\nConnection: close\r\n\r\n`);
+    const ok = await withExpect('/v1/languages');
+    expect(ok.status, ok.body).toBe(200);
+    expect(jsonOf(ok)).toMatchObject({ languages: expect.any(Array) });
+    expectSpecShape(await withExpect('/v1/languages', null), 401);
+  });
+
   it('the answers the service gave already keep their shape: unknown route, wrong type, broken JSON, a bad link', async () => {
     expectSpecShape(await get('/v1/nothing-here'), 404);
     expectSpecShape(await post('/v1/projects', 'application/xml', '<a/>'), 415);

@@ -52,6 +52,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     clientErrorHandler: answerClientError,
   });
   trackRequests(fastify.server);
+  // an expectation other than 100-continue is ignored (RFC 9110 allows it) rather than
+  // answered by Node itself with an empty 417 outside every shape of this service
+  fastify.server.on('checkExpectation', (req, res) => fastify.server.emit('request', req, res));
   const graphql = createGraphQLServer(app);
 
   fastify.addHook('onRequest', async (req, reply) => {
