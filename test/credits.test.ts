@@ -1,26 +1,16 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newWebhookSecret } from '../src/auth/keys.js';
 import { debit, grant, refund, type Movement } from '../src/credits/ledger.js';
 import { paymentRequired } from '../src/credits/shortfall.js';
-import { createPrisma, type Db } from '../src/db/client.js';
+import type { Db } from '../src/db/client.js';
 import { AppError } from '../src/errors.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { usePrismaDatabase } from './support/prisma.js';
 
 // The credit ledger against a real database: every movement inside the caller's transaction.
 
-let database: TestDatabase;
 let db: Db;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPrisma(database.url, { max: 4 });
-});
-
-afterAll(async () => {
-  await db?.$disconnect();
-  await database?.drop();
-});
+usePrismaDatabase((client) => (db = client));
 
 async function user(balances: { apiCredits?: number; aiCredits?: number | null; clipCredits?: number } = {}) {
   const u = await db.user.create({ data: { email: `c-${crypto.randomUUID()}@test.local`, webhookSecret: newWebhookSecret(), ...balances } });

@@ -1,26 +1,16 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newWebhookSecret } from '../src/auth/keys.js';
-import { createPrisma, type Db } from '../src/db/client.js';
+import type { Db } from '../src/db/client.js';
 import { AppError } from '../src/errors.js';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
 import { createProfile } from '../src/publishing/profiles.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { usePrismaDatabase } from './support/prisma.js';
 
 // The publishing domain's rules on profiles and social accounts, against a real database.
 
-let database: TestDatabase;
 let db: Db;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPrisma(database.url, { max: 4 });
-});
-
-afterAll(async () => {
-  await db?.$disconnect();
-  await database?.drop();
-});
+usePrismaDatabase((client) => (db = client));
 
 async function user(): Promise<string> {
   const u = await db.user.create({ data: { email: `p-${crypto.randomUUID()}@test.local`, webhookSecret: newWebhookSecret() } });

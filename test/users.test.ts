@@ -1,26 +1,16 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createApiKey, revokeApiKeyByValue } from '../src/auth/api-keys.js';
 import { hashApiKey } from '../src/auth/keys.js';
 import { createUser, requireUser, type NewUser } from '../src/auth/users.js';
-import { createPrisma, type Db } from '../src/db/client.js';
+import type { Db } from '../src/db/client.js';
 import { AppError } from '../src/errors.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { usePrismaDatabase } from './support/prisma.js';
 
 // Users and their keys as the operator makes them, against a real database.
 
-let database: TestDatabase;
 let db: Db;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPrisma(database.url, { max: 4 });
-});
-
-afterAll(async () => {
-  await db?.$disconnect();
-  await database?.drop();
-});
+usePrismaDatabase((client) => (db = client));
 
 const newUser = (over: Partial<NewUser> = {}): NewUser => ({
   email: `u-${crypto.randomUUID()}@test.local`,
