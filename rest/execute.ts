@@ -4,6 +4,7 @@ import { print, type ExecutionResult, type GraphQLError, type GraphQLFormattedEr
 import { AppError, ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import type { Context } from '../src/graphql/context.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
+import { callerOf } from './caller.js';
 
 const printed = new WeakMap<object, { query: string; operationName: string }>();
 
@@ -40,7 +41,7 @@ export async function executeOperation<TResult, TVariables>(
     if (typeof v === 'string') headers.set(h, v);
   }
   const params = { query, operationName, variables: variables as Record<string, unknown> };
-  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders, checkVariables: check } as never);
+  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders, checkVariables: check, user: callerOf(req) } as never);
   const document = enveloped.parse(query);
   const invalid = enveloped.validate(enveloped.schema, document);
   if (invalid.length) throw toAppError(invalid[0], req, operationName);

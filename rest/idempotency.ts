@@ -2,12 +2,11 @@ import busboy from 'busboy';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { Upload } from 'graphql-upload-ts';
 import crypto from 'node:crypto';
-import { userForKey } from '../src/auth/authenticate.js';
-import { keyFromHeaders } from '../src/auth/keys.js';
 import type { Db } from '../src/db/client.js';
 import { AppError } from '../src/errors.js';
 import { fingerprintOf, hashUploads, withDigests, type UploadDigest } from '../src/idempotency/fingerprint.js';
 import { claimKey, IDEMPOTENCY_HEADER, keepsAnswer, readIdempotencyKey, REPLAYED_HEADER, reusedKey, type Claim } from '../src/idempotency/keys.js';
+import { callerOf } from './caller.js';
 import type { FormSpec } from './multipart.js';
 import type { Route } from './route.js';
 
@@ -38,7 +37,7 @@ export function idempotent(db: Db, r: Route, run: RunRoute): RouteHandlerMethod 
   return async function handler(req, reply) {
     const sent = req.headers[IDEMPOTENCY_HEADER];
     if (sent === undefined) return run(req, reply);
-    const user = await userForKey(db, keyFromHeaders((n) => headerValue(req.headers[n])));
+    const user = callerOf(req);
     // refused by authentication (401): nothing is recorded
     if (!user) return run(req, reply);
     const scope = { userId: user.id, operation: `${r.method} ${r.url}`, key: readIdempotencyKey(sent)! };
@@ -161,5 +160,3 @@ function whileConnected(reply: FastifyReply): AbortSignal {
   });
   return gone.signal;
 }
-
-const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

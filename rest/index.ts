@@ -6,6 +6,7 @@ import type { Context } from '../src/graphql/context.js';
 import { AppError, unauthorized } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
 import { sendError, sendErrorFor } from '../src/http/errors.js';
+import { setCaller } from './caller.js';
 import { executeOperation } from './execute.js';
 import { idempotent, keepAnswer, type RunRoute } from './idempotency.js';
 import { MultipartForm } from './multipart.js';
@@ -45,9 +46,9 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
   fastify.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/v1/')) return;
     const key = keyFromHeaders((n) => headerValue(req.headers[n]));
-    if (!(await userForKey(db, key))) {
-      return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
-    }
+    const user = await userForKey(db, key);
+    if (!user) return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
+    setCaller(req, user);
   });
   fastify.setNotFoundHandler(async (req, reply) => sendErrorFor(req.url, reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`)));
 }

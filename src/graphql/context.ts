@@ -40,4 +40,6 @@ export interface ServerContext {
   responseHeaders?: Map<string, string>;
   /** the REST adapter's check of its raw body */
   checkVariables?: VariableCheck;
+  /** the caller, when the host has already authenticated the request (the REST adapter) */
+  user?: AuthUser;
 }

@@ -60,9 +60,9 @@ export function createGraphQLServer(app: App): GraphQLServer {
             const v = params[n] ?? params[n === 'x-api-key' ? 'apiKey' : 'Authorization'];
             return typeof v === 'string' ? v : undefined;
           });
-      let user;
+      let user = init.user ?? null;
       try {
-        user = await userForKey(app.db, key);
+        user ??= await userForKey(app.db, key);
       } catch (err) {
         init.log.error({ err }, 'could not resolve the caller');
         throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
