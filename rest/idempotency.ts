@@ -117,7 +117,7 @@ function readFormDigest(req: FastifyRequest, withFields: boolean): Promise<{ fie
     });
     parser.on('error', (e) => reject(malformed((e as Error).message)));
     req.raw.once('close', () => {
-      if (!req.raw.complete) reject(malformed('the request ended before its form did'));
+      if (!req.raw.readableEnded) reject(malformed('the request ended before its form did'));
     });
     req.raw.pipe(parser);
   });

@@ -69,7 +69,7 @@ export class MultipartForm<TVariables = unknown> {
   /** After the operation: the held-back file goes, and a form left unread stops being read. */
   async release(): Promise<void> {
     if (this.onCutOff) this.req.raw.off('close', this.onCutOff);
-    if (this.parser && !this.req.raw.complete) {
+    if (this.parser && !this.req.raw.readableEnded) {
       this.req.raw.unpipe(this.parser);
       this.parser.destroy();
     }
@@ -179,9 +179,10 @@ export class MultipartForm<TVariables = unknown> {
       });
 
       parser.on('error', (e) => fail(malformed((e as Error).message)));
-      // the client went away before the end of its body
+      // the connection closed before the form was read to its end: received whole
+      // (complete) is not enough, since bytes still queued behind a slow reader are lost with it
       this.onCutOff = () => {
-        if (!this.req.raw.complete) fail(cutOff());
+        if (!this.req.raw.readableEnded) fail(cutOff());
       };
       this.req.raw.once('close', this.onCutOff);
       this.req.raw.pipe(parser);

@@ -188,6 +188,31 @@ describe('a form that ends before its closing boundary', () => {
   }
 });
 
+describe('a Content-Length shorter than the data sent', () => {
+  // the body ends where the length says (its form cut off); the bytes after it are a broken next request
+  const graphqlForm = multipartBody(B, [
+    text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
+    text('map', JSON.stringify({ file: ['variables.file'] })),
+  ], { close: false });
+  for (const route of ['/v1/user-media/upload', '/v1/projects/upload', '/graphql']) {
+    it(`${route}: 400, no row, no partial file, no open file`, async () => {
+      const u = await createUser(app);
+      const stored = await filesUnder(path.join(app.dataDir, 'media'));
+      const body = Buffer.concat([route === '/graphql' ? graphqlForm : Buffer.alloc(0), fileHead(), Buffer.alloc(256 * 1024, 1)]);
+      const a = await rawRequest(app.url, head(route, { key: u.key, length: 64 * 1024, close: true }), body);
+      expect(a.status).toBe(400);
+      await eventually(async () => {
+        expect((await request(app, 'GET', '/v1/user-media', { key: u.key })).body.items).toEqual([]);
+        expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+        expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+        expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
+        expect(await filesUnder(tmp)).toEqual([]);
+        expect(await openFilesUnder(app.dataDir)).toEqual([]);
+      });
+    });
+  }
+});
+
 describe('a client that goes away mid-upload', () => {
   const graphqlForm = multipartBody(B, [
     text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
