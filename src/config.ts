@@ -23,6 +23,8 @@ export interface Config {
   jobPollMs: number;
   /** largest project file, URL or upload (SPEC.md: 2 GB); lower it to protect small disks */
   maxProjectBytes: number;
+  /** largest source of a magic-clips project, by URL or upload */
+  maxClipsSourceBytes: number;
   /** stable name of this process for job events (Agenda drops events whose source equals the receiver's name) */
   instanceName: string;
   /** NODE_ENV=production */
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),
     maxProjectBytes: int('MAX_PROJECT_BYTES', env.MAX_PROJECT_BYTES, 2 * 1024 ** 3),
+    maxClipsSourceBytes: int('MAX_CLIPS_SOURCE_BYTES', env.MAX_CLIPS_SOURCE_BYTES, 10 * 1024 ** 3),
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     production: isProduction(env),
     searchPath: env.PATH ?? '',

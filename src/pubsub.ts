@@ -22,6 +22,9 @@ export interface ProjectEvent {
   /** the running step: queued, fetch, probe, transcribe, render, ... */
   stage: string | null;
   percent: number | null;
+  /** magic clips: clips ended and clips in all */
+  clipsDone?: number | null;
+  clipsTotal?: number | null;
   failureReason: string | null;
   at: string;
 }

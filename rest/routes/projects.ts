@@ -5,6 +5,7 @@ import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '.
 import { uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
 import { route } from '../route.js';
+import { magicClipsRecord } from './magic-clips.js';
 
 type Params = { id: string };
 
@@ -24,15 +25,25 @@ export function projectRecord(p: ProjectRecordFragment) {
   return record;
 }
 
-/** GET /v1/projects/{id}: the record plus transcript, status details and outputs (DECISIONS.md). */
+/**
+ * GET /v1/projects/{id}: the record of the project's kind plus transcript,
+ * status details and outputs (DECISIONS.md); a magic-clips project has its
+ * `magicClips[]` in place of the edit's settings and rendered video.
+ */
 function fullRecord(p: NonNullable<ProjectQuery['project']>) {
-  const { transcriptionStatus, failureReason, videoMetaData, words, downloadUrl, directUrl, previewUrl, ...base } = p;
-  return {
-    ...projectRecord(base),
+  const { transcriptionStatus, failureReason, videoMetaData, words, downloadUrl, directUrl, previewUrl, kind, magicClips, minClipLength, maxClipLength, faceTracking, ...base } = p;
+  const details = {
     ...(transcriptionStatus ? { transcriptionStatus } : {}),
     ...(failureReason ? { failureReason } : {}),
     ...(videoMetaData ? { videoMetaData } : {}),
     ...(words ? { words } : {}),
+  };
+  if (kind === 'magic_clips') {
+    return { ...magicClipsRecord({ ...base, minClipLength, maxClipLength, faceTracking }), ...details, magicClips };
+  }
+  return {
+    ...projectRecord(base),
+    ...details,
     ...(downloadUrl ? { downloadUrl } : {}),
     ...(directUrl ? { directUrl } : {}),
     ...(previewUrl ? { previewUrl } : {}),

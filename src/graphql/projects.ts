@@ -1,6 +1,6 @@
 import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
-import { projectEvent } from '../projects/state.js';
+import { projectEvent, type Progress } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
 import { createProjectBody, uploadProjectBody } from '../projects/schemas.js';
 import { builder } from './builder.js';
@@ -34,9 +34,14 @@ const VideoMetaDataType = builder.objectRef<{ width: number; height: number; dur
   }),
 });
 
-const ProgressType = builder.objectRef<{ stage: string; percent: number }>('ProjectProgress').implement({
+const ProgressType = builder.objectRef<Progress>('ProjectProgress').implement({
   description: 'The running step of a project and how far it is',
-  fields: (t) => ({ stage: t.exposeString('stage'), percent: t.exposeFloat('percent') }),
+  fields: (t) => ({
+    stage: t.exposeString('stage'),
+    percent: t.exposeFloat('percent'),
+    clipsDone: t.exposeInt('clipsDone', { nullable: true, description: 'magic clips: clips ended (completed or failed)' }),
+    clipsTotal: t.exposeInt('clipsTotal', { nullable: true, description: 'magic clips: clips being made' }),
+  }),
 });
 
 export const ProjectType = builder.prismaObject('Project', {
@@ -88,7 +93,7 @@ export const ProjectType = builder.prismaObject('Project', {
       },
     }),
     words: t.field({ type: [WordType], nullable: true, resolve: (p) => wordsOf(p) }),
-    progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as { stage: string; percent: number } | null) ?? null }),
+    progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as Progress | null) ?? null }),
     downloadUrl: t.string({ nullable: true, description: 'The rendered video, once exported', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null) }),
     directUrl: t.string({ nullable: true, description: 'The rendered video, playable in place', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null) }),
     previewUrl: t.string({
@@ -122,6 +127,8 @@ export const ProjectUpdateType = builder.objectRef<ProjectEvent>('ProjectUpdate'
     status: t.exposeString('status'),
     stage: t.exposeString('stage', { nullable: true }),
     percent: t.exposeFloat('percent', { nullable: true }),
+    clipsDone: t.exposeInt('clipsDone', { nullable: true, description: 'magic clips: clips ended (completed or failed)' }),
+    clipsTotal: t.exposeInt('clipsTotal', { nullable: true, description: 'magic clips: clips being made' }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
   }),

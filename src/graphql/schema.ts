@@ -6,6 +6,7 @@ import './catalog.js';
 import './exports.js';
 import './jobs.js';
 import './library.js';
+import './magic-clips.js';
 import './presets.js';
 import './project-edits.js';
 import './projects.js';

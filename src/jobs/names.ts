@@ -5,6 +5,8 @@ export const JOB_NAMES = {
   generateBroll: 'projects.generate-broll',
   projectWatchdog: 'projects.watchdog',
   renderExport: 'exports.render',
+  processMagicClips: 'magic-clips.process',
+  renderClip: 'magic-clips.render-clip',
   importUserMedia: 'media.import',
   deliverWebhook: 'webhooks.deliver',
   sweepWebhooks: 'webhooks.sweep',
@@ -14,4 +16,4 @@ export const JOB_NAMES = {
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 /** Jobs whose events move a project (their data carries projectId). */
-export const PROJECT_JOB_NAMES: ReadonlySet<string> = new Set([JOB_NAMES.processProject, JOB_NAMES.renderExport]);
+export const PROJECT_JOB_NAMES: ReadonlySet<string> = new Set([JOB_NAMES.processProject, JOB_NAMES.renderExport, JOB_NAMES.processMagicClips, JOB_NAMES.renderClip]);

@@ -38,8 +38,20 @@ export type IngestReport = (stage: IngestStage, percent: number) => Promise<void
 /** What the steps need of the process: its settings (temporary folder, fetch rules) and storage. */
 type IngestApp = Pick<App, 'config' | 'storage'>;
 
-/** A failure the caller caused (a bad file, a bad URL), or a step out of time: the project fails at once, no retry. */
-export class ProjectFailure extends Error {}
+/**
+ * A failure the caller caused (a bad file, a bad URL), or a step out of time:
+ * the project fails at once, no retry. `byCaller` marks what the caller's
+ * input caused (a file that is no video, too long or too large), where a paid
+ * project keeps what it paid.
+ */
+export class ProjectFailure extends Error {
+  constructor(
+    message: string,
+    readonly byCaller = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Network trouble and failures of our own machinery are worth another run; bad input and timeouts are not. */
 export function isPassingFailure(e: unknown): boolean {
@@ -98,21 +110,21 @@ export async function fetchSource(app: IngestApp, input: { projectId: string; ur
     res.body.on('error', (err) => counter.destroy(err));
     res.body.pipe(counter);
     await app.storage.put(key, counter, { contentType: 'video/mp4', maxBytes }).catch((e) => {
-      throw isAppError(e) && e.code === 'PAYLOAD_TOO_LARGE' ? new ProjectFailure(`The video is larger than ${formatBytes(maxBytes)}`) : e;
+      throw isAppError(e) && e.code === 'PAYLOAD_TOO_LARGE' ? new ProjectFailure(`The video is larger than ${formatBytes(maxBytes)}`, true) : e;
     });
   });
   return key;
 }
 
 /** The facts of the stored source (size, duration, streams); a source that is no project video fails the project. */
-export async function probeSource(app: IngestApp, input: { key: string; report: IngestReport }): Promise<VideoMeta> {
+export async function probeSource(app: IngestApp, input: { key: string; report: IngestReport; field?: string }): Promise<VideoMeta> {
   await input.report('probe', 0);
   return step('probe', STEP_TIMEOUTS.probe, async () => {
     try {
       return checkProjectSource(await probe(app.storage.localPath(input.key)!));
     } catch (e) {
-      if (e instanceof NotMediaError) throw new ProjectFailure('The file at videoUrl is not an mp4 or mov video');
-      if (isAppError(e)) throw new ProjectFailure(e.code === 'VALIDATION_ERROR' ? 'The video is longer than 2 hours' : e.message);
+      if (e instanceof NotMediaError) throw new ProjectFailure(`The file at ${input.field ?? 'videoUrl'} is not an mp4 or mov video`, true);
+      if (isAppError(e)) throw new ProjectFailure(e.code === 'VALIDATION_ERROR' ? 'The video is longer than 2 hours' : e.message, true);
       throw e;
     }
   });
@@ -129,6 +141,8 @@ export interface TranscribeSourceInput {
   /** the engine the runtime built */
   transcriber: Transcriber;
   report: IngestReport;
+  /** reads the extracted sound (16 kHz mono WAV) before it is deleted: magic clips measure the voice */
+  inspectAudio?: (wavPath: string) => Promise<void>;
 }
 
 export interface TranscribedSource {
@@ -167,6 +181,7 @@ export async function transcribeSource(app: IngestApp, input: TranscribeSourceIn
         onProgress: (fraction: number) => void report('transcribe', fraction * 100).catch(() => {}),
       }),
     );
+    if (sound.hasAudio) await input.inspectAudio?.(wav);
     return { transcript: postProcess(words, { dictionary: input.dictionary, duration: meta.duration }), audioLevels };
   } finally {
     await fs.rm(wav, { force: true });

@@ -10,6 +10,7 @@ import { refund } from '../credits/ledger.js';
 import type { Prisma, Project, ProjectKind, ProjectStatus } from '../generated/prisma/client.ts';
 import type { WebhookEvent } from '../webhooks/events.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
+import { clipRecord } from '../magic-clips/records.js';
 import { refundMissingBroll } from './credits.js';
 import { publishProject } from './state.js';
 
@@ -174,22 +175,13 @@ function editPayload(app: App, p: Project, outcome: Outcome) {
 
 async function magicClipsPayload(app: App, tx: Tx, p: Project, outcome: Outcome) {
   const clips = await tx.magicClip.findMany({ where: { projectId: p.id }, orderBy: { startTime: 'asc' } });
-  const url = (key: string | null, download?: string) => (key ? app.storage.url(key, download ? { download } : {}) : '');
   return {
     projectId: p.id,
     status: outcome,
     title: p.title,
     duration: (p.videoMeta as { duration?: number } | null)?.duration ?? 0,
     completedAt: (p.completedAt ?? new Date()).toISOString(),
-    magicClips: clips.map((c) => ({
-      id: c.id,
-      title: c.title,
-      duration: c.duration,
-      viralityScores: c.viralityScores,
-      status: c.status,
-      previewUrl: url(c.previewKey),
-      downloadUrl: url(c.outputKey, `${c.title}.mp4`),
-      directUrl: url(c.outputKey),
-    })),
+    ...(p.failureReason ? { failureReason: p.failureReason } : {}),
+    magicClips: clips.map((c) => clipRecord(app.storage, c)),
   };
 }

@@ -19,7 +19,7 @@ const listed = (values: readonly string[]) => `one of ${values.join(', ')}`;
 /** A loose UUID test for ids that are looked up next (the lookup says whether it is yours). */
 const ID_SHAPE = /^[0-9a-f-]{36}$/i;
 
-function httpUrl(opts: { required?: boolean; httpsOnly?: boolean; description: string }) {
+export function httpUrl(opts: { required?: boolean; httpsOnly?: boolean; description: string }) {
   const wrong = opts.httpsOnly ? 'must be a valid HTTPS URL' : 'must be a valid URL';
   const scheme = opts.httpsOnly ? 'must be a valid HTTPS URL' : 'must be an http or https URL';
   return text(2048, { required: opts.required })
@@ -162,15 +162,40 @@ const removeSilencePace = oneOf(SILENCE_PACES).meta({ description: `cut pauses: 
 const removeBadTakes = bool().meta({ description: 'keep only the last take of a repeated phrase' });
 const disableCaptions = bool().meta({ description: 'no burnt-in captions' });
 
+/** Fields every kind of project is created with (edit projects and magic clips), as SPEC.md words them. */
+export const projectBasics = {
+  title: text(100, { required: true }).meta({ description: '1-100 characters' }),
+  language: text(10, { required: true })
+    .refine((code) => !!findLanguage(code), 'is not a known language code (see GET /v1/languages)')
+    .meta({ description: 'a language code of GET /v1/languages' }),
+  webhookUrl: httpUrl({ httpsOnly: true, description: 'an HTTPS URL told when the project completes or fails' }),
+  templateName: text(50)
+    .refine((t) => t === undefined || !!findCaptionTemplate(t), 'is not a caption template (see GET /v1/templates)')
+    .meta({ description: 'a caption template of GET /v1/templates; not with userThemeId' }),
+  userThemeId: z
+    .string({ error: (iss) => (iss.input === null ? 'must not be null' : 'must be the UUID of one of your themes') })
+    .regex(ID_SHAPE, 'must be the UUID of one of your themes')
+    .optional()
+    .meta({ description: 'one of your caption themes; not with templateName', graphql: 'ID' }),
+};
+
+const templateText = text(50);
+
+/** A caption template and a user theme exclude one another. */
+export function themeOrTemplate(body: Record<string, unknown>, ctx: z.RefinementCtx) {
+  if (body.templateName !== undefined && templateText.safeParse(body.templateName).success && body.userThemeId !== undefined) {
+    ctx.addIssue(issue(['templateName'], 'cannot be combined with userThemeId', SENT));
+    ctx.addIssue(issue(['userThemeId'], 'cannot be combined with templateName', SENT));
+  }
+}
+
 /** The settings of POST /v1/projects and of its upload, in the order they are read. */
 function creationShape(source: 'url' | 'upload') {
   return {
-    title: text(100, { required: true }).meta({ description: '1-100 characters' }),
-    language: text(10, { required: true })
-      .refine((code) => !!findLanguage(code), 'is not a known language code (see GET /v1/languages)')
-      .meta({ description: 'a language code of GET /v1/languages' }),
+    title: projectBasics.title,
+    language: projectBasics.language,
     ...(source === 'url' ? { videoUrl: httpUrl({ required: true, description: 'a public mp4 or mov file, at most 2 GB and 2 hours' }) } : {}),
-    webhookUrl: httpUrl({ httpsOnly: true, description: 'an HTTPS URL told when the project completes or fails' }),
+    webhookUrl: projectBasics.webhookUrl,
     aiEditTemplate: oneOf(AI_EDIT_TEMPLATE_KEYS as [string, ...string[]]).meta({
       description: 'a bundle of settings; only title, language, the source, webhookUrl and dictionary may accompany it',
       graphql: 'AiEditTemplate',
@@ -180,14 +205,8 @@ function creationShape(source: 'url' | 'upload') {
       .regex(ID_SHAPE, 'must be the UUID of one of your presets')
       .optional()
       .meta({ description: 'one of your presets, applied in place of the settings it holds', graphql: 'ID' }),
-    templateName: text(50)
-      .refine((t) => t === undefined || !!findCaptionTemplate(t), 'is not a caption template (see GET /v1/templates)')
-      .meta({ description: 'a caption template of GET /v1/templates; not with userThemeId' }),
-    userThemeId: z
-      .string({ error: (iss) => (iss.input === null ? 'must not be null' : 'must be the UUID of one of your themes') })
-      .regex(ID_SHAPE, 'must be the UUID of one of your themes')
-      .optional()
-      .meta({ description: 'one of your caption themes; not with templateName', graphql: 'ID' }),
+    templateName: projectBasics.templateName,
+    userThemeId: projectBasics.userThemeId,
     captionPositionY,
     captionPositionX,
     magicZooms: bool().meta({ description: 'punch-in zooms on stressed words' }),
@@ -212,16 +231,12 @@ const PRESET_CONFLICTS = [
 ] as const;
 /** All that may accompany aiEditTemplate (SPEC.md). */
 const AI_TEMPLATE_COMPANIONS = new Set(['title', 'language', 'videoUrl', 'file', 'webhookUrl', 'dictionary', 'aiEditTemplate']);
-const templateText = text(50);
 
 /** Fields that exclude one another: a theme and a template, a preset or an AI edit template and what they set. */
 function combinations(known: readonly string[]) {
   return (body: Record<string, unknown>, ctx: z.RefinementCtx) => {
     const has = (f: string) => body[f] !== undefined;
-    if (has('templateName') && templateText.safeParse(body.templateName).success && has('userThemeId')) {
-      ctx.addIssue(issue(['templateName'], 'cannot be combined with userThemeId', SENT));
-      ctx.addIssue(issue(['userThemeId'], 'cannot be combined with templateName', SENT));
-    }
+    themeOrTemplate(body, ctx);
     if (has('presetId')) for (const f of PRESET_CONFLICTS) if (has(f)) ctx.addIssue(issue([f], 'cannot be combined with presetId', SENT));
     if (has('aiEditTemplate')) {
       for (const f of Object.keys(body)) {

@@ -1,10 +1,13 @@
 import type { App } from '../app.js';
-import type { Project } from '../generated/prisma/client.ts';
+import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
 
 export interface Progress {
   stage: string;
   percent: number;
+  /** magic clips: clips ended (completed or failed) and clips in all, once the clips are chosen */
+  clipsDone?: number;
+  clipsTotal?: number;
 }
 
 /** The event subscribers get for a project row. */
@@ -16,6 +19,8 @@ export function projectEvent(p: Pick<Project, 'id' | 'userId' | 'status' | 'prog
     status: p.status,
     stage: progress?.stage ?? null,
     percent: progress?.percent ?? null,
+    clipsDone: progress?.clipsDone ?? null,
+    clipsTotal: progress?.clipsTotal ?? null,
     failureReason: p.failureReason,
     at: p.updatedAt.toISOString(),
   };
@@ -30,16 +35,16 @@ export const publishProject = (app: App, p: Parameters<typeof projectEvent>[0]) 
 export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId' | 'status'>, touch?: (percent: number) => Promise<void>) {
   let last: Progress | null = null;
   let lastWrite = 0;
-  return async (stage: string, percent: number) => {
-    const p = { stage, percent: Math.max(0, Math.min(100, Math.round(percent))) };
+  return async (stage: string, percent: number, clips?: { done: number; total: number }) => {
+    const p: Progress = { stage, percent: Math.max(0, Math.min(100, Math.round(percent))), ...(clips ? { clipsDone: clips.done, clipsTotal: clips.total } : {}) };
     const now = Date.now();
-    if (last && last.stage === p.stage && (last.percent === p.percent || now - lastWrite < 1000)) return;
+    if (last && last.stage === p.stage && last.clipsDone === p.clipsDone && (last.percent === p.percent || now - lastWrite < 1000)) return;
     last = p;
     lastWrite = now;
     await touch?.(p.percent);
     const row = await app.db.project.update({
       where: { id: project.id },
-      data: { progress: p },
+      data: { progress: p as unknown as Prisma.InputJsonValue },
       select: { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true },
     });
     publishProject(app, row);

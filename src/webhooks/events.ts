@@ -39,10 +39,12 @@ export interface MagicClipPayload {
   title: string;
   duration: number;
   viralityScores: { total: number; shareability: number; hook_strength: number; story_quality: number; emotional_impact: number };
+  /** processing, completed or failed */
   status: string;
-  previewUrl: string;
-  downloadUrl: string;
-  directUrl: string;
+  /** null for a clip that failed */
+  previewUrl: string | null;
+  downloadUrl: string | null;
+  directUrl: string | null;
 }
 
 /** SPEC.md's magic-clips payload plus `event` */
@@ -54,6 +56,8 @@ export interface MagicClipsPayload {
   /** seconds, of the original video */
   duration: number;
   completedAt: string;
+  /** why the project failed */
+  failureReason?: string;
   magicClips: MagicClipPayload[];
 }
 

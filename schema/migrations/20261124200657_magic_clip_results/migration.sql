@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "MagicClip" ADD COLUMN     "cropPath" JSONB,
+ADD COLUMN     "failureReason" TEXT;

@@ -1,0 +1,89 @@
+/**
+ * Reading a magic-clips creation body (POST /v1/projects/magic-clips and its
+ * upload): the entitlement first (403), then the schema and what needs the
+ * service (the video-platform hosts, the transcription engine, the caller's
+ * theme), every problem in one VALIDATION_ERROR, then the clip credit the
+ * project will cost (402). Nothing is written.
+ */
+import type { z } from 'zod';
+import type { App } from '../app.js';
+import type { AuthUser } from '../auth/authenticate.js';
+import { DEFAULT_CAPTION_TEMPLATE } from '../catalog/caption-templates.js';
+import { findLanguage, languagesFor } from '../catalog/languages.js';
+import { paymentRequired } from '../credits/shortfall.js';
+import { FieldErrors, forbidden } from '../errors.js';
+import { findUserTheme } from '../themes/service.js';
+import { isPlainObject, readBody } from '../validation.js';
+import { CLIP_LENGTH, createMagicClipsBody, uploadMagicClipsBody } from './schemas.js';
+
+/** One clip credit per project (SPEC.md, Limits). */
+export const CLIP_CREDITS_PER_PROJECT = 1;
+
+export interface MagicClipsSettings {
+  title: string;
+  language: string;
+  videoshareUrl?: string;
+  webhookUrl?: string;
+  templateName: string;
+  userThemeId?: string;
+  minClipLength: number;
+  maxClipLength: number;
+  faceTracking: boolean;
+}
+
+/** Whether `url`'s host is one of the configured video platforms' (or a subdomain of one). */
+export function isVideoPlatformUrl(hosts: readonly string[], url: URL): boolean {
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return hosts.some((h) => host === h || host.endsWith(`.${h}`));
+}
+
+/** The clips subscription of SPEC.md's Authentication: checked before anything of the request is read. */
+export function assertClipsSubscription(user: Pick<AuthUser, 'clipsSubscription'>): void {
+  if (!user.clipsSubscription) throw forbidden('Magic clips need a clips subscription');
+}
+
+/** Refuses (402) a caller without the clip credit a project costs; the debit itself comes with the project. */
+export async function assertClipCredit(app: App, userId: string): Promise<void> {
+  const user = await app.db.user.findUniqueOrThrow({ where: { id: userId }, select: { clipCredits: true } });
+  if (user.clipCredits < CLIP_CREDITS_PER_PROJECT) throw paymentRequired('clip', CLIP_CREDITS_PER_PROJECT, 'A magic-clips project')(user.clipCredits);
+}
+
+/**
+ * Reads and checks a magic-clips body, every rule of SPEC.md at once, after
+ * the subscription and before the credit: a caller learns what is wrong with
+ * the request before what it costs.
+ */
+export async function readMagicClipsBody(app: App, user: AuthUser, input: unknown, source: 'url' | 'upload'): Promise<MagicClipsSettings> {
+  assertClipsSubscription(user);
+  const e = new FieldErrors();
+  const parsed = readBody(source === 'url' ? createMagicClipsBody : uploadMagicClipsBody, input, e);
+  const body = isPlainObject(input) ? input : {};
+  const ok = (field: string) => body[field] !== undefined && !e.has(field);
+
+  const language = ok('language') ? findLanguage(body.language as string) : undefined;
+  if (language && !languagesFor(app.config.transcriber, (code) => app.transcriber.supports(code)).includes(language)) {
+    e.add('language', `cannot be transcribed by the configured engine (${app.config.transcriber}); see GET /v1/languages`, body.language);
+  }
+  if (ok('videoshareUrl') && !isVideoPlatformUrl(app.config.videoPlatformHosts, new URL(body.videoshareUrl as string))) {
+    e.add('videoshareUrl', `must be a video page or file on a video platform (${app.config.videoPlatformHosts.join(', ')})`, body.videoshareUrl);
+  }
+  const userThemeId = ok('userThemeId') ? (body.userThemeId as string) : undefined;
+  if (userThemeId && !(await findUserTheme(app.db, user.id, userThemeId))) e.add('userThemeId', 'is not one of your user themes', userThemeId);
+  e.throwIfAny();
+
+  await assertClipCredit(app, user.id);
+  const b = parsed! as z.output<typeof createMagicClipsBody>;
+  const minClipLength = b.minClipLength ?? CLIP_LENGTH.defaultMin;
+  return {
+    title: b.title,
+    language: b.language.toLowerCase(),
+    videoshareUrl: b.videoshareUrl ? new URL(b.videoshareUrl as string).toString() : undefined,
+    webhookUrl: b.webhookUrl ? new URL(b.webhookUrl).toString() : undefined,
+    templateName: b.templateName ?? DEFAULT_CAPTION_TEMPLATE.name,
+    userThemeId: b.userThemeId,
+    minClipLength,
+    // a shortest clip above the default longest one raises the longest to it
+    maxClipLength: b.maxClipLength ?? Math.max(CLIP_LENGTH.defaultMax, minClipLength),
+    faceTracking: b.faceTracking ?? true,
+  };
+}

@@ -1,0 +1,33 @@
+/** What a caller reads of a magic clip: the SPEC.md record, with its files as the service's signed URLs. */
+import type { MagicClip } from '../generated/prisma/client.ts';
+import type { Storage } from '../storage/storage.js';
+import type { ViralityScores } from './types.js';
+
+export interface ClipUrls {
+  previewUrl: string | null;
+  downloadUrl: string | null;
+  directUrl: string | null;
+}
+
+/** The clip's files once rendered (null before). */
+export function clipUrls(storage: Pick<Storage, 'url'>, clip: Pick<MagicClip, 'title' | 'outputKey' | 'previewKey'>): ClipUrls {
+  return {
+    previewUrl: clip.previewKey ? storage.url(clip.previewKey) : null,
+    downloadUrl: clip.outputKey ? storage.url(clip.outputKey, { download: `${clip.title}.mp4` }) : null,
+    directUrl: clip.outputKey ? storage.url(clip.outputKey) : null,
+  };
+}
+
+export const scoresOf = (clip: Pick<MagicClip, 'viralityScores'>) => clip.viralityScores as unknown as ViralityScores;
+
+/** The Magic clip record of SPEC.md (the completion webhook, GET /v1/projects/{id}). */
+export function clipRecord(storage: Pick<Storage, 'url'>, clip: MagicClip) {
+  return {
+    id: clip.id,
+    title: clip.title,
+    duration: clip.duration,
+    viralityScores: scoresOf(clip),
+    status: clip.status,
+    ...clipUrls(storage, clip),
+  };
+}
