@@ -85,14 +85,22 @@ export async function checkMediaUrl(app: Pick<App, 'config'>, raw: unknown, fiel
   return { url: res.url, fileName: fileNameOf(res, url), kind: guessKind(contentType, url.pathname) };
 }
 
+export interface DownloadOptions {
+  /** stops the download (the body errors with the signal's reason) */
+  signal?: AbortSignal;
+  /** the guarded client to go through; tests give one over their own DNS */
+  fetch?: typeof guardedFetch;
+}
+
 /** Streams the whole file (the job's side of a URL entry). */
-export function downloadMedia(app: Pick<App, 'config'>, url: string, maxBytes = MAX_MEDIA_BYTES) {
-  return guardedFetch(url, {
+export function downloadMedia(app: Pick<App, 'config'>, url: string, maxBytes = MAX_MEDIA_BYTES, opts: DownloadOptions = {}) {
+  return (opts.fetch ?? guardedFetch)(url, {
     allowPrivateNetwork: app.config.allowPrivateNetwork,
     timeoutMs: DOWNLOAD_TIMEOUT_MS,
     connectTimeoutMs: CHECK_TIMEOUT_MS,
     maxBytes,
     expectOk: true,
+    signal: opts.signal,
   });
 }
 

@@ -19,7 +19,7 @@ import type { Word } from '../media/transcript.js';
 import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
 import type { Transcriber } from '../media/transcription/types.js';
-import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
+import { isFetchError, isTransientFetchError, type GuardedResponse } from '../net/guarded-fetch.js';
 import { checkProjectSource, type VideoMeta } from './service.js';
 
 /** Every step ends: a project never stays in processing forever (seconds). */
@@ -90,13 +90,22 @@ async function step<T>(name: string, seconds: number, fn: (signal: AbortSignal) 
 /** Where a project's fetched source is stored. */
 export const sourceKeyOf = (projectId: string) => `projects/${projectId}/source.mp4`;
 
-/** Downloads the source at `url` into storage (at most `maxBytes`); returns its storage key. */
-export async function fetchSource(app: IngestApp, input: { projectId: string; url: string; maxBytes: number; report: IngestReport }): Promise<string> {
+/**
+ * Opens the source's bytes in place of a plain download of the URL (magic clips
+ * first turn a video page into its media URL); `signal` fires at the step's time limit.
+ */
+export type SourceOpener = (signal: AbortSignal) => Promise<Pick<GuardedResponse, 'headers' | 'body'>>;
+
+/** Downloads the source at `url` (or what `open` gives) into storage (at most `maxBytes`); returns its storage key. */
+export async function fetchSource(
+  app: IngestApp,
+  input: { projectId: string; url: string; maxBytes: number; report: IngestReport; open?: SourceOpener },
+): Promise<string> {
   const { url, maxBytes, report } = input;
   await report('fetch', 0);
   const key = sourceKeyOf(input.projectId);
-  await step('fetch', STEP_TIMEOUTS.fetch, async () => {
-    const res = await downloadMedia(app, url, maxBytes);
+  await step('fetch', STEP_TIMEOUTS.fetch, async (signal) => {
+    const res = await (input.open ? input.open(signal) : downloadMedia(app, url, maxBytes));
     const total = Number(res.headers['content-length'] ?? 0);
     let seen = 0;
     // counts what flows to storage; a 'data' listener would start the flow before storage reads
