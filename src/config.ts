@@ -32,6 +32,8 @@ export interface Config {
   /** where the transcription engines' programs are looked up (PATH) */
   searchPath: string;
   whisper: { bin: string | undefined; model: string | undefined };
+  /** yt-dlp, which finds the media URL of a video page (magic clips); a bare name is looked up on PATH */
+  ytdlpPath: string;
   /** an OpenAI-compatible service: the openai transcription engine and the openai AI providers */
   openai: {
     /** as given; each user applies https://api.openai.com when unset */
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: isProduction(env),
     searchPath: env.PATH ?? '',
     whisper: { bin: env.WHISPER_CPP_BIN || undefined, model: env.WHISPER_MODEL || undefined },
+    ytdlpPath: env.YTDLP_PATH || 'yt-dlp',
     openai: {
       baseUrl: env.OPENAI_BASE_URL || undefined,
       apiKey: env.OPENAI_API_KEY || undefined,
