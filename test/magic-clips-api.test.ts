@@ -149,8 +149,9 @@ describe('POST /v1/projects/magic-clips', () => {
     expect(fieldsOf(r)).toEqual(['templateName', 'userThemeId']);
   });
 
-  it('a subdomain of a video platform is one', async () => {
-    expect((await post(body({ videoshareUrl: 'https://music.youtube.com/watch?v=abc' }))).status).toBe(202);
+  it('a host is a video platform only as VIDEO_PLATFORM_HOSTS lists it', async () => {
+    expect((await post(body({ videoshareUrl: 'https://m.youtube.com/watch?v=abc' }))).status).toBe(202);
+    expect((await post(body({ videoshareUrl: 'https://music.youtube.com/watch?v=abc' }))).status).toBe(400);
     expect((await post(body({ videoshareUrl: 'https://vimeo.com.example.com/1' }))).status).toBe(400);
   });
 

@@ -14,6 +14,7 @@ import { paymentRequired } from '../credits/shortfall.js';
 import { FieldErrors, forbidden } from '../errors.js';
 import { findUserTheme } from '../themes/service.js';
 import { isPlainObject, readBody } from '../validation.js';
+import { onVideoPlatform } from './source.js';
 import { CLIP_LENGTH, createMagicClipsBody, uploadMagicClipsBody } from './schemas.js';
 
 /** One clip credit per project (SPEC.md, Limits). */
@@ -29,12 +30,6 @@ export interface MagicClipsSettings {
   minClipLength: number;
   maxClipLength: number;
   faceTracking: boolean;
-}
-
-/** Whether `url`'s host is one of the configured video platforms' (or a subdomain of one). */
-export function isVideoPlatformUrl(hosts: readonly string[], url: URL): boolean {
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return hosts.some((h) => host === h || host.endsWith(`.${h}`));
 }
 
 /** The clips subscription of SPEC.md's Authentication: checked before anything of the request is read. */
@@ -64,7 +59,7 @@ export async function readMagicClipsBody(app: App, user: AuthUser, input: unknow
   if (language && !languagesFor(app.config.transcriber, (code) => app.transcriber.supports(code)).includes(language)) {
     e.add('language', `cannot be transcribed by the configured engine (${app.config.transcriber}); see GET /v1/languages`, body.language);
   }
-  if (ok('videoshareUrl') && !isVideoPlatformUrl(app.config.videoPlatformHosts, new URL(body.videoshareUrl as string))) {
+  if (ok('videoshareUrl') && !onVideoPlatform(body.videoshareUrl as string, app.config.videoPlatformHosts)) {
     e.add('videoshareUrl', `must be a video page or file on a video platform (${app.config.videoPlatformHosts.join(', ')})`, body.videoshareUrl);
   }
   const userThemeId = ok('userThemeId') ? (body.userThemeId as string) : undefined;
