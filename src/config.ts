@@ -43,9 +43,10 @@ export interface Config {
     videoModel: string;
     badTakesModel: string;
     hookModel: string;
+    clipModel: string;
   };
   /** which implementation of each AI feature (src/ai/providers.ts); checked when the feature is first used */
-  ai: { broll: string; badTakes: string; hook: string };
+  ai: { broll: string; badTakes: string; hook: string; clips: string };
   /** libx264 preset of exports */
   renderPreset: string;
   /** a render whose output time does not advance for this long is stopped and its export fails (ms) */
@@ -123,8 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       videoModel: env.OPENAI_VIDEO_MODEL || 'sora-2',
       badTakesModel: env.OPENAI_BAD_TAKES_MODEL || 'gpt-4o-mini',
       hookModel: env.OPENAI_HOOK_MODEL || 'gpt-4o-mini',
+      clipModel: env.OPENAI_CLIP_MODEL || 'gpt-4o-mini',
     },
-    ai: { broll: env.BROLL_PROVIDER || 'offline', badTakes: env.BAD_TAKES_PROVIDER || 'offline', hook: env.HOOK_WRITER || 'offline' },
+    ai: { broll: env.BROLL_PROVIDER || 'offline', badTakes: env.BAD_TAKES_PROVIDER || 'offline', hook: env.HOOK_WRITER || 'offline', clips: env.CLIP_SCORER || 'offline' },
     renderPreset: env.RENDER_PRESET || 'veryfast',
     renderStallMs: positive('RENDER_STALL_MS', env.RENDER_STALL_MS, 60_000),
     webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),

@@ -1,12 +1,15 @@
 // Finding a long video's moments: sentences, candidate windows, the offline
-// scorer, the sound's features, and the choice of clips.
+// and chat scorers, the sound's features, and the choice of clips.
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatCompletionsClipScorer, createAiProviders, parseClipScores } from '../src/ai/providers.js';
+import { loadConfig } from '../src/config.js';
 import type { Word } from '../src/media/transcript.js';
 import { readAudioFeatures } from '../src/magic-clips/audio-features.js';
-import { findMoments } from '../src/magic-clips/moments.js';
+import { candidateCap, findMoments } from '../src/magic-clips/moments.js';
 import { OfflineClipScorer, SCORING_RULES, titleFrom, totalOf, type ClipScore, type ClipScoringContext } from '../src/magic-clips/scoring.js';
 import { PAUSE_SECONDS, sentencesOf } from '../src/magic-clips/sentences.js';
 import type { AudioFeatures, ClipWindow, ScoredWindow, Sentence } from '../src/magic-clips/types.js';
@@ -336,6 +339,97 @@ describe('offline scorer', () => {
   });
 });
 
+/** A local server speaking the chat-completions protocol; `answer` makes each reply's content from the request. */
+async function chatServer(answer: (clips: Array<{ index: number; seconds: number; transcript: string }>) => { status?: number; content?: string }) {
+  const requests: any[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const parsed = JSON.parse(body);
+      requests.push({ url: req.url, auth: req.headers.authorization, body: parsed });
+      const { clips } = JSON.parse(parsed.messages[1].content);
+      const { status = 200, content = '' } = answer(clips);
+      if (status !== 200) return void res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const entry = (index: number, v: number, title = `Clip ${index}`) => ({ index, hook_strength: v, shareability: v, story_quality: v, emotional_impact: v, title });
+
+describe('chat-completions scorer', () => {
+  const sentences = sentencesOf(talk(TALK));
+  const windows: ClipWindow[] = [windowOf(sentences, 0, 2), windowOf(sentences, 3, 5), windowOf(sentences, 6, 8)];
+  const ctx: ClipScoringContext = { words: talk(TALK), audio: null, language: 'en' };
+
+  it('asks for JSON scores and titles in batches and takes a valid answer', async () => {
+    const server = await chatServer((clips) => ({ content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 40 + c.index * 10.4, ` “${c.transcript.split(' ')[0]} title” `)) }) }));
+    try {
+      const scorer = new ChatCompletionsClipScorer({ baseUrl: server.url, apiKey: 'k', model: 'clip-model', batchWindows: 2 });
+      const out = await scorer.score(windows, ctx);
+      expect(server.requests).toHaveLength(2);
+      expect(server.requests[0]).toMatchObject({ url: '/v1/chat/completions', auth: 'Bearer k', body: { model: 'clip-model', temperature: 0, response_format: { type: 'json_object' } } });
+      const sent = JSON.parse(server.requests[0].body.messages[1].content);
+      expect(sent).toEqual({ language: 'en', clips: [0, 1].map((i) => ({ index: i, seconds: Math.round((windows[i].end - windows[i].start) * 10) / 10, transcript: windows[i].text })) });
+      expect(out.map((o) => o.scores.hook_strength)).toEqual([40, 50, 40]);
+      expect(out[1].scores).toEqual({ total: 50, hook_strength: 50, shareability: 50, story_quality: 50, emotional_impact: 50 });
+      expect(out[2].title).toBe('Then title');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('falls back to the offline scorer on a 500, on bad JSON and on missing or invalid entries', async () => {
+    const offline = await new OfflineClipScorer().score(windows, ctx);
+    const answers: Array<(clips: Array<{ index: number }>) => { status?: number; content?: string }> = [
+      () => ({ status: 500 }),
+      () => ({ content: 'Sure! Here are the scores: clip 0 is great.' }),
+      (clips) => ({ content: JSON.stringify({ clips: clips.slice(1).map((c) => entry(c.index, 50)) }) }),
+      (clips) => ({ content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 150)) }) }),
+      (clips) => ({ content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 50, 'x'.repeat(101))) }) }),
+      (clips) => ({ content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 50, '  ')) }) }),
+      (clips) => ({ content: JSON.stringify({ clips: clips.map((c) => ({ ...entry(c.index, 50), story_quality: '50' })) }) }),
+      (clips) => ({ content: JSON.stringify({ clips: clips.map(() => entry(0, 50)) }) }),
+    ];
+    for (const answer of answers) {
+      const server = await chatServer(answer);
+      try {
+        const out = await new ChatCompletionsClipScorer({ baseUrl: server.url, apiKey: 'k', model: 'm' }).score(windows, ctx);
+        expect(server.requests.length).toBeGreaterThan(0);
+        expect(out).toEqual(offline);
+      } finally {
+        await server.close();
+      }
+    }
+    // and when nothing listens
+    const gone = await chatServer(() => ({}));
+    await gone.close();
+    expect(await new ChatCompletionsClipScorer({ baseUrl: gone.url, apiKey: 'k', model: 'm' }).score(windows, ctx)).toEqual(offline);
+  });
+
+  it('parses only the exact shape', () => {
+    expect(parseClipScores('```json\n{"clips":[{"index":0,"hook_strength":1,"shareability":2,"story_quality":3,"emotional_impact":4,"title":"Hi"}]}\n```', 1)).toEqual([
+      { scores: { total: totalOf({ hook_strength: 1, shareability: 2, story_quality: 3, emotional_impact: 4 }), hook_strength: 1, shareability: 2, story_quality: 3, emotional_impact: 4 }, title: 'Hi' },
+    ]);
+    expect(parseClipScores('{"clips":[]}', 1)).toBeNull();
+    expect(parseClipScores(null, 1)).toBeNull();
+    expect(parseClipScores('{"clips":[{"index":1,"hook_strength":1,"shareability":2,"story_quality":3,"emotional_impact":4,"title":"Hi"}]}', 1)).toBeNull();
+  });
+
+  it('is chosen by CLIP_SCORER (with a key), offline otherwise', () => {
+    const scorerFor = (env: Record<string, string>) => createAiProviders(loadConfig({ DATA_DIR: dir, ...env })).clips;
+    expect(scorerFor({})).toBeInstanceOf(OfflineClipScorer);
+    expect(scorerFor({ CLIP_SCORER: 'openai' })).toBeInstanceOf(OfflineClipScorer);
+    expect(scorerFor({ CLIP_SCORER: 'openai', OPENAI_API_KEY: 'k' })).toBeInstanceOf(ChatCompletionsClipScorer);
+    expect(loadConfig({}).openai.clipModel).toBe('gpt-4o-mini');
+    expect(loadConfig({ OPENAI_CLIP_MODEL: 'other' }).openai.clipModel).toBe('other');
+  });
+});
+
 describe('findMoments', () => {
   // about 3 minutes: the talk three times over, the middle one unpunctuated as a pause-only engine gives it
   const words = [...talk(TALK), ...talk(TALK.map(unpunctuated), { at: 62 }), ...talk(TALK, { at: 124 })];
@@ -364,6 +458,34 @@ describe('findMoments', () => {
     const short = talk(TALK.slice(0, 2));
     expect(await findMoments(short, null, { minLength: 15, maxLength: 60, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).toEqual([]);
     expect(await findMoments([], null, { minLength: 15, maxLength: 60, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).toEqual([]);
+  });
+
+  it("an hour's transcript sends at most a capped number of candidates to a chat scorer, whose ranking decides", async () => {
+    const hour: Word[] = [];
+    for (let k = 0; k < 58; k++) hour.push(...talk(TALK, { at: k * 62 }));
+    let seen = 0;
+    // the model likes the windows that mention "revenue"
+    const server = await chatServer((clips) => {
+      seen += clips.length;
+      return { content: JSON.stringify({ clips: clips.map((c) => entry(c.index, c.transcript.includes('revenue') ? 90 : 20)) }) };
+    });
+    try {
+      const started = performance.now();
+      const clips = await findMoments(hour, null, {
+        minLength: 15,
+        maxLength: 300,
+        duration: 3600,
+        scorer: new ChatCompletionsClipScorer({ baseUrl: server.url, apiKey: 'k', model: 'm' }),
+        language: 'en',
+      });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(seen).toBeLessThanOrEqual(candidateCap(10));
+      expect(server.requests.length).toBeLessThanOrEqual(Math.ceil(candidateCap(10) / 10) + 2);
+      expect(clips).toHaveLength(10);
+      expect(clips.every((c) => c.text.includes('revenue') && c.scores.total === 90)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -16,18 +16,27 @@
  *   of the transcript; `openai` asks an OpenAI-compatible chat-completions
  *   server (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_HOOK_MODEL, default
  *   gpt-4o-mini) and falls back to the offline writer on any failure.
+ * - Magic-clip scores and titles (`CLIP_SCORER`): `offline` (default) scores
+ *   with the rules of src/magic-clips/scoring.ts (SCORING_RULES) and titles
+ *   each clip from its strongest sentence; `openai` asks an OpenAI-compatible
+ *   chat-completions server (clips.ts: OPENAI_BASE_URL, OPENAI_API_KEY,
+ *   OPENAI_CLIP_MODEL, default gpt-4o-mini) and falls back to the offline
+ *   scorer on any failure.
  */
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { TitleCardBroll, type BrollGenerator } from './broll.js';
+import { ChatCompletionsClipScorer } from './clips.js';
 import { ChatCompletionsHook, FirstSentenceHook, type HookWriter } from './hook.js';
 import { ChatCompletionsTakeDetector } from './takes.js';
 import { VideosApiBroll } from './video.js';
 import { repeatedPhraseDetector, type TakeDetector } from '../media/render/timeline.js';
+import { OfflineClipScorer, type ClipScorer } from '../magic-clips/scoring.js';
 
 export { BrollError, TitleCardBroll, type BrollGenerator, type BrollOptions } from './broll.js';
 export { ChatCompletionsTakeDetector, parseTakeRanges } from './takes.js';
 export { VideosApiBroll } from './video.js';
+export { ChatCompletionsClipScorer, parseClipScores } from './clips.js';
 export { ChatCompletionsHook, FirstSentenceHook, HOOK_MAX_CHARS, transcriptText, trimAtWord, type HookWriter } from './hook.js';
 
 /** The AI features of a process: `app.ai`. */
@@ -35,6 +44,7 @@ export interface AiProviders {
   broll: BrollGenerator;
   hook: HookWriter;
   takes: TakeDetector;
+  clips: ClipScorer;
 }
 
 type AiConfig = Pick<Config, 'ai' | 'openai' | 'dataDir'>;
@@ -42,7 +52,7 @@ type AiConfig = Pick<Config, 'ai' | 'openai' | 'dataDir'>;
 const DEFAULT_BASE_URL = 'https://api.openai.com';
 
 export function createAiProviders(config: AiConfig): AiProviders {
-  return { broll: brollGenerator(config), hook: hookWriter(config), takes: takeDetector(config) };
+  return { broll: brollGenerator(config), hook: hookWriter(config), takes: takeDetector(config), clips: clipScorer(config) };
 }
 
 /** A provider that cannot be built refuses each clip with the reason, so only B-roll work fails. */
@@ -72,4 +82,12 @@ function hookWriter({ ai, openai }: AiConfig): HookWriter {
     return new ChatCompletionsHook({ baseUrl: openai.baseUrl ?? DEFAULT_BASE_URL, apiKey: openai.apiKey, model: openai.hookModel });
   }
   return new FirstSentenceHook();
+}
+
+/** The scorer of magic clips' moments. */
+function clipScorer({ ai, openai }: AiConfig): ClipScorer {
+  if (ai.clips === 'openai' && openai.apiKey) {
+    return new ChatCompletionsClipScorer({ baseUrl: openai.baseUrl ?? DEFAULT_BASE_URL, apiKey: openai.apiKey, model: openai.clipModel });
+  }
+  return new OfflineClipScorer();
 }
