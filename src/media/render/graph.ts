@@ -12,12 +12,23 @@
  *   `asetnsamples=n=48000/fps`, so audio and video keep the same frames; the
  *   audio fades out and in over CUT_FADE at every join (one `aeval`, enabled
  *   only on the chunks next to a join), so cuts do not click.
+ * - Source window (a clip of a long source): `-ss start -t duration` before
+ *   `-i`, so ffmpeg seeks to the keyframe before `start`, decodes from there
+ *   and drops what comes before `start` (accurate seek: picture and sound
+ *   both start at exactly `start`, their timestamps at 0). Everything timed in
+ *   the plan (keep, zooms, overlays, captions, crop keys) is then on the
+ *   window's timeline, 0..duration.
  * - Reframe: ffmpeg auto-rotates, so the plan carries the display size. The
  *   source fills the output with a centred crop when that crop keeps at least
  *   half of the picture (the aspect ratios differ by a factor of 2 or less,
  *   e.g. 1:1 into 9:16); otherwise (16:9 into 9:16) the whole picture is shown
  *   between bands of a blurred copy of its centre (blurredFill). `fit` forces
- *   either.
+ *   either; `fit: 'path'` moves a crop of fixed size along `reframe` (face
+ *   tracking): a named crop, `crop@reframe`, placed before the cut (so the
+ *   keys are on the window's timeline) and moved by `sendcmd`, whose commands
+ *   are written into the filter script itself (`sendcmd=c=...`: no second
+ *   file, no argument-size limit); each key takes effect on the first frame
+ *   at or after its time (cropCommands).
  * - Zooms: `scale=...:eval=frame` + `crop` centred, eased in and out with a
  *   smoothstep over ZOOM_EASE seconds (never zoompan).
  * - Overlays: `trim=duration=D,setpts=PTS-STARTPTS+T/TB`, scaled per layout,
@@ -73,6 +84,17 @@ export interface RenderMusic {
   duck?: boolean;
 }
 
+/**
+ * A crop of fixed size moving over the source (face tracking's output, the
+ * magic-clips CropPath): size and top-left positions in source display pixels;
+ * a key holds until the next one.
+ */
+export interface ReframePath {
+  width: number;
+  height: number;
+  keys: ReadonlyArray<{ t: number; x: number; y: number }>;
+}
+
 export interface RenderPlan {
   source: {
     path: string;
@@ -83,6 +105,12 @@ export interface RenderPlan {
     rotation: number;
     hasAudio: boolean;
     duration: number;
+    /**
+     * render only these source seconds (`-ss start -t duration` before `-i`);
+     * keep, zooms, overlays, captions and crop keys are then timed on the
+     * window (0..duration)
+     */
+    window?: { start: number; duration: number };
   };
   output: {
     width: number;
@@ -92,9 +120,14 @@ export interface RenderPlan {
     preset?: string;
     /** libx264 CRF, default 20 */
     crf?: number;
-    /** how the source fills the frame; default auto (see the module comment) */
-    fit?: 'auto' | 'crop' | 'blur';
+    /** how the source fills the frame; default auto (see the module comment); 'path' follows `reframe` */
+    fit?: 'auto' | 'crop' | 'blur' | 'path';
   };
+  /**
+   * the moving crop of `fit: 'path'`: size and keys in source display pixels,
+   * key times in seconds of the window (of the source without one)
+   */
+  reframe?: ReframePath;
   /** kept source ranges (keepSegments: sorted, frame-snapped) */
   keep: Segment[];
   zooms?: RenderZoom[];
@@ -111,6 +144,8 @@ export interface RenderPlan {
   };
   /** also write the small preview (previewSize, PREVIEW) as a second output of the same run */
   preview?: boolean;
+  /** the preview's longer side in pixels (default PREVIEW.longSide; never above the export's) */
+  previewLongSide?: number;
 }
 
 export interface RenderInput {
@@ -131,7 +166,8 @@ export interface RenderGraph {
   duration: number;
   /**
    * the longest stretch of source, in seconds, decoded before or between kept
-   * segments: ffmpeg writes nothing while it reads through it
+   * segments (with a window, up to SEEK_DECODE seconds before its start):
+   * ffmpeg writes nothing while it reads through it
    */
   longestCut: number;
 }
@@ -146,6 +182,12 @@ export const SAMPLE_RATE = 48_000;
 export const LIMIT = 0.891;
 /** Aspect ratios differing by more than this factor get the blurred fill instead of a crop. */
 export const CROP_MAX_ASPECT_FACTOR = 2;
+/**
+ * Seconds of source a windowed render may decode before the window's start
+ * (from the keyframe before it) counted into longestCut: longer keyframe
+ * intervals are rare (x264's default, 250 frames, is 10 s at 25 fps).
+ */
+export const SEEK_DECODE = 10;
 /** The preview: longer side in pixels (never above the export's), frame rate, x264 CRF and bit-rate caps. */
 export const PREVIEW = { longSide: 240, fps: 10, crf: 30, maxVideoKbps: 200, audioKbps: 48 } as const;
 
@@ -155,9 +197,9 @@ const num = (x: number) => {
 };
 const even = (x: number) => Math.max(2, 2 * Math.round(x / 2));
 
-/** Size of the preview of a W x H export: scaled down to PREVIEW.longSide, even, aspect kept to the pixel. */
-export function previewSize(width: number, height: number): { width: number; height: number } {
-  const s = Math.min(1, PREVIEW.longSide / Math.max(width, height));
+/** Size of the preview of a W x H export: scaled down to `longSide` (default PREVIEW.longSide), even, aspect kept to the pixel. */
+export function previewSize(width: number, height: number, longSide: number = PREVIEW.longSide): { width: number; height: number } {
+  const s = Math.min(1, longSide / Math.max(width, height));
   return { width: even(width * s), height: even(height * s) };
 }
 
@@ -192,6 +234,57 @@ export function chooseFit(src: { width: number; height: number }, out: { width: 
  * scale of the cut-away part too, e.g. 3.2x the pixels for 16:9 media on 9:16).
  */
 const coverTo = (w: number, h: number) => `crop=w='min(iw,ih*${w}/${h})':h='min(ih,iw*${h}/${w})',scale=${w}:${h},setsar=1`;
+
+/** The named crop `fit: 'path'` moves with sendcmd. */
+export const REFRAME_CROP = 'crop@reframe';
+
+export interface CropCommands {
+  /** crop size: even, inside the source */
+  width: number;
+  height: number;
+  /** the position on the first frame: even, the crop inside the source */
+  x: number;
+  y: number;
+  /** sendcmd commands moving the crop, one interval per key, on one line (empty when it never moves) */
+  commands: string;
+}
+
+/**
+ * A crop path as the named crop's first position and the sendcmd commands that
+ * move it, at `fps` frames a second on the path's timeline. The size is made
+ * even and at most the source's; every position is made even (4:2:0 chroma)
+ * and clamped so the crop stays inside the source. A key takes effect on the
+ * first frame at or after its time (frame k at k/fps): its command is timed
+ * half a frame before that frame, so rounding cannot move it to a neighbour;
+ * of keys falling on the same frame the last wins; before the first key, the
+ * first key holds. Only changed coordinates are sent.
+ */
+export function cropCommands(path: ReframePath, src: { width: number; height: number }, fps: number): CropCommands {
+  const evenDown = (v: number) => 2 * Math.floor(v / 2);
+  const width = Math.max(2, Math.min(even(path.width), evenDown(src.width)));
+  const height = Math.max(2, Math.min(even(path.height), evenDown(src.height)));
+  const maxX = Math.max(0, evenDown(src.width - width));
+  const maxY = Math.max(0, evenDown(src.height - height));
+  const place = (v: number, max: number) => (Number.isFinite(v) ? Math.min(max, Math.max(0, 2 * Math.round(v / 2))) : evenDown(max / 2));
+  const byFrame = new Map<number, { x: number; y: number }>();
+  [...path.keys]
+    .filter((k) => Number.isFinite(k.t))
+    .sort((a, b) => a.t - b.t)
+    .forEach((k) => byFrame.set(Math.max(0, Math.ceil(k.t * fps - 1e-6)), { x: place(k.x, maxX), y: place(k.y, maxY) }));
+  const frames = [...byFrame.keys()].sort((a, b) => a - b);
+  if (!frames.length) return { width, height, x: evenDown(maxX / 2), y: evenDown(maxY / 2), commands: '' };
+  let cur = byFrame.get(frames[0])!;
+  const first = cur;
+  const lines: string[] = [];
+  for (const k of frames) {
+    const next = byFrame.get(k)!;
+    if (k === 0) continue;
+    const sets = [...(next.x !== cur.x ? [`${REFRAME_CROP} x ${next.x}`] : []), ...(next.y !== cur.y ? [`${REFRAME_CROP} y ${next.y}`] : [])];
+    if (sets.length) lines.push(`${num((k - 0.5) / fps)} ${sets.join(', ')};`);
+    cur = next;
+  }
+  return { width, height, x: first.x, y: first.y, commands: lines.join(' ') };
+}
 
 /** Geometry of one overlay layout on a W x H frame. */
 export interface LayoutBox {
@@ -354,19 +447,32 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const F = out.fps;
   if (!(W > 0 && H > 0 && F > 0)) throw new Error('output width, height and fps must be positive');
   if (W % 2 || H % 2) throw new Error('output width and height must be even (yuv420p)');
-  const keep = plan.keep.filter((s) => s.end > s.start);
+  if (plan.previewLongSide !== undefined && !(plan.previewLongSide >= 2)) throw new Error('the preview size must be at least 2 pixels');
+  const win = src.window;
+  if (win && !(win.start >= 0 && win.duration > 0)) throw new Error('the source window needs a start of 0 or more and a positive duration');
+  // the source's timeline: the window's when there is one
+  const srcDuration = win ? win.duration : src.duration;
+  const keep = plan.keep
+    .map((s) => (win ? { start: Math.max(0, s.start), end: Math.min(win.duration, s.end) } : s))
+    .filter((s) => s.end > s.start);
   if (!keep.length) throw new Error('nothing is kept: the output would be empty');
   const D = keep.reduce((sum, s) => sum + (s.end - s.start), 0);
 
-  const inputs: RenderInput[] = [{ path: src.path, args: [] }];
+  const inputs: RenderInput[] = [{ path: src.path, args: win ? ['-ss', num(win.start), '-t', num(win.duration)] : [] }];
   const lines: string[] = [];
-  const fullCut = keep.length === 1 && keep[0].start <= 1e-6 && keep[0].end >= src.duration - 1e-6;
+  const fullCut = keep.length === 1 && keep[0].start <= 1e-6 && keep[0].end >= srcDuration - 1e-6;
   const tree = betweenTree(keep);
 
   // ---- video: fps, cut, reframe, zoom
   const cut = fullCut ? 'setpts=N/FRAME_RATE/TB' : `select='${tree}',setpts=N/FRAME_RATE/TB`;
   const fit = !out.fit || out.fit === 'auto' ? chooseFit(src, out) : out.fit;
-  if (fit === 'crop') {
+  if (fit === 'path') {
+    if (!plan.reframe) throw new Error("fit 'path' needs the plan's reframe (a crop path)");
+    // the crop moves on the window's timeline, so it comes before the cut
+    const c = cropCommands(plan.reframe, src, F);
+    const send = c.commands ? `sendcmd=c=${escapeFilterValue(c.commands)},` : '';
+    lines.push(`[0:v]fps=${num(F)},${send}${REFRAME_CROP}=w=${c.width}:h=${c.height}:x=${c.x}:y=${c.y},${cut},scale=${W}:${H},setsar=1[framed]`);
+  } else if (fit === 'crop') {
     lines.push(`[0:v]fps=${num(F)},${cut},${coverTo(W, H)}[framed]`);
   } else {
     lines.push(...blurredFill(src, W, H, `[0:v]fps=${num(F)},${cut}`, 'framed'));
@@ -452,7 +558,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const clean = plan.audio.clean ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,` : '';
   if (src.hasAudio) {
     const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
-    const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB,${cutFades(keep, src.duration, F, chunk)}`;
+    const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB,${cutFades(keep, srcDuration, F, chunk)}`;
     lines.push(`[0:a]aresample=${SAMPLE_RATE},asetnsamples=n=${chunk}:p=0,${acut},${clean}${stereo}[${voiceOut}]`);
   } else {
     lines.push(`anullsrc=r=${SAMPLE_RATE}:cl=stereo,atrim=duration=${num(D)},${stereo}[${voiceOut}]`);
@@ -476,7 +582,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   // ---- preview: scaled after the frame-rate drop, so only the kept frames are scaled
   let previewArgs: string[] | undefined;
   if (plan.preview) {
-    const p = previewSize(W, H);
+    const p = previewSize(W, H, plan.previewLongSide);
     lines.push(`[vfull]split=2[vout][pvfull]`);
     lines.push(`[pvfull]fps=${PREVIEW.fps},scale=${p.width}:${p.height}:flags=bilinear,setsar=1,format=yuv420p[pvout]`);
     lines.push(`[afull]asplit=2[aout][paout]`);
@@ -511,6 +617,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     '-ac', '2',
     '-movflags', '+faststart',
   ];
-  const longestCut = Math.max(keep[0].start, ...keep.slice(1).map((k, i) => k.start - keep[i].end));
+  const seek = win ? Math.min(win.start, SEEK_DECODE) : 0;
+  const longestCut = Math.max(seek + keep[0].start, ...keep.slice(1).map((k, i) => k.start - keep[i].end));
   return { inputs, filterScript: `${lines.join(';\n')}\n`, outputArgs, ...(previewArgs ? { previewArgs } : {}), duration: D, longestCut };
 }
