@@ -1,0 +1,278 @@
+/**
+ * Where the speaker's face is through one clip's window: one low-resolution
+ * ffmpeg decode of just that window (seeked before decoding), frames sampled
+ * at `fps` with `fps=N:round=up` (sample k is the frame shown at k/N s; plain
+ * `fps=N` takes each about half a period late), each run through the face
+ * detector, and the shot changes read from the same frames.
+ *
+ * Memory stays flat: the frames come raw (RGB24) through a pipe into two
+ * reused buffers; the next frame is read while the detector works on the
+ * previous one.
+ */
+import { spawn } from 'node:child_process';
+import { createFaceDetector, type Face } from '../media/vision/face-detector.js';
+
+export type { Face } from '../media/vision/face-detector.js';
+
+export interface FaceTrackInput {
+  /** a local media file */
+  path: string;
+  /** the window in the source, seconds */
+  start: number;
+  duration: number;
+  /** the source's displayed size (the probe's width and height, rotation applied) */
+  width: number;
+  height: number;
+}
+
+export interface FaceTrackOptions {
+  /** samples per second, 2-5 (default 3) */
+  fps?: number;
+  signal?: AbortSignal;
+}
+
+export interface FaceSample {
+  /** seconds from the window's start (the clip's own timeline, as CropKey.t) */
+  t: number;
+  /** the speaker's face in the displayed source's pixels, or null when none was found */
+  face: Face | null;
+}
+
+export interface FaceTrack {
+  samples: FaceSample[];
+  /** times (as FaceSample.t) of the first sample of each new shot, ascending */
+  shotChanges: number[];
+}
+
+export const DEFAULT_TRACK_FPS = 3;
+export const MIN_TRACK_FPS = 2;
+export const MAX_TRACK_FPS = 5;
+/** the analysed frames' longer side (px): the detector's input is 256 px square, so more only costs */
+export const ANALYSIS_SIZE = 320;
+
+/**
+ * Shot changes: each sampled frame reduced to a SHOT_GRID x SHOT_GRID grid of
+ * block means of its grey level; the mean absolute difference from the
+ * previous sample (`mafd`, percent of full scale) is compared with the
+ * previous pair's, as ffmpeg's scdet filter does: a cut when
+ * min(mafd, |mafd - previous mafd|) >= SHOT_THRESHOLD. Block means ignore
+ * noise and small movement; the relative term keeps a steady pan or a moving
+ * subject (a constant high mafd) from counting as a cut.
+ */
+export const SHOT_GRID = 16;
+export const SHOT_THRESHOLD = 10;
+
+/**
+ * The speaker among several faces: each face weighs its area times its score,
+ * discounted by up to half for distance from the frame's centre. The heaviest
+ * face wins, except that a face within one face-width of the previous
+ * sample's speaker (same shot) keeps the part when it weighs at least
+ * CONTINUITY_SHARE of the heaviest.
+ */
+export const CONTINUITY_SHARE = 0.5;
+
+export class FaceTrackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FaceTrackError';
+  }
+}
+
+/** The analysed frame's size for a displayed source size: longer side ANALYSIS_SIZE, both even. */
+export function analysisSize(width: number, height: number): { width: number; height: number } {
+  const even = (v: number) => Math.max(2, 2 * Math.round(v / 2));
+  if (width >= height) return { width: even(ANALYSIS_SIZE), height: even((ANALYSIS_SIZE * height) / width) };
+  return { width: even((ANALYSIS_SIZE * width) / height), height: even(ANALYSIS_SIZE) };
+}
+
+/** Faces of one window of a video: one sample every 1/fps s from the window's start, and its shot changes. */
+export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions = {}): Promise<FaceTrack> {
+  const fps = opts.fps ?? DEFAULT_TRACK_FPS;
+  if (!(fps >= MIN_TRACK_FPS && fps <= MAX_TRACK_FPS)) throw new RangeError(`fps must be ${MIN_TRACK_FPS}-${MAX_TRACK_FPS}, got ${fps}`);
+  if (!(input.width > 0 && input.height > 0)) throw new RangeError('the source size must be positive');
+  if (!(input.start >= 0 && input.duration > 0)) throw new RangeError('the window must start at 0 or later and last more than 0 s');
+  const { signal } = opts;
+  signal?.throwIfAborted();
+
+  const size = analysisSize(input.width, input.height);
+  const frameBytes = size.width * size.height * 3;
+  const toSourceX = input.width / size.width;
+  const toSourceY = input.height / size.height;
+
+  const detector = await createFaceDetector();
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      // decoder shortcuts that keep every frame (no skipped frames): the picture is shrunk to 320 px anyway
+      '-flags2',
+      '+fast',
+      '-ss',
+      String(input.start),
+      '-t',
+      String(input.duration),
+      '-i',
+      input.path,
+      '-map',
+      '0:v:0',
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      `fps=${fps}:round=up,scale=${size.width}:${size.height}:flags=bilinear`,
+      '-pix_fmt',
+      'rgb24',
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => {
+    stderr = (stderr + d).slice(-2000);
+  });
+  const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, sig: null, error }));
+    child.once('close', (code, sig) => resolve({ code, sig }));
+  });
+  const onAbort = () => child.kill('SIGKILL');
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const samples: FaceSample[] = [];
+  const shotChanges: number[] = [];
+  const shots = new ShotDetector(size.width, size.height);
+  let previous: Face | null = null;
+
+  const analyse = async (frame: Buffer, index: number) => {
+    const t = round(index / fps);
+    const cut = shots.push(frame);
+    if (cut) shotChanges.push(t);
+    const faces = (await detector.detect(frame, size.width, size.height)).map((f) => ({
+      x: f.x * toSourceX,
+      y: f.y * toSourceY,
+      w: f.w * toSourceX,
+      h: f.h * toSourceY,
+      score: f.score,
+    }));
+    const face = pickSpeaker(faces, input.width, input.height, cut ? null : previous);
+    samples.push({ t, face: face && roundFace(face) });
+    previous = face;
+  };
+
+  try {
+    let pending: Promise<void> = Promise.resolve();
+    let index = 0;
+    for await (const frame of frames(child.stdout, frameBytes)) {
+      await pending;
+      signal?.throwIfAborted();
+      pending = analyse(frame, index++);
+    }
+    await pending;
+    const end = await exited;
+    signal?.throwIfAborted();
+    if (end.error) throw new FaceTrackError(`ffmpeg could not start: ${end.error.message}`);
+    if (end.code !== 0) throw new FaceTrackError(`ffmpeg ${end.sig ? `was killed by ${end.sig}` : `exited with code ${end.code}`}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    return { samples, shotChanges };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    await detector.close();
+  }
+}
+
+/** Whole frames of `frameBytes` from a stream, in two buffers used in turn: a frame is overwritten two frames later. */
+async function* frames(stream: AsyncIterable<Buffer>, frameBytes: number): AsyncGenerator<Buffer> {
+  const buffers = [Buffer.allocUnsafe(frameBytes), Buffer.allocUnsafe(frameBytes)];
+  let which = 0;
+  let filled = 0;
+  for await (const chunk of stream) {
+    let at = 0;
+    while (at < chunk.length) {
+      const n = Math.min(frameBytes - filled, chunk.length - at);
+      chunk.copy(buffers[which], filled, at, at + n);
+      filled += n;
+      at += n;
+      if (filled === frameBytes) {
+        yield buffers[which];
+        which = 1 - which;
+        filled = 0;
+      }
+    }
+  }
+}
+
+/** The scdet-like cut test of SHOT_GRID block means (see SHOT_THRESHOLD). */
+class ShotDetector {
+  private previous: Float32Array | null = null;
+  private current: Float32Array;
+  private previousMafd = 0;
+  private readonly cellOf: Uint16Array;
+  private readonly cellCount: Float32Array;
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    this.current = new Float32Array(SHOT_GRID * SHOT_GRID);
+    this.cellOf = new Uint16Array(width * height);
+    this.cellCount = new Float32Array(SHOT_GRID * SHOT_GRID);
+    for (let y = 0; y < height; y++) {
+      const cy = Math.min(SHOT_GRID - 1, Math.floor((y * SHOT_GRID) / height));
+      for (let x = 0; x < width; x++) {
+        const cell = cy * SHOT_GRID + Math.min(SHOT_GRID - 1, Math.floor((x * SHOT_GRID) / width));
+        this.cellOf[y * width + x] = cell;
+        this.cellCount[cell] += 1;
+      }
+    }
+  }
+
+  /** Takes the next sampled frame; true when it starts a new shot. */
+  push(rgb: Uint8Array): boolean {
+    const grid = this.current;
+    grid.fill(0);
+    const pixels = this.width * this.height;
+    for (let p = 0, i = 0; p < pixels; p++, i += 3) grid[this.cellOf[p]] += 0.299 * rgb[i] + 0.587 * rgb[i + 1] + 0.114 * rgb[i + 2];
+    for (let c = 0; c < grid.length; c++) grid[c] /= this.cellCount[c];
+    const before = this.previous;
+    this.previous = grid;
+    this.current = before ?? new Float32Array(grid.length);
+    if (!before) return false;
+    let sum = 0;
+    for (let c = 0; c < grid.length; c++) sum += Math.abs(grid[c] - before[c]);
+    const mafd = (100 * sum) / grid.length / 255;
+    const score = Math.min(mafd, Math.abs(mafd - this.previousMafd));
+    this.previousMafd = mafd;
+    return score >= SHOT_THRESHOLD;
+  }
+}
+
+/** The speaker among `faces` (source pixels), by the rule of CONTINUITY_SHARE. */
+export function pickSpeaker(faces: Face[], width: number, height: number, previous: Face | null): Face | null {
+  if (!faces.length) return null;
+  const halfDiagonal = Math.hypot(width, height) / 2;
+  const weight = (f: Face) => {
+    const off = Math.hypot(f.x + f.w / 2 - width / 2, f.y + f.h / 2 - height / 2) / halfDiagonal;
+    return f.w * f.h * f.score * (1 - 0.5 * Math.min(1, off));
+  };
+  const heaviest = Math.max(...faces.map(weight));
+  if (previous) {
+    const px = previous.x + previous.w / 2;
+    const py = previous.y + previous.h / 2;
+    const near = faces
+      .filter((f) => weight(f) >= CONTINUITY_SHARE * heaviest)
+      .map((f) => ({ f, d: Math.hypot(f.x + f.w / 2 - px, f.y + f.h / 2 - py) }))
+      .filter(({ d }) => d <= Math.max(previous.w, previous.h))
+      .sort((a, b) => a.d - b.d);
+    if (near.length) return near[0].f;
+  }
+  return faces.reduce((best, f) => (weight(f) > weight(best) ? f : best));
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+const roundFace = (f: Face): Face => ({ x: round(f.x), y: round(f.y), w: round(f.w), h: round(f.h), score: round(f.score) });
