@@ -1,4 +1,5 @@
 import type { Row } from './run.js';
+import { faces } from './faces.js';
 import { foundation } from './foundation.js';
 import { library } from './library.js';
 import { projects } from './projects.js';
@@ -10,4 +11,5 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   library,
   projects,
   render,
+  faces,
 };

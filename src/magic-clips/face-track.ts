@@ -2,7 +2,7 @@
  * Where the speaker's face is through one clip's window: one low-resolution
  * ffmpeg decode of just that window (seeked before decoding), frames sampled
  * at `fps` with `fps=N:round=up` (sample k is the frame shown at k/N s; plain
- * `fps=N` takes each about half a period late), each run through the face
+ * `fps=N` takes the frame nearest (k + 1/2)/N), each run through the face
  * detector, and the shot changes read from the same frames.
  *
  * Memory stays flat: the frames come raw (RGB24) through a pipe into two
@@ -107,9 +107,12 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
       '-nostdin',
       '-loglevel',
       'error',
-      // decoder shortcuts that keep every frame (no skipped frames): the picture is shrunk to 320 px anyway
+      // decoder shortcuts that still decode every frame (never -skip_frame: a skipped frame could be a sample):
+      // no in-loop deblocking (about 10 % less decode time; blockier pixels, the same faces found at 320 px)
       '-flags2',
       '+fast',
+      '-skip_loop_filter',
+      'all',
       '-ss',
       String(input.start),
       '-t',
@@ -122,7 +125,8 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
       '-sn',
       '-dn',
       '-vf',
-      `fps=${fps}:round=up,scale=${size.width}:${size.height}:flags=bilinear`,
+      // start_time=0: a window starting between two frames still gets sample 0 (the first frame, repeated); else ffmpeg starts at 1/fps
+      `fps=${fps}:round=up:start_time=0,scale=${size.width}:${size.height}:flags=bilinear`,
       '-pix_fmt',
       'rgb24',
       '-f',
@@ -167,10 +171,12 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
   try {
     let pending: Promise<void> = Promise.resolve();
     let index = 0;
+    // samples at k/fps inside the window: the frame ffmpeg may give for t = duration (the window's last frame again) is not one
+    const count = Math.ceil(input.duration * fps - 1e-6);
     for await (const frame of frames(child.stdout, frameBytes)) {
       await pending;
       signal?.throwIfAborted();
-      pending = analyse(frame, index++);
+      if (index < count) pending = analyse(frame, index++);
     }
     await pending;
     const end = await exited;

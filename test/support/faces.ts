@@ -47,13 +47,23 @@ export function acrossTheFrame(width: number, height: number, duration: number, 
   };
 }
 
-/** Renders a MovingFace to an H.264 mp4 at `out` (background: a plain grey-blue). */
-export async function makeMovingFaceVideo(out: string, m: MovingFace, background = '0x5a6b7c'): Promise<void> {
+export interface VideoOptions {
+  /** a colour (0xRRGGBB, the default 0x5a6b7c) or `testsrc2` (a busy, moving picture) */
+  background?: string;
+  /** libx264 settings: preset (default ultrafast) and crf (default x264's) */
+  preset?: string;
+  crf?: number;
+}
+
+/** Renders a MovingFace to an H.264 mp4 at `out`. */
+export async function makeMovingFaceVideo(out: string, m: MovingFace, opts: VideoOptions = {}): Promise<void> {
+  const { background = '0x5a6b7c', preset = 'ultrafast', crf } = opts;
+  const base = background === 'testsrc2' ? 'testsrc2=' : `color=c=${background}:`;
   await run('ffmpeg', [
     ...FF,
-    '-f', 'lavfi', '-i', `color=c=${background}:s=${m.width}x${m.height}:r=${m.fps}:d=${m.duration}`,
+    '-f', 'lavfi', '-i', `${base}s=${m.width}x${m.height}:r=${m.fps}:d=${m.duration}`,
     '-loop', '1', '-framerate', String(m.fps), '-i', FACE_PICTURE,
     '-filter_complex', `[1:v]scale=${m.size}:${m.size},setsar=1[f];[0:v][f]overlay=x='${m.xExpr}':y='${m.yExpr}':shortest=1,format=yuv420p[v]`,
-    '-map', '[v]', '-t', String(m.duration), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(m.fps * 2), out,
+    '-map', '[v]', '-t', String(m.duration), '-c:v', 'libx264', '-preset', preset, ...(crf === undefined ? [] : ['-crf', String(crf)]), '-g', String(m.fps * 2), out,
   ]);
 }
