@@ -176,7 +176,10 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
     for await (const frame of frames(child.stdout, frameBytes)) {
       await pending;
       signal?.throwIfAborted();
-      if (index < count) pending = analyse(frame, index++);
+      if (index >= count) continue;
+      pending = analyse(frame, index++);
+      // a failure surfaces at the next await; meanwhile it must not count as unhandled
+      pending.catch(() => undefined);
     }
     await pending;
     const end = await exited;
