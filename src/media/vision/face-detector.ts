@@ -227,7 +227,7 @@ function iou(a: Detection, b: Detection): number {
 }
 
 /** MediaPipe's weighted non-maximum suppression: each face is the score-weighted mean of the detections overlapping the best one, with the best score. */
-export function weightedNms(detections: Detection[]): Detection[] {
+function weightedNms(detections: Detection[]): Detection[] {
   const left = [...detections].sort((a, b) => b.score - a.score);
   const faces: Detection[] = [];
   while (left.length) {
