@@ -1,0 +1,90 @@
+/**
+ * One clip of a magic-clips project, run by the `magic-clips.render-clip`
+ * job: the face analysis of its window (kept on the clip, so a second run
+ * skips it), then its render into storage, then the clip's end. When the last
+ * clip of a project ends, the project completes (at least one clip made) or
+ * fails with its credit given back (none made), sending its webhook once: both
+ * are conditional moves, so two runs finishing together cannot end it twice.
+ */
+import { createReadStream } from 'node:fs';
+import type { App } from '../app.js';
+import type { MagicClip, Prisma, Project } from '../generated/prisma/client.ts';
+import type { LongJobContext } from '../jobs/context.js';
+import { inWorkDir } from '../jobs/work-dir.js';
+import { fail, move } from '../projects/lifecycle.js';
+import { isPassingFailure } from '../projects/ingest.js';
+import { metaOf } from '../projects/service.js';
+import { progressReporter } from '../projects/state.js';
+import { cropPathOf } from './crop-path.js';
+import { trackFaces } from './face-track.js';
+import { CLIP_SIZE, renderClip } from './render.js';
+import type { CropPath } from './types.js';
+
+/** Frames a second the face analysis samples. */
+export const FACE_SAMPLE_FPS = 3;
+
+const clipKeys = (clip: Pick<MagicClip, 'id' | 'projectId'>) => ({
+  outputKey: `projects/${clip.projectId}/clips/${clip.id}.mp4`,
+  previewKey: `projects/${clip.projectId}/clips/${clip.id}.preview.mp4`,
+});
+
+export async function runClip(app: App, clipId: string, ctx: LongJobContext): Promise<void> {
+  const clip = await app.db.magicClip.findUnique({ where: { id: clipId }, include: { project: true } });
+  if (!clip || clip.status !== 'processing' || clip.project.status !== 'processing') return;
+  const { project } = clip;
+  const keys = clipKeys(clip);
+  try {
+    const crop = await cropFor(app, project, clip, ctx);
+    await inWorkDir(app.config.dataDir, `clip-${clip.id}`, async (dir) => {
+      const out = await renderClip(app, project, clip, crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
+      await app.storage.put(keys.outputKey, createReadStream(out.video), { contentType: 'video/mp4' });
+      await app.storage.put(keys.previewKey, createReadStream(out.preview), { contentType: 'video/mp4' });
+    });
+    await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'completed', ...keys, failureReason: null } });
+  } catch (e) {
+    if (ctx.attempt < ctx.maxAttempts && isPassingFailure(e)) {
+      ctx.log.warn({ err: e, clipId, attempt: ctx.attempt }, 'clip render failed; the job will try again');
+      throw e;
+    }
+    ctx.log.error({ err: e, clipId }, 'clip render failed');
+    await Promise.all(Object.values(keys).map((k) => app.storage.delete(k).catch(() => {})));
+    const reason = `The clip could not be rendered: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+    await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'failed', failureReason: reason } });
+  }
+  await settleProject(app, project);
+}
+
+/** The clip's crop path: analysed once (faceTracking) and kept; null when the project does without, or no face was found. */
+async function cropFor(app: App, project: Project, clip: MagicClip, ctx: LongJobContext): Promise<CropPath | null> {
+  if (!project.faceTracking) return null;
+  const stored = clip.cropPath as unknown as (CropPath & { none?: boolean }) | null;
+  if (stored) return stored.none ? null : stored;
+  const meta = metaOf(project)!;
+  const duration = clip.endTime - clip.startTime;
+  const { samples, shotChanges } = await trackFaces(
+    { path: app.storage.localPath(project.sourceKey!)!, start: clip.startTime, duration, width: meta.width, height: meta.height },
+    { fps: FACE_SAMPLE_FPS },
+  );
+  await ctx.touch(0);
+  const found = samples.some((s) => s.face);
+  const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect: CLIP_SIZE.width / CLIP_SIZE.height, duration }) : null;
+  await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: (path ?? { none: true }) as unknown as Prisma.InputJsonValue } });
+  return path;
+}
+
+/**
+ * Tells subscribers how many clips have ended, and ends the project when all
+ * have: completed with at least one clip, else failed with its credit back.
+ */
+export async function settleProject(app: App, project: Pick<Project, 'id' | 'kind' | 'userId' | 'status'>): Promise<void> {
+  const counts = await app.db.magicClip.groupBy({ by: ['status'], where: { projectId: project.id }, _count: { _all: true } });
+  const count = (s: string) => counts.find((c) => c.status === s)?._count._all ?? 0;
+  const total = counts.reduce((n, c) => n + c._count._all, 0);
+  const done = count('completed') + count('failed');
+  if (done < total) {
+    await progressReporter(app, project)('clips', (done / total) * 100, { done, total });
+    return;
+  }
+  if (count('completed') > 0) await move(app, project, 'complete', { data: { progress: { stage: 'done', percent: 100, clipsDone: done, clipsTotal: total } } });
+  else await fail(app, project, `None of the ${total} clips could be rendered`);
+}

@@ -1,0 +1,88 @@
+/**
+ * One clip's render: the clip's window of the source in one ffmpeg pass
+ * (seek before decoding), reframed to 1080x1920 along the face's crop path
+ * (or the renderer's own fit without one), captioned with the project's
+ * template or theme on the clip's own timeline, with a 360x640 preview as a
+ * second output of the same run.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { App } from '../app.js';
+import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
+import type { MagicClip, Project } from '../generated/prisma/client.ts';
+import { buildAss } from '../media/render/captions.js';
+import { renderVideo } from '../media/render/ffmpeg.js';
+import { fontsDir } from '../media/render/fonts.js';
+import { buildRenderGraph, type RenderPlan } from '../media/render/graph.js';
+import { keepSegments } from '../media/render/timeline.js';
+import { metaOf, wordsOf } from '../projects/service.js';
+import type { CropPath } from './types.js';
+
+/** Clips are vertical full HD (SPEC.md's 9:16), at the source's frame rate (30 when it has none). */
+export const CLIP_SIZE = { width: 1080, height: 1920 } as const;
+/** The preview's longer side: 360x640. */
+export const CLIP_PREVIEW_LONG_SIDE = 640;
+
+export const clipFps = (sourceFps: number | null | undefined) => (sourceFps && sourceFps > 0 ? Math.min(60, sourceFps) : 30);
+
+export interface ClipRender {
+  /** the rendered clip and its preview, in `dir` */
+  video: string;
+  preview: string;
+  duration: number;
+}
+
+/** Renders `clip` of `project` into `dir`; `crop` is its face path (null: the renderer's centred crop or blurred fill). */
+export async function renderClip(
+  app: App,
+  project: Project,
+  clip: Pick<MagicClip, 'startTime' | 'endTime'>,
+  crop: CropPath | null,
+  dir: string,
+  opts: { onProgress?: (fraction: number) => void } = {},
+): Promise<ClipRender> {
+  const meta = metaOf(project);
+  const words = wordsOf(project);
+  if (!meta || !words || !project.sourceKey) throw new Error('the project is not transcribed');
+  const fps = clipFps(meta.fps);
+  const start = clip.startTime;
+  const length = clip.endTime - clip.startTime;
+  const { width, height } = CLIP_SIZE;
+
+  const theme = project.userThemeId ? await app.db.userTheme.findFirst({ where: { id: project.userThemeId, userId: project.userId } }) : null;
+  const template = findCaptionTemplate(project.templateName) ?? DEFAULT_CAPTION_TEMPLATE;
+  // the source's words, timed on the clip: the window is the one kept stretch
+  const ass = buildAss({ words, keep: [{ start, end: clip.endTime }], template, theme, width, height, captions: true });
+  const assPath = path.join(dir, 'captions.ass');
+  await fs.writeFile(assPath, ass);
+
+  const plan: RenderPlan = {
+    source: {
+      path: app.storage.localPath(project.sourceKey)!,
+      width: meta.width,
+      height: meta.height,
+      fps: meta.fps,
+      rotation: meta.rotation,
+      hasAudio: meta.hasAudio,
+      duration: meta.duration,
+      window: { start, duration: length },
+    },
+    output: { width, height, fps, preset: app.config.renderPreset, fit: crop ? 'path' : 'auto' },
+    ...(crop ? { reframe: crop } : {}),
+    keep: keepSegments(length, [], fps),
+    assPath,
+    fontsDir: fontsDir(theme?.font ? [theme.font] : []),
+    audio: { clean: false },
+    preview: true,
+    previewLongSide: CLIP_PREVIEW_LONG_SIDE,
+  };
+  const graph = buildRenderGraph(plan);
+  const video = path.join(dir, 'clip.mp4');
+  const preview = path.join(dir, 'preview.mp4');
+  await renderVideo(graph, { video, preview }, {
+    onProgress: opts.onProgress,
+    timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
+    stallMs: app.config.renderStallMs,
+  });
+  return { video, preview, duration: graph.duration };
+}
