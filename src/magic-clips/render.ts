@@ -20,6 +20,8 @@ import type { CropPath } from './types.js';
 
 /** Clips are vertical full HD (SPEC.md's 9:16), at the source's frame rate (30 when it has none). */
 export const CLIP_SIZE = { width: 1080, height: 1920 } as const;
+/** libx264's CRF of a clip (exports use 20). */
+export const CLIP_CRF = 23;
 /** The preview's longer side: 360x640. */
 export const CLIP_PREVIEW_LONG_SIDE = 640;
 
@@ -67,7 +69,8 @@ export async function renderClip(
       duration: meta.duration,
       window: { start, duration: length },
     },
-    output: { width, height, fps, preset: app.config.renderPreset, fit: crop ? 'path' : 'auto' },
+    // x264's default quality: a clip is re-encoded by the platform it is posted to
+    output: { width, height, fps, preset: app.config.renderPreset, crf: CLIP_CRF, fit: crop ? 'path' : 'auto' },
     ...(crop ? { reframe: crop } : {}),
     keep: keepSegments(length, [], fps),
     assPath,

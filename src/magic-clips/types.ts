@@ -52,20 +52,9 @@ export interface AudioFeatures {
 }
 
 /**
- * Where the crop window sits at time `t` (seconds from the clip's start), in
- * source pixels of the displayed (rotated) picture: its top-left corner. The
- * crop's size is fixed for the clip. A key holds until the next one (a pan is
- * a run of close keys; a shot change is a jump).
+ * Where the crop window sits over time: its size (the output's aspect) and its
+ * top-left corner at key times (seconds from the clip's start), in source
+ * pixels of the displayed picture; a key holds until the next. The renderer's
+ * own shape (src/media/render/graph.ts), named here as the domain uses it.
  */
-export interface CropKey {
-  t: number;
-  x: number;
-  y: number;
-}
-
-export interface CropPath {
-  /** crop size in source pixels (the output's aspect) */
-  width: number;
-  height: number;
-  keys: CropKey[];
-}
+export type { ReframePath as CropPath, ReframeKey as CropKey } from '../media/render/graph.js';

@@ -92,7 +92,14 @@ export interface RenderMusic {
 export interface ReframePath {
   width: number;
   height: number;
-  keys: ReadonlyArray<{ t: number; x: number; y: number }>;
+  keys: ReadonlyArray<ReframeKey>;
+}
+
+/** Where the crop's top-left corner is from time `t` on (seconds). */
+export interface ReframeKey {
+  t: number;
+  x: number;
+  y: number;
 }
 
 export interface RenderPlan {
