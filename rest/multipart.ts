@@ -13,6 +13,8 @@ import { workDirOf } from '../src/jobs/work-dir.js';
 
 /** A multipart/form-data route: what its form holds and how the parts become the operation's variables. */
 export interface FormSpec<TVariables = unknown> {
+  /** what the caller may do, checked before a byte of the form is read (a subscription, a credit): throws the caller's error */
+  caller?: (ctx: Context) => Promise<unknown>;
   /** The route's text parts; without them the operation takes the file alone, as it arrives, and text parts are not read. */
   fields?: {
     /** the route's reading of the text parts: throws the AppError naming every violated field */
@@ -62,6 +64,7 @@ export class MultipartForm<TVariables = unknown> {
 
   /** Reads the form into `variables` (an operation's check); throws the caller's error. */
   async read(ctx: Context, variables: Record<string, unknown>): Promise<void> {
+    await this.spec.caller?.(ctx);
     const { fields, file } = await this.parse(ctx);
     Object.assign(variables, this.spec.variables(fields, file));
   }

@@ -85,14 +85,14 @@ describe('POST /v1/projects/magic-clips', () => {
     expect(await projectsOf(u.id)).toBe(0);
   });
 
-  it('without a clip credit: 402 PAYMENT_REQUIRED, nothing debited or stored; a bad body is told first', async () => {
+  it('without a clip credit: 402 PAYMENT_REQUIRED, whatever the body, nothing debited or stored', async () => {
     const u = await createUser(app, { clipCredits: 0, clipsSubscription: true });
     const r = await post(body(), u.key);
     expect(r.status).toBe(402);
     expect(r.body).toEqual({ error: 'PAYMENT_REQUIRED', message: 'A magic-clips project costs 1 clip credit; you have 0' });
     expect(await projectsOf(u.id)).toBe(0);
     expect(await db().creditLedger.count({ where: { userId: u.id } })).toBe(0);
-    expect((await post(body({ title: '' }), u.key)).status).toBe(400);
+    expect((await post(body({ title: '' }), u.key)).status).toBe(402);
   });
 
   it('the last credit goes to one of two concurrent requests', async () => {

@@ -106,13 +106,16 @@ describe('who may send an upload', () => {
 
   it('a refused upload is answered at once, while the client still sends, and its connection closed', async () => {
     const limited = await createUser(app);
+    const subscriber = await createUser(app, { clipsSubscription: true });
     await app.runtime.app.limits.spend(limited.id, new Map([['uploadUserMedia', 500]]));
     const early = multipartBody(B, [text('title', ''), text('language', 'en'), text('hookTitle', '{"template":"nope"}')], { close: false });
     const cases = [
       { why: 'no key', route: '/v1/projects/upload', key: undefined, status: 401, error: 'UNAUTHORIZED' },
       { why: 'a bad key', route: '/v1/user-media/upload', key: 'sk-not-a-key', status: 401, error: 'UNAUTHORIZED' },
-      { why: 'an unknown route without a key', route: '/v1/projects/magic-clips/upload', key: undefined, status: 401, error: 'UNAUTHORIZED' },
-      { why: 'an unknown route', route: '/v1/projects/magic-clips/upload', key: user.key, status: 404, error: 'NOT_FOUND' },
+      { why: 'an unknown route without a key', route: '/v1/projects/nowhere/upload', key: undefined, status: 401, error: 'UNAUTHORIZED' },
+      { why: 'an unknown route', route: '/v1/projects/nowhere/upload', key: user.key, status: 404, error: 'NOT_FOUND' },
+      { why: 'no clips subscription', route: '/v1/projects/magic-clips/upload', key: user.key, status: 403, error: 'FORBIDDEN' },
+      { why: 'no clip credit', route: '/v1/projects/magic-clips/upload', key: subscriber.key, status: 402, error: 'PAYMENT_REQUIRED' },
       { why: 'over the rate limit', route: '/v1/user-media/upload', key: limited.key, status: 429, error: 'RATE_LIMIT_EXCEEDED' },
       { why: 'wrong fields before the file', route: '/v1/projects/upload', key: user.key, status: 400, error: 'VALIDATION_ERROR', fields: ['hookTitle.template', 'title'] },
     ];
@@ -127,7 +130,7 @@ describe('who may send an upload', () => {
       if (c.fields) expect(jsonOf(a).details.map((d: { field: string }) => d.field).sort()).toEqual(c.fields);
     }
     // nothing was made by any of them
-    const userId = { in: [user.id, limited.id] };
+    const userId = { in: [user.id, limited.id, subscriber.id] };
     expect(await app.runtime.app.db.project.count({ where: { userId } })).toBe(0);
     expect(await app.runtime.app.db.userMedia.count({ where: { userId } })).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { currentUser } from '../../src/graphql/context.js';
-import { readMagicClipsBody } from '../../src/magic-clips/creation.js';
+import { assertMayMakeClips, readMagicClipsBody } from '../../src/magic-clips/creation.js';
 import { uploadMagicClipsBody } from '../../src/magic-clips/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
 import type { CreateMagicClipsInput, MagicClipsRecordFragment, UploadMagicClipsInput } from '../generated/operations.js';
@@ -28,6 +28,8 @@ export const magicClipsRoutes = [
     url: '/v1/projects/magic-clips/upload',
     operation: UploadMagicClipsDocument,
     form: {
+      // a caller without the subscription or a clip credit is refused before the file is sent
+      caller: (ctx) => assertMayMakeClips(ctx.app, currentUser(ctx)),
       // every part is text (SPEC.md): read as the fields' types of the body's schema
       fields: {
         check: (ctx, fields) => readMagicClipsBody(ctx.app, currentUser(ctx), fromFormFields(uploadMagicClipsBody, fields), 'upload'),

@@ -1,9 +1,10 @@
 /**
  * Reading a magic-clips creation body (POST /v1/projects/magic-clips and its
- * upload): the entitlement first (403), then the schema and what needs the
- * service (the video-platform hosts, the transcription engine, the caller's
- * theme), every problem in one VALIDATION_ERROR, then the clip credit the
- * project will cost (402). Nothing is written.
+ * upload): what the caller may do first, the subscription (403) and the clip
+ * credit the project will cost (402), so an upload is refused before its file
+ * is read; then the schema and what needs the service (the video-platform
+ * hosts, the transcription engine, the caller's theme), every problem in one
+ * VALIDATION_ERROR. Nothing is written.
  */
 import type { z } from 'zod';
 import type { App } from '../app.js';
@@ -32,24 +33,23 @@ export interface MagicClipsSettings {
   faceTracking: boolean;
 }
 
-/** The clips subscription of SPEC.md's Authentication: checked before anything of the request is read. */
-export function assertClipsSubscription(user: Pick<AuthUser, 'clipsSubscription'>): void {
+/**
+ * What the caller may do, before anything of the request is read: the clips
+ * subscription of SPEC.md's Authentication (403), then the clip credit a
+ * project costs (402; the debit itself comes with the project).
+ */
+export async function assertMayMakeClips(app: App, user: Pick<AuthUser, 'id' | 'clipsSubscription'>): Promise<void> {
   if (!user.clipsSubscription) throw forbidden('Magic clips need a clips subscription');
-}
-
-/** Refuses (402) a caller without the clip credit a project costs; the debit itself comes with the project. */
-export async function assertClipCredit(app: App, userId: string): Promise<void> {
-  const user = await app.db.user.findUniqueOrThrow({ where: { id: userId }, select: { clipCredits: true } });
-  if (user.clipCredits < CLIP_CREDITS_PER_PROJECT) throw paymentRequired('clip', CLIP_CREDITS_PER_PROJECT, 'A magic-clips project')(user.clipCredits);
+  const { clipCredits } = await app.db.user.findUniqueOrThrow({ where: { id: user.id }, select: { clipCredits: true } });
+  if (clipCredits < CLIP_CREDITS_PER_PROJECT) throw paymentRequired('clip', CLIP_CREDITS_PER_PROJECT, 'A magic-clips project')(clipCredits);
 }
 
 /**
- * Reads and checks a magic-clips body, every rule of SPEC.md at once, after
- * the subscription and before the credit: a caller learns what is wrong with
- * the request before what it costs.
+ * Reads and checks a magic-clips body, every rule of SPEC.md at once, once
+ * the caller may make clips.
  */
 export async function readMagicClipsBody(app: App, user: AuthUser, input: unknown, source: 'url' | 'upload'): Promise<MagicClipsSettings> {
-  assertClipsSubscription(user);
+  await assertMayMakeClips(app, user);
   const e = new FieldErrors();
   const parsed = readBody(source === 'url' ? createMagicClipsBody : uploadMagicClipsBody, input, e);
   const body = isPlainObject(input) ? input : {};
@@ -66,7 +66,6 @@ export async function readMagicClipsBody(app: App, user: AuthUser, input: unknow
   if (userThemeId && !(await findUserTheme(app.db, user.id, userThemeId))) e.add('userThemeId', 'is not one of your user themes', userThemeId);
   e.throwIfAny();
 
-  await assertClipCredit(app, user.id);
   const b = parsed! as z.output<typeof createMagicClipsBody>;
   const minClipLength = b.minClipLength ?? CLIP_LENGTH.defaultMin;
   return {
