@@ -4,7 +4,9 @@
  * skips it), then its render into storage, then the clip's end. When the last
  * clip of a project ends, the project completes (at least one clip made) or
  * fails with its credit given back (none made), sending its webhook once: both
- * are conditional moves, so two runs finishing together cannot end it twice.
+ * are conditional moves, so two runs finishing together cannot end it twice,
+ * and a run that finds its clip ended (its first run died between the clip's
+ * end and the project's) ends the project in its place.
  */
 import { createReadStream } from 'node:fs';
 import type { App } from '../app.js';
@@ -30,8 +32,10 @@ const clipKeys = (clip: Pick<MagicClip, 'id' | 'projectId'>) => ({
 
 export async function runClip(app: App, clipId: string, ctx: LongJobContext): Promise<void> {
   const clip = await app.db.magicClip.findUnique({ where: { id: clipId }, include: { project: true } });
-  if (!clip || clip.status !== 'processing' || clip.project.status !== 'processing') return;
+  if (!clip || clip.project.status !== 'processing') return;
   const { project } = clip;
+  // ended already: by a run whose worker died before it could end the project, which this run does now
+  if (clip.status !== 'processing') return settleProject(app, project);
   const keys = clipKeys(clip);
   try {
     const crop = await cropFor(app, project, clip, ctx);
