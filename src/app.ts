@@ -9,8 +9,12 @@ import type { Storage } from './storage/storage.js';
 
 /** Enqueues background work; implemented over Agenda in workers/agenda.ts. */
 export interface JobQueue {
-  /** runs as soon as a worker is free; returns the job id */
-  enqueue(name: string, data: Record<string, unknown>, opts?: { at?: Date; priority?: number }): Promise<string>;
+  /**
+   * runs as soon as a worker is free; returns the job id. With `once`, a job
+   * of that name whose data has those values (done or not) is not queued again:
+   * its id is returned.
+   */
+  enqueue(name: string, data: Record<string, unknown>, opts?: { at?: Date; priority?: number; once?: Record<string, string> }): Promise<string>;
   /** the `userId` a job was enqueued for, or null when the job is unknown or has no owner */
   ownerOf(jobId: string): Promise<string | null>;
   /** the data a job was enqueued with, or null when the job is unknown */

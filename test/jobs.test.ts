@@ -226,6 +226,19 @@ describe('jobs across processes', () => {
     }
   });
 
+  it('a job queued once per key is queued again only under another key, done or not', async () => {
+    const key = crypto.randomUUID();
+    const first = await server!.enqueue('test.not-run-by-anyone', { clipId: key, n: 1 }, { at: new Date(Date.now() + 3_600_000), once: { clipId: key } });
+    const again = await server!.enqueue('test.not-run-by-anyone', { clipId: key, n: 2 }, { at: new Date(Date.now() + 3_600_000), once: { clipId: key } });
+    expect(again).toBe(first);
+    expect(await server!.dataOf(first)).toMatchObject({ n: 1 });
+    const other = await server!.enqueue('test.not-run-by-anyone', { clipId: crypto.randomUUID() }, { at: new Date(Date.now() + 3_600_000), once: { clipId: 'x' } });
+    expect(other).not.toBe(first);
+    // without `once` the same data is queued twice
+    const plain = await server!.enqueue('test.not-run-by-anyone', { clipId: key }, { at: new Date(Date.now() + 3_600_000) });
+    expect(plain).not.toBe(first);
+  });
+
   it('ownerOf reads data.userId of a stored job and is null for unknown ids', async () => {
     const userId = crypto.randomUUID();
     const jobId = await server!.enqueue('test.not-run-by-anyone', { userId }, { at: new Date(Date.now() + 3_600_000) });

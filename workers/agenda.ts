@@ -168,10 +168,11 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     attach(a) {
       app = a;
     },
-    async enqueue(jobName, data, { at, priority } = {}) {
+    async enqueue(jobName, data, { at, priority, once } = {}) {
       const job = agenda.create(jobName, data);
       if (at) job.schedule(at);
       if (priority !== undefined) job.priority(priority);
+      if (once) job.unique(Object.fromEntries(Object.entries(once).map(([k, v]) => [`data.${k}`, v])), { insertOnly: true });
       await job.save();
       return String(job.attrs._id);
     },

@@ -165,6 +165,7 @@ async function queueClips(app: App, project: Project, report: Reporter) {
   const ended = clips.filter((c) => c.status !== 'processing').length;
   await report('clips', (ended / clips.length) * 100, { done: ended, total: clips.length });
   for (const clip of clips) {
-    if (clip.status === 'processing') await app.jobs.enqueue(JOB_NAMES.renderClip, { clipId: clip.id, projectId: project.id, userId: project.userId });
+    // once per clip: a run of the pipeline after a crash does not queue a second render of a clip
+    if (clip.status === 'processing') await app.jobs.enqueue(JOB_NAMES.renderClip, { clipId: clip.id, projectId: project.id, userId: project.userId }, { once: { clipId: clip.id } });
   }
 }
