@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Upload } from 'graphql-upload-ts';
+import { canonicalJson, findUploads, withDigests } from '../src/idempotency/fingerprint.js';
 import { claimKey, IDEMPOTENCY_KEY_TTL_MS } from '../src/idempotency/keys.js';
 import { JOB_NAMES } from '../src/jobs/names.js';
 import { JOBS_TABLE } from '../workers/table.js';
@@ -283,6 +286,22 @@ describe('Idempotency-Key on the POSTs of /v1', () => {
     expect(replayed(quoted)).toBe('true');
   });
 
+  it('a body nested thousands deep is refused as without the key, and its refusal kept, not a 500', async () => {
+    const key = newKey();
+    const deep = `{"title":"Deep","language":"en","videoUrl":${JSON.stringify(media.url(`/deep-${key}.bin`))},"dictionary":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const send = (idempotencyKey?: string) =>
+      request(app, 'POST', '/v1/projects', { key: user.key, body: deep, headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+    const without = await send();
+    expect(without.status).toBe(400);
+    const first = await send(key);
+    expect(first.status, JSON.stringify(first.body)).toBe(400);
+    expect(first.body).toEqual(without.body);
+    const again = await send(key);
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual(first.body);
+    expect(replayed(again)).toBe('true');
+  });
+
   it('without the header, every POST runs', async () => {
     const body = { url: media.url(`/nokey-${newKey()}.bin`) };
     const a = await post('/v1/user-media', user.key, undefined, body);
@@ -322,6 +341,19 @@ describe('Idempotency-Key on GraphQL mutations', () => {
       }),
     ]);
     expect(await mediaCount()).toBe(before);
+  });
+
+  it('variables nested thousands deep are refused as without the key, not with an internal error', async () => {
+    const key = newKey();
+    const query = 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }';
+    const body = `{"query":${JSON.stringify(query)},"variables":{"input":{"title":"Deep","language":"en","videoUrl":${JSON.stringify(media.url(`/gdeep-${key}.bin`))},"hookTitle":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}}`;
+    const send = (idempotencyKey?: string) =>
+      request(app, 'POST', '/graphql', { key: user.key, body, headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+    const without = await send();
+    expect(without.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    const first = await send(key);
+    expect(first.status).toBe(without.status);
+    expect(first.body).toEqual(without.body);
   });
 
   it('a retry arriving while the first mutation runs waits for it and gets its result', async () => {
@@ -395,6 +427,41 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     expect(other.status).toBe(400);
     expect(other.body.errors[0].extensions.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
     expect(await mediaCount()).toBe(before + 1);
+  });
+});
+
+describe('the fingerprint of a request', () => {
+  /** the canonical form as it was first written: JSON.stringify with a replacer that sorts each object's keys */
+  const former = (value: unknown) =>
+    JSON.stringify(value ?? null, (_key, v: unknown) =>
+      typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+    );
+
+  it('is the text it always was, so keys kept before still match their retries', () => {
+    const key = fc.oneof(fc.string({ maxLength: 4 }), fc.nat({ max: 20 }).map(String), fc.constantFrom('__proto__', '1e3', '-1', '01'));
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 0 }), fc.constantFrom(undefined, -0, 1e21, new Date(0)), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(key, tie('v'), { maxKeys: 5 })),
+    })).v;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(former(v));
+      }),
+      { seed: 7, numRuns: 2_000 },
+    );
+    expect(canonicalJson({ b: 1, a: [undefined, () => 1], 10: 'x', 2: 'y', c: undefined })).toBe('{"2":"y","10":"x","a":[null,null],"b":1}');
+  });
+
+  it('is taken of a value nested far deeper than a recursive writer could follow', () => {
+    const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000));
+    expect(canonicalJson({ b: deep, a: 1 })).toBe(`{"a":1,"b":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    // an upload at the bottom of such a value (GraphQL variables) is found and stands as its digest
+    const upload = new Upload();
+    let vars: unknown = { file: upload, __proto__x: 1 };
+    for (let i = 0; i < 100_000; i++) vars = i % 2 ? [vars] : { v: vars };
+    expect(findUploads(vars)).toEqual([upload]);
+    const digested = canonicalJson(withDigests(vars, new Map([[upload, { filename: 'a.png', sha256: 'ab' }]])));
+    expect(digested).toContain('{"__proto__x":1,"file":{"upload":{"filename":"a.png","sha256":"ab"}}}');
+    expect(digested.length).toBeGreaterThan(300_000);
   });
 });
 

@@ -11,12 +11,61 @@ import { Upload, type FileUpload } from 'graphql-upload-ts';
 import { AppError, isAppError } from '../errors.js';
 import { isPlainObject } from '../validation.js';
 
-/** JSON with the keys of every object in code-point order: one text per value. */
+/**
+ * JSON with the keys of every object sorted (as `Object.keys(o).sort()`, then
+ * in the order JavaScript gives an object's keys, so integer keys come first):
+ * one text per value. Written with a stack of its own rather than recursion, so
+ * a body nested thousands deep (which JSON.parse reads) is fingerprinted too;
+ * the text is JSON.stringify's, character for character, so fingerprints kept
+ * before stay valid.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value ?? null, (_key, v: unknown) =>
-    isPlainObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
-  );
+  const out: string[] = [];
+  // what is left to write, last first: a value (its toJSON applied already), or literal text
+  const todo: Array<{ value: unknown } | string> = [{ value: toJsonValue(value ?? null, '') }];
+  while (todo.length) {
+    const next = todo.pop()!;
+    if (typeof next === 'string') {
+      out.push(next);
+      continue;
+    }
+    const v = next.value;
+    if (Array.isArray(v)) {
+      out.push('[');
+      todo.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        const item = toJsonValue(v[i], String(i));
+        // what JSON has no value for is null in an array
+        todo.push(skipped(item) ? 'null' : { value: item });
+        if (i > 0) todo.push(',');
+      }
+      continue;
+    }
+    if (isPlainObject(v)) {
+      const order = Object.keys(Object.fromEntries(Object.keys(v).sort().map((k) => [k, true])));
+      // ...and is left out of an object
+      const fields = order.map((k) => [k, toJsonValue(v[k], k)] as const).filter(([, x]) => !skipped(x));
+      out.push('{');
+      todo.push('}');
+      for (let i = fields.length - 1; i >= 0; i--) {
+        todo.push({ value: fields[i][1] });
+        todo.push(`${JSON.stringify(fields[i][0])}:`);
+        if (i > 0) todo.push(',');
+      }
+      continue;
+    }
+    out.push(skipped(v) ? 'null' : JSON.stringify(v));
+  }
+  return out.join('');
 }
+
+/** A value as JSON.stringify sees it: after its toJSON (a Date's string). */
+function toJsonValue(v: unknown, key: string): unknown {
+  const toJSON = v !== null && (typeof v === 'object' || typeof v === 'bigint') ? (v as { toJSON?: unknown }).toJSON : undefined;
+  return typeof toJSON === 'function' ? toJSON.call(v, key) : v;
+}
+
+const skipped = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol';
 
 export const fingerprintOf = (value: unknown) => crypto.createHash('sha256').update(canonicalJson(value)).digest('hex');
 
@@ -26,20 +75,35 @@ export interface UploadDigest {
   sha256: string;
 }
 
-/** The uploads a value (GraphQL variables) carries, wherever they sit. */
+/** The uploads a value (GraphQL variables) carries, wherever they sit (however deep: no recursion). */
 export function findUploads(value: unknown, found: Upload[] = []): Upload[] {
-  if (value instanceof Upload) found.push(value);
-  else if (Array.isArray(value)) for (const v of value) findUploads(v, found);
-  else if (isPlainObject(value)) for (const v of Object.values(value)) findUploads(v, found);
+  const todo = [value];
+  while (todo.length) {
+    const v = todo.pop();
+    if (v instanceof Upload) found.push(v);
+    else if (Array.isArray(v) || isPlainObject(v)) todo.push(...Object.values(v).reverse());
+  }
   return found;
 }
 
-/** The value with each upload replaced by its digest. */
+/** The value with each upload replaced by its digest (a copy, made without recursion). */
 export function withDigests(value: unknown, digests: ReadonlyMap<Upload, UploadDigest>): unknown {
-  if (value instanceof Upload) return { upload: digests.get(value) ?? null };
-  if (Array.isArray(value)) return value.map((v) => withDigests(v, digests));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDigests(v, digests)]));
-  return value;
+  const root: Record<string, unknown> = { value };
+  const todo: Array<[Record<string, unknown> | unknown[], string | number]> = [[root, 'value']];
+  while (todo.length) {
+    const [holder, key] = todo.pop()!;
+    const v = (holder as Record<string, unknown>)[key];
+    let copy: unknown;
+    if (v instanceof Upload) copy = { upload: digests.get(v) ?? null };
+    else if (Array.isArray(v)) copy = v.slice();
+    else if (isPlainObject(v)) copy = Object.fromEntries(Object.entries(v));
+    else continue;
+    // a key such as __proto__ stays a key of the copy
+    Object.defineProperty(holder, key, { value: copy, writable: true, enumerable: true, configurable: true });
+    if (Array.isArray(copy)) for (let i = 0; i < copy.length; i++) todo.push([copy, i]);
+    else if (!(v instanceof Upload)) for (const k of Object.keys(copy as object)) todo.push([copy as Record<string, unknown>, k]);
+  }
+  return root.value;
 }
 
 /**
