@@ -54,6 +54,8 @@ export class MultipartForm<TVariables = unknown> {
   private live: PassThrough | null = null;
   private heldBack: string | null = null;
   private held: Promise<void> | null = null;
+  /** the file part being held back, as busboy gives it */
+  private heldSource: Readable | null = null;
   private failed: AppError | null = null;
   private onCutOff: (() => void) | null = null;
 
@@ -76,6 +78,8 @@ export class MultipartForm<TVariables = unknown> {
       this.req.raw.unpipe(this.parser);
       this.parser.destroy();
     }
+    // a file part the parser no longer feeds would never end: its copy stops here
+    if (this.heldSource && !this.heldSource.readableEnded) this.heldSource.destroy(this.failed ?? cutOff());
     await this.held?.catch(() => {});
     if (this.heldBack) await fs.rm(path.dirname(this.heldBack), { recursive: true, force: true });
   }
@@ -98,6 +102,8 @@ export class MultipartForm<TVariables = unknown> {
     const fields: Record<string, string> = {};
     let file: { filename: string; mimetype: string; encoding: string } | null = null;
     let settled = false;
+    /** the form was refused or broke: what busboy still emits from the chunk it was parsing is not read */
+    let broken = false;
 
     return new Promise((resolve, reject) => {
       const upload = () => {
@@ -111,6 +117,7 @@ export class MultipartForm<TVariables = unknown> {
         resolve({ fields, file: upload() });
       };
       const fail = (e: unknown) => {
+        broken = true;
         const err = isAppError(e) ? e : e instanceof Error ? e : new Error(String(e));
         if (isAppError(err) && !this.failed) this.failed = err;
         // a reader of the live file learns it through its stream
@@ -124,6 +131,7 @@ export class MultipartForm<TVariables = unknown> {
       };
 
       parser.on('field', (name, value, info) => {
+        if (broken) return;
         if (info.valueTruncated) return fail(validationError([{ field: name, message: `is longer than ${MAX_FIELD_BYTES} bytes` }]));
         if (checkFields) fields[name] = value;
       });
@@ -131,7 +139,7 @@ export class MultipartForm<TVariables = unknown> {
       parser.on('file', (name, stream, info) => {
         // busboy destroys a part's stream with its own error when the form breaks: never unhandled
         stream.on('error', () => {});
-        if (name !== FILE_FIELD || file) {
+        if (name !== FILE_FIELD || file || broken) {
           stream.resume();
           return;
         }
@@ -194,6 +202,7 @@ export class MultipartForm<TVariables = unknown> {
 
   /** Writes the file to a temporary file of the work dir as it arrives, refusing it once past `maxBytes`. */
   private async holdBack(stream: Readable, workDir: string, maxBytes: number): Promise<void> {
+    this.heldSource = stream;
     await fs.mkdir(workDir, { recursive: true });
     const dir = await fs.mkdtemp(path.join(workDir, 'upload-'));
     this.heldBack = path.join(dir, crypto.randomUUID());

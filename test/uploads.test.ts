@@ -161,6 +161,20 @@ describe('the order of the parts', () => {
     await eventually(async () => expect(await filesUnder(tmp)).toEqual([]));
   });
 
+  it('a text part past 1 MB just before the file is 400 naming it, and nothing stays: the file part after it is not held back', async () => {
+    const before = await app.runtime.app.db.project.count();
+    // the file's head comes in the same chunk as the end of the long part
+    const body = multipartBody(B, [text('title', 'Long field'), text('language', 'en'), text('dictionary', '\u00e9'.repeat(600 * 1024)), file(talk)]);
+    const a = await rawRequest(app.url, head('/v1/projects/upload', { key: user.key, length: body.length, close: true }), body, { waitMs: 10_000 });
+    expect(a.status, a.body).toBe(400);
+    expect(jsonOf(a)).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'dictionary', message: expect.stringMatching(/longer than/) }] });
+    expect(await app.runtime.app.db.project.count()).toBe(before);
+    await eventually(async () => {
+      expect(await filesUnder(tmp)).toEqual([]);
+      expect(await openFilesUnder(app.dataDir)).toEqual([]);
+    });
+  });
+
   it('a file held back past the size limit is 413 at once', async () => {
     const a = await rawRequest(app.url, head('/v1/projects/upload', { key: user.key, length: 100 * 1024 * 1024 }), fileHead(), { keepSending: true });
     expect(a.status).toBe(413);
