@@ -9,6 +9,7 @@ import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, isAppError, validationError, type FieldError } from '../src/errors.js';
 import type { Context } from '../src/graphql/context.js';
+import { endingWith, requestEnd } from '../src/http/request-end.js';
 import { workDirOf } from '../src/jobs/work-dir.js';
 
 /** A multipart/form-data route: what its form holds and how the parts become the operation's variables. */
@@ -106,9 +107,11 @@ export class MultipartForm<TVariables = unknown> {
     let broken = false;
 
     return new Promise((resolve, reject) => {
+      // the file is whole once the request is: a form that arrived entirely on a request that then broke is cut off
+      const ended = requestEnd(this.req.raw, () => this.failed ?? cutOff());
       const upload = () => {
         const u = new Upload();
-        const stream: () => Readable = this.live ? () => this.live! : () => createReadStream(this.heldBack!);
+        const stream: () => Readable = this.live ? () => endingWith(this.live!, ended) : () => endingWith(createReadStream(this.heldBack!), ended);
         u.resolve({ ...file!, fieldName: FILE_FIELD, createReadStream: stream as never, capacitor: undefined as never });
         return u;
       };

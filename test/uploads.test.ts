@@ -8,7 +8,7 @@ import { createUser, request, startTestApp, type TestApp, type TestUser } from '
 import { mediaFixtures, type Fixtures } from './support/media.js';
 import { freePort } from './support/ports.js';
 import { ROOT } from './support/process.js';
-import { jsonOf, multipartBody, rawRequest } from './support/raw.js';
+import { exchange, jsonOf, multipartBody, rawRequest } from './support/raw.js';
 
 const B = 'xB0UNDARYx';
 let app: TestApp;
@@ -226,6 +226,53 @@ describe('a Content-Length shorter than the data sent', () => {
         expect(await filesUnder(tmp)).toEqual([]);
         expect(await openFilesUnder(app.dataDir)).toEqual([]);
       });
+    });
+  }
+});
+
+describe('a form received whole on a request that does not end', () => {
+  // the file part and the closing boundary arrived, but the request itself did not end: the
+  // client closes before the length it announced, or its chunked framing breaks after the form
+  const forms: Record<string, Buffer> = {};
+  beforeAll(() => {
+    forms['/v1/user-media/upload'] = multipartBody(B, [file(talk)]);
+    forms['/v1/projects/upload'] = multipartBody(B, [text('title', 'Never ended'), text('language', 'en'), file(talk)]);
+    forms['/graphql'] = multipartBody(B, [
+      text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
+      text('map', JSON.stringify({ 0: ['variables.file'] })),
+      { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' },
+    ]);
+  });
+  const nothingStays = async (u: TestUser, stored: string[]) => {
+    // time for an upload that went on to be stored
+    await new Promise((r) => setTimeout(r, 1_000));
+    await eventually(async () => {
+      expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+      expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+      expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
+      expect(await filesUnder(tmp)).toEqual([]);
+      expect(await openFilesUnder(app.dataDir)).toEqual([]);
+    });
+  };
+  for (const route of ['/v1/user-media/upload', '/v1/projects/upload', '/graphql']) {
+    it(`${route}: a client that closes before the announced length gets no success, and nothing is stored`, async () => {
+      const u = await createUser(app);
+      const stored = await filesUnder(path.join(app.dataDir, 'media'));
+      const form = forms[route];
+      const ex = await exchange(app.url, Buffer.concat([Buffer.from(head(route, { key: u.key, length: form.length + 100 })), form]), { halfClose: true, waitMs: 5_000 });
+      expect(ex.answers.map((a) => a.status).filter((s) => s < 400)).toEqual([]);
+      await nothingStays(u, stored);
+    });
+
+    it(`${route}: chunked framing that breaks after the form is 400, and nothing is stored`, async () => {
+      const u = await createUser(app);
+      const stored = await filesUnder(path.join(app.dataDir, 'media'));
+      const form = forms[route];
+      const h = head(route, { key: u.key, length: 0, close: true }).replace('Content-Length: 0\r\n', 'Transfer-Encoding: chunked\r\n');
+      const body = Buffer.concat([Buffer.from(`${form.length.toString(16)}\r\n`), form, Buffer.from('\r\nzz\r\n')]);
+      const ex = await exchange(app.url, Buffer.concat([Buffer.from(h), body]), { waitMs: 5_000 });
+      expect(ex.answers.map((a) => a.status)).toEqual([400]);
+      await nothingStays(u, stored);
     });
   }
 });

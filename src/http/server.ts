@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { processRequest } from 'graphql-upload-ts';
+import { processRequest, type FileUpload } from 'graphql-upload-ts';
 import type { App } from '../app.js';
 import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
@@ -11,6 +11,8 @@ import { httpDuration, registry } from '../metrics.js';
 import { migrationsApplied } from '../db/health.js';
 import { answerClientError, codeForStatus, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
+import { findUploads } from '../idempotency/fingerprint.js';
+import { endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
 
 /** Longer than any id; a longer path segment cannot pass Node's 16 KB limit on a request's head anyway. */
@@ -112,6 +114,15 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       try {
         // the operations object, its Upload variables resolving as file parts arrive
         req.body = await processRequest(req.raw, reply.raw, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 5 });
+        // a file is whole once the request is: one whose request breaks after its last byte is cut off
+        const ended = requestEnd(req.raw, () => new Error('the request ended before its form did'));
+        for (const upload of findUploads(req.body)) {
+          (upload as { promise: Promise<FileUpload> }).promise = upload.promise.then((file) => ({
+            ...file,
+            createReadStream: ((options?: Parameters<FileUpload['createReadStream']>[0]) => endingWith(file.createReadStream(options), ended)) as FileUpload['createReadStream'],
+          }));
+          upload.promise.catch(() => {}); // read (and reported) by the operation
+        }
       } catch (e) {
         // a form that breaks before its operations are known: the caller's error
         const err = e as { status?: number; message: string };

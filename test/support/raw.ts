@@ -109,3 +109,123 @@ export function multipartBody(boundary: string, parts: Array<{ name: string; val
   if (close) out.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(out);
 }
+
+export interface Exchange {
+  /** the answers, in order (several when requests were pipelined) */
+  answers: Array<{ status: number; headers: Record<string, string>; body: Buffer }>;
+  /** bytes after the last whole answer (an answer cut off by the server) */
+  rest: Buffer;
+  /** the server closed the connection within the wait */
+  closed: boolean;
+  ms: number;
+}
+
+export interface ExchangeOptions {
+  /** how long to wait for the server after the last byte is written (ms) */
+  waitMs?: number;
+  /** after the last byte, close our side for writing (the server reads the end of the request) */
+  halfClose?: boolean;
+  /** stop waiting once this many whole answers came (the connection is then dropped) */
+  answers?: number;
+  /** the request is a HEAD: its answers have no body whatever their length says */
+  head?: boolean;
+}
+
+/**
+ * Writes `bytes` on a fresh connection to `baseUrl` and reads what comes back
+ * until the server closes, `answers` whole answers came, or `waitMs` passed.
+ */
+export function exchange(baseUrl: string, bytes: Buffer, { waitMs = 10_000, halfClose = false, answers: wanted = Infinity, head = false }: ExchangeOptions = {}): Promise<Exchange> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const socket = net.connect(Number(port), hostname);
+    let received = Buffer.alloc(0);
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (closed: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ ...parseAnswers(received, head), closed, ms: Date.now() - t0 });
+    };
+    socket.on('data', (d) => {
+      received = Buffer.concat([received, d]);
+      if (parseAnswers(received, head).answers.length >= wanted) finish(false);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => finish(true));
+    socket.on('end', () => finish(true));
+    socket.write(bytes, () => {
+      if (halfClose && !socket.destroyed) socket.end();
+    });
+    timer = setTimeout(() => finish(false), waitMs);
+  });
+}
+
+/** HTTP/1.1 answers one after another, as far as they are whole. */
+export function parseAnswers(bytes: Buffer, head = false): Pick<Exchange, 'answers' | 'rest'> {
+  const answers: Exchange['answers'] = [];
+  let rest = bytes;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const [statusLine, ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const l of lines) {
+      const i = l.indexOf(':');
+      if (i > 0) {
+        const name = l.slice(0, i).trim().toLowerCase();
+        headers[name] = headers[name] === undefined ? l.slice(i + 1).trim() : `${headers[name]}, ${l.slice(i + 1).trim()}`;
+      }
+    }
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+    let after = rest.subarray(end + 4);
+    let body: Buffer;
+    if (status === 100) {
+      // an interim answer: the final one follows
+      rest = after;
+      continue;
+    }
+    if (head) {
+      body = Buffer.alloc(0);
+    } else if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
+      const chunks: Buffer[] = [];
+      let whole = false;
+      for (;;) {
+        const eol = after.indexOf('\r\n');
+        if (eol < 0) break;
+        const size = parseInt(after.subarray(0, eol).toString('latin1'), 16);
+        if (!Number.isFinite(size)) break;
+        if (size === 0) {
+          const trailerEnd = after.indexOf('\r\n\r\n', eol);
+          if (trailerEnd < 0) break;
+          after = after.subarray(trailerEnd + 4);
+          whole = true;
+          break;
+        }
+        if (after.length < eol + 2 + size + 2) break;
+        chunks.push(after.subarray(eol + 2, eol + 2 + size));
+        after = after.subarray(eol + 4 + size);
+      }
+      if (!whole) break;
+      body = Buffer.concat(chunks);
+    } else {
+      const length = headers['content-length'] === undefined ? (status === 304 || status === 204 ? 0 : null) : Number(headers['content-length']);
+      if (length === null) {
+        // the body runs to the end of the connection
+        body = after;
+        after = Buffer.alloc(0);
+      } else {
+        if (after.length < length) break;
+        body = after.subarray(0, length);
+        after = after.subarray(length);
+      }
+    }
+    answers.push({ status, headers, body });
+    rest = after;
+    if (!rest.length) break;
+  }
+  return { answers, rest };
+}
