@@ -97,6 +97,24 @@ describe('the /v1 API and the file routes', () => {
     expectSpecShape(await withExpect('/v1/languages', null), 401);
   });
 
+  it('an HTTP/1.1 request without a Host header is 400 in the shape of its door, and runs nothing', async () => {
+    const noHost = (path: string) => send(`GET ${path} HTTP/1.1\r\nx-api-key: ${user.key}\r\nConnection: close\r\n\r\n`);
+    expectSpecShape(await noHost('/v1/languages'), 400);
+    expectSpecShape(await noHost('/files/media/x.mp4?exp=1&sig=bad'), 400);
+    const keys = await app.runtime.app.db.apiKey.count({ where: { userId: user.id } });
+    const mutation = JSON.stringify({ query: 'mutation { createApiKey { apiKey } }' });
+    const graphql = await send(
+      `POST /graphql HTTP/1.1\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: ${mutation.length}\r\nConnection: close\r\n\r\n`,
+      mutation,
+    );
+    expect(graphql.status).toBe(400);
+    expectGraphQLShape(graphql, 'BAD_REQUEST');
+    expect(await app.runtime.app.db.apiKey.count({ where: { userId: user.id } })).toBe(keys);
+    // HTTP/1.0 has no such rule
+    const old = await send(`GET /v1/languages HTTP/1.0\r\nx-api-key: ${user.key}\r\n\r\n`);
+    expect(old.status, old.body).toBe(200);
+  });
+
   it('the answers the service gave already keep their shape: unknown route, wrong type, broken JSON, a bad link', async () => {
     expectSpecShape(await get('/v1/nothing-here'), 404);
     expectSpecShape(await post('/v1/projects', 'application/xml', '<a/>'), 415);

@@ -52,6 +52,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       return sendErrorFor(req.url, reply, refused);
     },
     clientErrorHandler: answerClientError,
+    // a request without the Host header HTTP/1.1 requires is refused below, in the service's shapes,
+    // rather than by Node itself with an empty 400
+    http: { requireHostHeader: false },
   });
   trackRequests(fastify.server);
   // an expectation other than 100-continue is ignored (RFC 9110 allows it) rather than
@@ -61,6 +64,10 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // RFC 9112: a server must answer 400 to an HTTP/1.1 request without Host, before anything runs
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      return sendErrorFor(req.url, reply, new AppError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header'));
+    }
   });
   // an answer given before the request's body was read (a refused upload, an unknown route)
   // closes the connection once sent: the client learns it at once instead of sending the rest
