@@ -115,6 +115,16 @@ describe('the /v1 API and the file routes', () => {
     expect(old.status, old.body).toBe(200);
   });
 
+  it('a request to switch protocols outside /graphql is 400 in the spec\'s shape, not a dropped connection, and runs nothing', async () => {
+    const upgrade = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
+    expectSpecShape(await send(`GET /v1/languages HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\n${upgrade}\r\n`), 400);
+    expectSpecShape(await send(`GET /nowhere HTTP/1.1\r\nHost: t\r\n${upgrade}\r\n`), 400);
+    const media = await app.runtime.app.db.userMedia.count({ where: { userId: user.id } });
+    const body = JSON.stringify({ url: 'http://127.0.0.1:1/a.mp3' });
+    expectSpecShape(await post('/v1/user-media', 'application/json', body, 'Connection: Upgrade\r\nUpgrade: h2c\r\n'), 400);
+    expect(await app.runtime.app.db.userMedia.count({ where: { userId: user.id } })).toBe(media);
+  });
+
   it('the answers the service gave already keep their shape: unknown route, wrong type, broken JSON, a bad link', async () => {
     expectSpecShape(await get('/v1/nothing-here'), 404);
     expectSpecShape(await post('/v1/projects', 'application/xml', '<a/>'), 415);
@@ -145,6 +155,22 @@ describe('/graphql', () => {
     const chunk = await send(`POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
     expectGraphQLShape(chunk, 'BAD_REQUEST');
     expectGraphQLShape(await send(`PUT /graphql HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${query.length}\r\nConnection: close\r\n\r\n`, query));
+  });
+
+  it('a WebSocket handshake it refuses is 400 in GraphQL\'s format; a valid one still switches protocols', async () => {
+    const handshake = (method: string, lines: string) => send(`${method} /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${lines}\r\n`);
+    for (const refused of [
+      await handshake('GET', 'Sec-WebSocket-Version: 13\r\n'),
+      await handshake('GET', 'Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n'),
+      await handshake('GET', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\n'),
+      await handshake('GET', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: a b\r\n'),
+      await handshake('POST', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n'),
+    ]) {
+      expect(refused.status, refused.body).toBe(400);
+      expectGraphQLShape(refused, 'BAD_REQUEST');
+    }
+    const ok = await rawRequest(app.url, 'GET /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n', '', { waitMs: 500 });
+    expect(ok.status).toBe(101);
   });
 
   it("GraphQL's own refusals carry a code of the list: a syntax error, an unknown field", async () => {

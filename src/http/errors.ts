@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.js';
 
@@ -78,12 +78,21 @@ export function answerClientError(err: Error & { code?: string; reason?: string;
   const current = inFlight.get(socket);
   const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1', 0, 4096) : '';
   const url = current?.url ?? /^[A-Z]+ (\S+)/.exec(head)?.[1] ?? '/';
-  const body = JSON.stringify(isGraphQLPath(url) ? graphqlErrorBody(error) : errorBody(error));
   // a request whose answer has begun cannot be answered again: the connection just ends
-  if (socket.writable && !current?.res.headersSent) {
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  if (!current?.res.headersSent) endWithError(socket, url, error);
   setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
+}
+
+/**
+ * Writes an error answer for `url`'s door straight on a connection no HTTP
+ * response object owns (the HTTP parser gave up on it, or it asked to switch
+ * protocols), and closes our side.
+ */
+export function endWithError(socket: Socket, url: string, error: AppError): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify(isGraphQLPath(url) ? graphqlErrorBody(error) : errorBody(error));
+  const status = statusOf(error);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

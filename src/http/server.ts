@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -9,7 +10,7 @@ import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
 import { httpDuration, registry } from '../metrics.js';
 import { migrationsApplied } from '../db/health.js';
-import { answerClientError, codeForStatus, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
+import { answerClientError, codeForStatus, endWithError, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
 import { findUploads } from '../idempotency/fingerprint.js';
 import { endingWith, requestEnd } from './request-end.js';
@@ -156,8 +157,19 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   registerFileRoutes(fastify, app.storage, urlSigningSecret(app.config));
 
   const wss = new WebSocketServer({ noServer: true });
-  fastify.server.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/graphql') return socket.destroy();
+  // a handshake ws refuses (a wrong method, key, version or subprotocol list) is answered in GraphQL's format
+  wss.on('wsClientError', (err, socket) => {
+    endWithError(socket as Socket, '/graphql', new AppError('BAD_REQUEST', `WebSocket handshake refused: ${err.message}`));
+    lingerAndClose(socket as Socket);
+  });
+  fastify.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => {});
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/graphql') {
+      // only /graphql switches protocols (to WebSocket); elsewhere Node no longer reads the request as HTTP
+      endWithError(socket, req.url ?? '/', new AppError('BAD_REQUEST', `${req.url?.split('?')[0].slice(0, 200)} does not switch protocols: only /graphql takes a WebSocket upgrade`));
+      lingerAndClose(socket);
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   const ws = useServer(
@@ -229,6 +241,12 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
   };
+}
+
+/** After an answer written on a connection: what the client still sends is read and dropped for a moment, then the connection closes. */
+function lingerAndClose(socket: Socket): void {
+  socket.resume();
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
 /** True while a request that has a body has not been received whole. */
