@@ -172,6 +172,26 @@ describe('Idempotency-Key on the POSTs of /v1', () => {
     expect(media.hits(page)).toBe(1);
   });
 
+  it('a 4xx answer quoting a NUL character or an unpaired surrogate is kept and replayed like any other', async () => {
+    for (const title of ['a\u0000b', 'x\ud800y']) {
+      const key = newKey();
+      const body = { title, language: 'en', videoUrl: media.url(`/v-${key}.bin`) };
+      const first = await post('/v1/projects', user.key, key, body);
+      expect(first.status).toBe(400);
+      expect(first.body.details).toEqual([expect.objectContaining({ field: 'title', value: title })]);
+      const again = await post('/v1/projects', user.key, key, body);
+      expect(again.body).toEqual(first.body);
+      expect(replayed(again)).toBe('true');
+    }
+    const key = newKey();
+    const op = 'mutation($t: String!) { createProject(input: { title: $t, language: "en", videoUrl: "http://127.0.0.1:1/v.mp4" }) { id } }';
+    const first = await gqlWithKey(user.key, key, op, { t: 'a\u0000b' });
+    expect(first.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    const again = await gqlWithKey(user.key, key, op, { t: 'a\u0000b' });
+    expect(again.body).toEqual(first.body);
+    expect(replayed(again)).toBe('true');
+  });
+
   it('a replay spends no rate-limit point and carries no rate-limit headers', async () => {
     const key = newKey();
     const body = { url: media.url(`/limit-${key}.bin`) };
@@ -487,6 +507,19 @@ describe('the key record', () => {
     expect(first.kind).toBe('owner');
     if (first.kind === 'owner') await first.release();
     expect((await claimKey(db(), s, 'fp')).kind).toBe('owner');
+  });
+
+  it('an answer that cannot be kept leaves the key free at once: the retry runs without waiting out the lease', async () => {
+    const s = scope(newKey());
+    const first = await claimKey(db(), s, 'fp');
+    expect(first.kind).toBe('owner');
+    if (first.kind !== 'owner') return;
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(first.finish('fp', 201, circular)).rejects.toThrow();
+    const t0 = Date.now();
+    expect((await claimKey(db(), s, 'fp')).kind).toBe('owner');
+    expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
   it('a key whose request stopped renewing it is taken over; one older than a day is new again', async () => {

@@ -102,7 +102,7 @@ export async function claimKey<T>(db: Db, scope: KeyScope, fingerprint: string |
       continue;
     }
     if (fingerprint && row.requestHash && row.requestHash !== fingerprint) return { kind: 'reused' };
-    if (row.statusCode !== null) return { kind: 'done', fingerprint: row.requestHash, answer: row.response as T };
+    if (row.statusCode !== null) return { kind: 'done', fingerprint: row.requestHash, answer: fromStored(row.response) as T };
     if (!row.lockedUntil || row.lockedUntil.getTime() < Date.now()) {
       // its request stopped renewing the lease: that process is gone, the work is this request's now
       const { count } = await db.idempotencyKey.updateMany({
@@ -120,6 +120,29 @@ export async function claimKey<T>(db: Db, scope: KeyScope, fingerprint: string |
 }
 
 const leaseEnd = () => new Date(Date.now() + IDEMPOTENCY_LEASE_MS);
+
+/** The key under which an answer is kept as its JSON text. */
+const AS_TEXT = 'jsonText';
+
+/**
+ * An answer as the JSON column can hold it. PostgreSQL refuses a NUL character
+ * and an unpaired surrogate in JSON strings, and a refusal may quote the
+ * caller's value holding one: such an answer is kept as its JSON text, where
+ * they are escapes.
+ */
+function storable(answer: unknown): Prisma.InputJsonValue {
+  const text = JSON.stringify(answer);
+  // JSON.stringify escapes NUL as \u0000 and an unpaired surrogate as \udXXX (paired ones it writes as they are)
+  return (/\\u0000|\\ud[89a-f]/i.test(text) ? { [AS_TEXT]: text } : answer) as Prisma.InputJsonValue;
+}
+
+function fromStored(value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const text = (value as Record<string, unknown>)[AS_TEXT];
+    if (typeof text === 'string' && Object.keys(value).length === 1) return JSON.parse(text);
+  }
+  return value;
+}
 
 function owner<T>(db: Db, id: string, log?: WarningLog): Claim<T> {
   const renew = setInterval(() => {
@@ -139,10 +162,16 @@ function owner<T>(db: Db, id: string, log?: WarningLog): Claim<T> {
     kind: 'owner',
     async finish(fingerprint, status, answer) {
       if (!settle()) return;
-      await db.idempotencyKey.update({
-        where: { id },
-        data: { requestHash: fingerprint, statusCode: status, response: answer as Prisma.InputJsonValue, lockedUntil: null },
-      });
+      try {
+        await db.idempotencyKey.update({
+          where: { id },
+          data: { requestHash: fingerprint, statusCode: status, response: storable(answer), lockedUntil: null },
+        });
+      } catch (e) {
+        // not kept: the key goes, so that a retry runs again instead of waiting out the lease
+        await db.idempotencyKey.deleteMany({ where: { id, statusCode: null } }).catch(() => {});
+        throw e;
+      }
     },
     async release() {
       if (!settle()) return;
