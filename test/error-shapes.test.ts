@@ -125,6 +125,11 @@ describe('the /v1 API and the file routes', () => {
     expect(await app.runtime.app.db.userMedia.count({ where: { userId: user.id } })).toBe(media);
   });
 
+  it('a CONNECT request is 400 in the spec\'s shape, not a dropped connection: the service is no proxy', async () => {
+    expectSpecShape(await send('CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n'), 400);
+    expectSpecShape(await send(`CONNECT /v1/languages HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\n\r\n`), 400);
+  });
+
   it('the answers the service gave already keep their shape: unknown route, wrong type, broken JSON, a bad link', async () => {
     expectSpecShape(await get('/v1/nothing-here'), 404);
     expectSpecShape(await post('/v1/projects', 'application/xml', '<a/>'), 415);

@@ -162,6 +162,12 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     endWithError(socket as Socket, '/graphql', new AppError('BAD_REQUEST', `WebSocket handshake refused: ${err.message}`));
     lingerAndClose(socket as Socket);
   });
+  // a request to open a tunnel: this is no proxy, and Node would drop the connection unanswered
+  fastify.server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => {});
+    endWithError(socket, '/', new AppError('BAD_REQUEST', 'CONNECT is not served: this server is not a proxy'));
+    lingerAndClose(socket);
+  });
   fastify.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => {});
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/graphql') {
