@@ -1,0 +1,343 @@
+/**
+ * The API server the fuzz suite (test/fuzz.test.ts) talks to: `npm run server`
+ * as its own process on a fresh database and DATA_DIR, what it holds open under
+ * DATA_DIR, the state a refused request must leave as it was, and the users the
+ * requests come from.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { generateApiKey, newWebhookSecret } from '../../src/auth/keys.js';
+import { createPrisma, type Db } from '../../src/db/client.js';
+import { signedPath } from '../../src/storage/signing.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './media.js';
+import { spawnServer, type Child } from './process.js';
+
+/** Tables whose rows may change on a refused request: the idempotency records (a 4xx answer is kept for replay). */
+const VOLATILE_TABLES = new Set(['IdempotencyKey']);
+/** A storage write's partial file (src/storage/local.ts) */
+const PARTIAL = /^\..+\.tmp$/;
+
+export interface Snapshot {
+  /** table -> row count and a checksum of every row */
+  tables: Map<string, string>;
+  /** path under DATA_DIR -> what it is (a folder, or a file's size and mtime); temporary files left out */
+  files: Map<string, string>;
+}
+
+/** What differs between two snapshots, one line each; empty when nothing does. */
+export function snapshotDiff(before: Snapshot, after: Snapshot): string[] {
+  const out: string[] = [];
+  const compare = (what: string, a: Map<string, string>, b: Map<string, string>) => {
+    for (const [k, v] of a) if (b.get(k) !== v) out.push(`${what} ${k}: ${v} -> ${b.get(k) ?? '(gone)'}`);
+    for (const [k, v] of b) if (!a.has(k)) out.push(`${what} ${k}: (none) -> ${v}`);
+  };
+  compare('table', before.tables, after.tables);
+  compare('file', before.files, after.files);
+  return out;
+}
+
+export interface Actor {
+  id: string;
+  key: string;
+  /** resources of the actor, by kind */
+  projects: string[];
+  processingProject: string;
+  presets: string[];
+  themes: string[];
+  media: { audio: string; video: string; image: string; pending: string };
+  /** other keys of the actor, never the one it sends */
+  spareKeys: string[];
+  webhooks: string[];
+}
+
+export interface Foreign {
+  project: string;
+  preset: string;
+  theme: string;
+  media: string;
+  apiKey: string;
+  webhook: string;
+}
+
+export interface FuzzServer {
+  url: string;
+  pid: number;
+  dataDir: string;
+  fixtures: Fixtures;
+  /** serves the media fixtures on 127.0.0.1 (the server fetches from it) */
+  files: FileServer;
+  /** largest project file the server takes (MAX_PROJECT_BYTES) */
+  maxProjectBytes: number;
+  db: Db;
+  /** the process is still running */
+  alive(): boolean;
+  /** GET /healthz answers 200 */
+  healthy(): Promise<boolean>;
+  /** what the process printed (LOG_LEVEL=warn) */
+  output(): string;
+  /** files of DATA_DIR the server process holds open (/proc/<pid>/fd) */
+  openFiles(): Promise<string[]>;
+  /** temporary files under DATA_DIR: the work dir's entries and partial storage writes */
+  tempFiles(): Promise<string[]>;
+  snapshot(): Promise<Snapshot>;
+  /** a signed /files link of an object the server stored */
+  signedFile: { path: string; key: string; size: number };
+  signedPathFor(key: string, exp: number, download?: string): string;
+  /** a user with a key, credits and one resource of each kind */
+  createActor(label: string): Promise<Actor>;
+  /** resources of a user who is none of the actors: each of their ids is NOT_FOUND to an actor */
+  foreign: Foreign;
+  stop(): Promise<void>;
+}
+
+const URL_SECRET = 'fuzz-url-signing-secret';
+
+const WORDS = [
+  { id: 'w_a', text: 'Hello', type: 'word', startTime: 0.1, endTime: 0.5 },
+  { id: 'w_b', text: '', type: 'silence', startTime: 0.5, endTime: 1.2 },
+  { id: 'w_c', text: 'world', type: 'word', startTime: 1.2, endTime: 1.6 },
+  { id: 'w_d', text: '.', type: 'punctuation', startTime: 1.6, endTime: 1.6 },
+  { id: 'w_e', text: 'again', type: 'word', startTime: 1.7, endTime: 2.4 },
+];
+
+export async function startFuzzServer(): Promise<FuzzServer> {
+  const fixtures = await mediaFixtures();
+  const [database, files, dataDir] = await Promise.all([createTestDatabase(), serveFolder(fixtures.dir), fs.mkdtemp(path.join(os.tmpdir(), 'fuzz-data-'))]);
+  const video = await fs.stat(fixtures.video);
+  // low enough that a fuzzed upload passes it, high enough for the fixture video
+  const maxProjectBytes = Math.max(2 * video.size, 256 * 1024);
+  let child: (Child & { url: string }) | undefined;
+  let db: Db | undefined;
+  const client = new pg.Client({ connectionString: database.url });
+  try {
+    child = await spawnServer({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ALLOW_PRIVATE_NETWORK: '1',
+      URL_SIGNING_SECRET: URL_SECRET,
+      MAX_PROJECT_BYTES: String(maxProjectBytes),
+      INSTANCE_NAME: 'fuzz-server',
+    });
+    db = createPrisma(database.url, { max: 4 });
+    await client.connect();
+  } catch (e) {
+    await child?.stop('SIGKILL');
+    await db?.$disconnect();
+    await client.end().catch(() => {});
+    await files.close();
+    await database.drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+  const server = child;
+  const prisma = db;
+  const pid = server.proc.pid!;
+
+  const tables = (
+    await client.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)
+  ).rows
+    .map((r) => r.name)
+    .filter((t) => !VOLATILE_TABLES.has(t));
+  // one statement for every table: its row count and a checksum of its rows in a stable order
+  const checksumSql = tables
+    .map((t) => `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS v FROM "${t}" x`)
+    .join(' UNION ALL ');
+
+  async function walk(dir: string, visit: (rel: string, stat: import('node:fs').Stats, name: string) => void, rel = ''): Promise<void> {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      return; // gone meanwhile
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      const st = await fs.lstat(path.join(dir, r)).catch(() => null);
+      if (!st) continue;
+      visit(r, st, e.name);
+      if (st.isDirectory()) await walk(dir, visit, r);
+    }
+  }
+
+  const isTemp = (rel: string, name: string) => rel === 'tmp' || rel.startsWith('tmp/') || PARTIAL.test(name);
+
+  const api = {
+    async post(pathname: string, key: string, body: unknown) {
+      const res = await fetch(server.url + pathname, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+      const json = (await res.json()) as any;
+      if (!res.ok || json.errors) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    },
+    gql(key: string, query: string, variables: Record<string, unknown>) {
+      return api.post('/graphql', key, { query, variables }).then((r) => r.data);
+    },
+  };
+
+  async function createUserRow(label: string) {
+    const { key, hash, prefix } = generateApiKey();
+    const user = await prisma.user.create({
+      data: {
+        email: `fuzz-${label}-${crypto.randomBytes(4).toString('hex')}@test.local`,
+        webhookSecret: newWebhookSecret(),
+        apiCredits: 50,
+        aiCredits: 30,
+        clipCredits: 5,
+        apiKeys: { create: { hash, prefix } },
+      },
+      include: { apiKeys: true },
+    });
+    return { id: user.id, key, keyId: user.apiKeys[0].id };
+  }
+
+  /** a transcribed project row: the state the pipeline reaches only after a worker transcribed it */
+  const projectRow = (userId: string, data: Record<string, unknown> = {}) =>
+    prisma.project.create({
+      data: {
+        userId,
+        title: 'Fuzz',
+        language: 'en',
+        templateName: 'classic',
+        status: 'completed',
+        transcriptionStatus: 'COMPLETED',
+        transcript: WORDS,
+        videoMeta: { width: 320, height: 240, duration: 8, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4' },
+        ...data,
+      } as never,
+    });
+
+  const mediaRow = (userId: string, type: 'AUDIO' | 'VIDEO' | 'IMAGE', fileName: string, status: 'ready' | 'pending' = 'ready') =>
+    prisma.userMedia.create({ data: { userId, type, status, fileName, storageKey: `user-media/fuzz/${fileName}`, metadata: { fileSize: 1, duration: 3, width: 64, height: 48 } } });
+
+  const webhookRow = (userId: string, status: 'delivered' | 'failed' | 'pending') =>
+    prisma.webhookDelivery.create({
+      data: {
+        userId,
+        event: 'project.completed',
+        dedupeKey: crypto.randomUUID(),
+        subjectId: crypto.randomUUID(),
+        url: 'https://127.0.0.1:1/hook',
+        payload: { type: 'project.completed' },
+        status,
+        attempts: status === 'pending' ? 0 : 1,
+        ...(status === 'delivered' ? { deliveredAt: new Date(), lastStatusCode: 200 } : status === 'failed' ? { lastError: 'refused', lastStatusCode: 500 } : { nextAttemptAt: new Date(Date.now() + 3_600_000) }),
+      },
+    });
+
+  async function createActor(label: string): Promise<Actor> {
+    const user = await createUserRow(label);
+    const spare = await Promise.all([0, 1].map(() => prisma.apiKey.create({ data: { userId: user.id, ...(({ hash, prefix }) => ({ hash, prefix }))(generateApiKey()) } })));
+    const projects = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => projectRow(user.id, { title: `Fuzz ${i}` })));
+    const processing = await projectRow(user.id, { status: 'processing', transcriptionStatus: 'PROCESSING', transcript: undefined });
+    const [audio, videoMedia, image, pending] = await Promise.all([
+      mediaRow(user.id, 'AUDIO', 'a.mp3'),
+      mediaRow(user.id, 'VIDEO', 'v.mp4'),
+      mediaRow(user.id, 'IMAGE', 'i.png'),
+      mediaRow(user.id, 'VIDEO', 'p.mp4', 'pending'),
+    ]);
+    const webhooks = await Promise.all((['delivered', 'failed', 'pending'] as const).map((s) => webhookRow(user.id, s)));
+    // presets and themes through the API, as a user makes them
+    const presets: string[] = [];
+    for (const p of projects.slice(0, 2)) {
+      const d = await api.gql(user.key, 'mutation($p: ID!, $n: String!) { createPresetFromProject(projectId: $p, name: $n) { id } }', { p: p.id, n: `Preset ${label}` });
+      presets.push(d.createPresetFromProject.id);
+    }
+    const themes: string[] = [];
+    for (const name of ['Bold', 'Quiet', 'Third']) {
+      const d = await api.gql(user.key, 'mutation($i: UserThemeInput!) { createUserTheme(input: $i) { id } }', { i: { name, fontSize: 64, primaryColor: '#FFFFFF' } });
+      themes.push(d.createUserTheme.id);
+    }
+    return {
+      id: user.id,
+      key: user.key,
+      projects: projects.map((p) => p.id),
+      processingProject: processing.id,
+      presets,
+      themes,
+      media: { audio: audio.id, video: videoMedia.id, image: image.id, pending: pending.id },
+      spareKeys: spare.map((k) => k.id),
+      webhooks: webhooks.map((w) => w.id),
+    };
+  }
+
+  let foreign: Foreign;
+  let signedFile: FuzzServer['signedFile'];
+  try {
+    const other = await createActor('foreign');
+    const otherKey = await prisma.apiKey.findFirstOrThrow({ where: { userId: other.id, id: { notIn: other.spareKeys } } });
+    foreign = { project: other.projects[0], preset: other.presets[0], theme: other.themes[0], media: other.media.video, apiKey: otherKey.id, webhook: other.webhooks[1] };
+    // an object the server stored itself, served by the file route through a signed link
+    const form = new FormData();
+    form.set('file', new Blob([await fs.readFile(fixtures.audio)], { type: 'audio/mpeg' }), 'tone.mp3');
+    const res = await fetch(`${server.url}/v1/user-media/upload`, { method: 'POST', headers: { 'x-api-key': other.key }, body: form });
+    const { userMediaId } = (await res.json()) as { userMediaId: string };
+    if (res.status !== 201) throw new Error(`upload for the file route: ${res.status}`);
+    const stored = await prisma.userMedia.findUniqueOrThrow({ where: { id: userMediaId } });
+    const key = stored.storageKey!;
+    const size = (await fs.stat(fixtures.audio)).size;
+    signedFile = { key, size, path: signedPath(key, Math.floor(Date.now() / 1000) + 86_400, URL_SECRET) };
+  } catch (e) {
+    await server.stop('SIGKILL');
+    throw new Error(`${(e as Error).message}\n${server.output().slice(-4000)}`);
+  }
+
+  return {
+    url: server.url,
+    pid,
+    dataDir,
+    fixtures,
+    files,
+    maxProjectBytes,
+    db: prisma,
+    alive: () => server.proc.exitCode === null && server.proc.signalCode === null,
+    healthy: () =>
+      fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+        (r) => r.status === 200,
+        () => false,
+      ),
+    output: () => server.output(),
+    async openFiles() {
+      const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+      const targets = await Promise.all(fds.map((fd) => fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+      return targets.filter((t) => t === dataDir || t.startsWith(`${dataDir}/`));
+    },
+    async tempFiles() {
+      const found: string[] = [];
+      await walk(dataDir, (rel, st, name) => {
+        // the work dir itself stays; what is in it is some request's or job's
+        if (rel !== 'tmp' && isTemp(rel, name)) found.push(`${rel}${st.isDirectory() ? '/' : ''}`);
+      });
+      return found.sort();
+    },
+    async snapshot() {
+      const [rows, fileMap] = await Promise.all([
+        client.query<{ t: string; v: string }>(checksumSql),
+        (async () => {
+          const m = new Map<string, string>();
+          await walk(dataDir, (rel, st, name) => {
+            if (isTemp(rel, name)) return;
+            m.set(rel, st.isDirectory() ? 'folder' : `${st.size} bytes, mtime ${st.mtimeMs}`);
+          });
+          return m;
+        })(),
+      ]);
+      return { tables: new Map(rows.rows.map((r) => [r.t, r.v])), files: fileMap };
+    },
+    signedFile,
+    signedPathFor: (key, exp, download) => signedPath(key, exp, URL_SECRET, download),
+    createActor,
+    foreign,
+    async stop() {
+      await server.stop();
+      await prisma.$disconnect();
+      await client.end().catch(() => {});
+      await files.close();
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
