@@ -94,7 +94,8 @@ function readFormDigest(req: FastifyRequest, withFields: boolean): Promise<{ fie
       reject(malformed((e as Error).message));
       return;
     }
-    const fields: Record<string, string> = {};
+    // no prototype: a part named __proto__ is a field like any other (and an unknown one)
+    const fields: Record<string, string> = Object.create(null);
     let file: Promise<UploadDigest> | null = null;
     parser.on('field', (name, value) => {
       if (withFields) fields[name] = value;

@@ -100,7 +100,8 @@ export class MultipartForm<TVariables = unknown> {
     }
     this.parser = parser;
     const checkFields = this.spec.fields?.check;
-    const fields: Record<string, string> = {};
+    // no prototype: a part named __proto__ is a field like any other (and an unknown one)
+    const fields: Record<string, string> = Object.create(null);
     let file: { filename: string; mimetype: string; encoding: string } | null = null;
     let settled = false;
     /** the form was refused or broke: what busboy still emits from the chunk it was parsing is not read */

@@ -199,22 +199,21 @@ export const passed = (errors: FieldErrors, field: string) => !errors.has(field)
  * schema names it along with every other violated field.
  */
 export function fromFormFields(schema: z.ZodObject, form: Record<string, string>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [name, textValue] of Object.entries(form)) {
+  const read = (name: string, textValue: string): unknown => {
     const t = textValue.trim();
-    const kind = name in schema.shape ? baseType(schema.shape[name] as z.ZodType) : 'string';
-    if (kind === 'boolean') body[name] = t === 'true' ? true : t === 'false' ? false : textValue;
-    else if (kind === 'number') body[name] = /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : textValue;
-    else if (kind === 'string' || kind === 'enum') body[name] = textValue;
-    else {
-      try {
-        body[name] = JSON.parse(t);
-      } catch {
-        body[name] = textValue;
-      }
+    // the schema's own fields only: a part named constructor or toString is a field it does not know
+    const kind = Object.hasOwn(schema.shape, name) ? baseType(schema.shape[name] as z.ZodType) : 'string';
+    if (kind === 'boolean') return t === 'true' ? true : t === 'false' ? false : textValue;
+    if (kind === 'number') return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : textValue;
+    if (kind === 'string' || kind === 'enum') return textValue;
+    try {
+      return JSON.parse(t);
+    } catch {
+      return textValue;
     }
-  }
-  return body;
+  };
+  // fromEntries keeps a part named __proto__ as a field of the body, not its prototype
+  return Object.fromEntries(Object.entries(form).map(([name, textValue]) => [name, read(name, textValue)]));
 }
 
 /** The zod type under optional, nullable, default and pipe wrappers. */

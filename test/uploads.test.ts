@@ -175,6 +175,18 @@ describe('the order of the parts', () => {
     });
   });
 
+  it('a text part named after a property every object has (constructor, __proto__, toString) is an unknown field, 400 naming it', async () => {
+    const before = await app.runtime.app.db.project.count();
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      for (const parts of [[file(talk), text('title', 'T'), text('language', 'en'), text(name, 'null')], [text(name, '{}'), text('title', 'T'), text('language', 'en'), file(talk)]]) {
+        const r = await upload('/v1/projects/upload', parts);
+        expect(r.status, `${name}: ${JSON.stringify(r.body)}`).toBe(400);
+        expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: name })] });
+      }
+    }
+    expect(await app.runtime.app.db.project.count()).toBe(before);
+  });
+
   it('a file held back past the size limit is 413 at once', async () => {
     const a = await rawRequest(app.url, head('/v1/projects/upload', { key: user.key, length: 100 * 1024 * 1024 }), fileHead(), { keepSending: true });
     expect(a.status).toBe(413);
