@@ -108,8 +108,12 @@ export class MultipartForm<TVariables = unknown> {
     let broken = false;
 
     return new Promise((resolve, reject) => {
-      // the file is whole once the request is: a form that arrived entirely on a request that then broke is cut off
-      const ended = requestEnd(this.req.raw, () => this.failed ?? cutOff());
+      // the file is whole once the request is, and once the form is: a form that breaks after the
+      // file (a malformed part), or arrives entirely on a request that then breaks, is cut off
+      let breakForm!: (e: Error) => void;
+      const formBroken = new Promise<never>((_, reject) => (breakForm = reject));
+      const ended = Promise.race([requestEnd(this.req.raw, () => this.failed ?? cutOff()), formBroken]);
+      ended.catch(() => {}); // its readers learn it
       const upload = () => {
         const u = new Upload();
         const stream: () => Readable = this.live ? () => endingWith(this.live!, ended) : () => endingWith(createReadStream(this.heldBack!), ended);
@@ -124,6 +128,7 @@ export class MultipartForm<TVariables = unknown> {
         broken = true;
         const err = isAppError(e) ? e : e instanceof Error ? e : new Error(String(e));
         if (isAppError(err) && !this.failed) this.failed = err;
+        breakForm(this.failed ?? err);
         // a reader of the live file learns it through its stream
         this.live?.destroy(err);
         this.req.raw.unpipe(parser);

@@ -187,6 +187,30 @@ describe('the order of the parts', () => {
     expect(await app.runtime.app.db.project.count()).toBe(before);
   });
 
+  it('a form that breaks after its file (a malformed part) is 400 and stores nothing, with or without text fields', async () => {
+    const u = await createUser(app);
+    const stored = await filesUnder(path.join(app.dataDir, 'media'));
+    const malformed = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="x\u0000y"\r\n\r\nvalue\r\n--${B}--\r\n`, 'latin1');
+    // a long part after the file: the file has ended, and its copy stored, well before the form breaks
+    const after = text('dictionary', `["${'n'.repeat(40)}"]`.padEnd(256 * 1024, ' '));
+    for (const [route, parts] of [
+      ['/v1/user-media/upload', [file(talk), after]],
+      ['/v1/projects/upload', [text('title', 'Broken after'), text('language', 'en'), file(talk), after]],
+    ] as const) {
+      const body = Buffer.concat([multipartBody(B, [...parts], { close: false }), malformed]);
+      const a = await rawRequest(app.url, head(route, { key: u.key, length: body.length, close: true }), body, { waitMs: 10_000 });
+      expect(a.status, `${route}: ${a.body}`).toBe(400);
+      expect(jsonOf(a)).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'body' }] });
+    }
+    await eventually(async () => {
+      expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+      expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+      expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
+      expect(await filesUnder(tmp)).toEqual([]);
+      expect(await openFilesUnder(app.dataDir)).toEqual([]);
+    });
+  });
+
   it('a file held back past the size limit is 413 at once', async () => {
     const a = await rawRequest(app.url, head('/v1/projects/upload', { key: user.key, length: 100 * 1024 * 1024 }), fileHead(), { keepSending: true });
     expect(a.status).toBe(413);
