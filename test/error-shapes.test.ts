@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/errors.js';
 import { createUser, startTestApp, type TestApp, type TestUser } from './support/app.js';
-import { jsonOf, rawRequest, type RawAnswer } from './support/raw.js';
+import { exchange, jsonOf, rawRequest, type RawAnswer } from './support/raw.js';
 
 let app: TestApp;
 let user: TestUser;
@@ -176,6 +176,28 @@ describe('/graphql', () => {
     }
     const ok = await rawRequest(app.url, 'GET /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n', '', { waitMs: 500 });
     expect(ok.status).toBe(101);
+  });
+
+  it('bytes that break after a whole request do not answer for it: its own answer comes first, then the 400', async () => {
+    const keys = await app.runtime.app.db.apiKey.count({ where: { userId: user.id } });
+    const mutation = JSON.stringify({ query: 'mutation { createApiKey { apiKey } }' });
+    const ex = await exchange(
+      app.url,
+      Buffer.from(`POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: ${mutation.length}\r\n\r\n${mutation}\xde\r\n\r\n`, 'latin1'),
+      { waitMs: 3_000 },
+    );
+    expect(ex.answers.map((a) => a.status)).toEqual([200, 400]);
+    expect(JSON.parse(ex.answers[0].body.toString()).data.createApiKey.apiKey).toMatch(/^sk-/);
+    expect(JSON.parse(ex.answers[1].body.toString())).toMatchObject({ error: 'BAD_REQUEST' });
+    expect(await app.runtime.app.db.apiKey.count({ where: { userId: user.id } })).toBe(keys + 1);
+    // a broken request that names its door is answered in that door's format
+    const named = await exchange(
+      app.url,
+      Buffer.from(`GET /v1/languages HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\n\r\nGET /graphql HTTP/1.1\r\nHost: t\r\nBad Header: 1\r\n\r\n`, 'latin1'),
+      { waitMs: 3_000 },
+    );
+    expect(named.answers.map((a) => a.status)).toEqual([200, 400]);
+    expect(JSON.parse(named.answers[1].body.toString())).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
   });
 
   it("GraphQL's own refusals carry a code of the list: a syntax error, an unknown field", async () => {

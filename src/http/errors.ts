@@ -44,12 +44,12 @@ export function codeForStatus(status: number): ErrorCode {
 }
 
 /** The request each connection is reading and answering, for the answer to one the HTTP parser gives up on midway. */
-const inFlight = new WeakMap<Socket, { url: string; res: ServerResponse }>();
+const inFlight = new WeakMap<Socket, { url: string; req: IncomingMessage; res: ServerResponse }>();
 
 /** Follows the request of each connection until it is answered (see answerClientError). */
 export function trackRequests(server: Server): void {
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    inFlight.set(req.socket, { url: req.url ?? '/', res });
+    inFlight.set(req.socket, { url: req.url ?? '/', req, res });
     res.once('finish', () => inFlight.delete(req.socket));
   });
 }
@@ -74,13 +74,40 @@ export function answerClientError(err: Error & { code?: string; reason?: string;
         ? 'The request was not received in time'
         : `The HTTP request could not be read: ${err.reason ?? err.code ?? err.message}`;
   const error = new AppError('BAD_REQUEST', message);
-  // the request being read (its body broke), else the one whose head broke, by its request line
   const current = inFlight.get(socket);
   const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1', 0, 4096) : '';
+  const linger = () => setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
+  if (current?.req.complete) {
+    // what broke follows a request received whole and still being answered: that answer is its
+    // own and goes out first (answers keep the order of their requests), then this refusal
+    const refuse = () => {
+      endWithError(socket, targetAfter(err.rawPacket, current.req), error);
+      linger();
+    };
+    if (current.res.writableFinished) refuse();
+    else current.res.once('finish', refuse);
+    return;
+  }
+  // the request being read (its body broke), else the one whose head broke, by its request line
   const url = current?.url ?? /^[A-Z]+ (\S+)/.exec(head)?.[1] ?? '/';
   // a request whose answer has begun cannot be answered again: the connection just ends
   if (!current?.res.headersSent) endWithError(socket, url, error);
-  setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
+  linger();
+}
+
+/**
+ * The request-target of the request that follows `req` in `packet` (the bytes
+ * the HTTP parser refused), when `req` starts there and has a Content-Length;
+ * else `/` (a request that could not be read names no door).
+ */
+function targetAfter(packet: unknown, req: IncomingMessage): string {
+  if (!Buffer.isBuffer(packet)) return '/';
+  const text = packet.toString('latin1', 0, 64 * 1024);
+  const at = text.indexOf(`${req.method} ${req.url} HTTP/`);
+  const length = Number(req.headers['content-length'] ?? 0);
+  const headEnd = at < 0 ? -1 : text.indexOf('\r\n\r\n', at);
+  if (headEnd < 0 || !Number.isSafeInteger(length)) return '/';
+  return /^[A-Z]+ (\S+)/.exec(text.slice(headEnd + 4 + length))?.[1] ?? '/';
 }
 
 /**
