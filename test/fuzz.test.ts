@@ -310,7 +310,10 @@ class Phase {
       after = await server.snapshot();
       diff = snapshotDiff(this.baseline, after);
     }
-    if (diff.length) fail(`the state changed after a refusal:\n${diff.join('\n')}`);
+    if (diff.length) {
+      const temp = await server.tempFiles();
+      fail(`the state changed after a refusal:\n${diff.join('\n')}${temp.length ? `\ntemporary files now: ${temp.join(', ')}` : ''}`);
+    }
   }
 
   /** the process is healthy, nothing temporary stays under DATA_DIR and nothing there is held open */
