@@ -471,6 +471,15 @@ const wordsArb = withValid<unknown>(wordsValid, mostly(
   4,
 ));
 
+/** clip lengths: whole and fractional seconds inside 15-300, then the edges and beyond */
+const clipLengthArb = withValid<unknown>(fc.integer({ min: 15, max: 60 }), mostly(fc.oneof(fc.integer({ min: 15, max: 300 }), fc.double({ min: 15, max: 300, noNaN: true }), pick(14, 14.99, 301, 0, -15)), 4));
+
+/** a video platform's page (a host of the default VIDEO_PLATFORM_HOSTS), the fixture server's media, or not one */
+function videoshareUrlArb(ctx: InputContext): fc.Arbitrary<unknown> {
+  const valid = pick('https://www.youtube.com/watch?v=abc123', 'https://youtu.be/abc123', 'https://vimeo.com/123456');
+  return withValid<unknown>(valid, mostly(fc.oneof(valid, pick('https://example.com/watch?v=1', 'https://music.youtube.com/watch?v=1', 'ftp://youtube.com/x', 'youtube.com/watch'), mediaUrlArb(ctx, 'video')), 4));
+}
+
 const colorArb = mostly(pick('#FFFFFF', '#000000cc', '#12ab9F', 'red', '#FFF', '#GGGGGG', null), 4);
 
 /** the fields of each body, as the REST route reads them (GraphQL's inputs carry the same) */
@@ -493,6 +502,14 @@ export function bodyFields(ctx: InputContext, a: Actor) {
     music: musicArb(ctx, a),
     items: itemsArb(ctx, a),
     dictionary: dictionaryArb,
+    webhookUrl: webhookUrlArb,
+  };
+  const clipSettings: Fields = {
+    templateName: templateArb,
+    userThemeId: idArb(ctx, a, 'theme'),
+    minClipLength: clipLengthArb,
+    maxClipLength: clipLengthArb,
+    faceTracking: boolish,
     webhookUrl: webhookUrlArb,
   };
   return {
@@ -549,6 +566,8 @@ export function bodyFields(ctx: InputContext, a: Actor) {
       required: ['name'],
     },
     createUserMedia: { fields: { url: mediaUrlArb(ctx, 'media') }, required: ['url'] },
+    createMagicClips: { fields: { title: titleArb, language: languageArb, videoshareUrl: videoshareUrlArb(ctx), ...clipSettings }, required: ['title', 'language', 'videoshareUrl'] },
+    uploadMagicClips: { fields: { title: titleArb, language: languageArb, ...clipSettings }, required: ['title', 'language'] },
   } satisfies Record<string, { fields: Fields; required: string[] }>;
 }
 
@@ -634,7 +653,7 @@ export interface RestRoute {
   url: string;
   id?: IdKind;
   body?: BodyName;
-  form?: 'media' | 'project';
+  form?: 'media' | 'project' | 'clips';
   query?: Record<string, (ctx: InputContext, a: Actor) => fc.Arbitrary<string>>;
 }
 
@@ -654,6 +673,8 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'PUT', url: '/v1/presets/:id', id: 'preset', body: 'updatePreset' },
   { method: 'POST', url: '/v1/projects', body: 'createProject' },
   { method: 'POST', url: '/v1/projects/upload', form: 'project' },
+  { method: 'POST', url: '/v1/projects/magic-clips', body: 'createMagicClips' },
+  { method: 'POST', url: '/v1/projects/magic-clips/upload', form: 'clips' },
   { method: 'GET', url: '/v1/projects/:id', id: 'project' },
   { method: 'PUT', url: '/v1/projects/:id', id: 'project', body: 'updateProject' },
   { method: 'POST', url: '/v1/projects/:id/export', id: 'project', body: 'exportProject' },
@@ -1002,8 +1023,8 @@ function filePart(ctx: InputContext, name: fc.Arbitrary<string>): fc.Arbitrary<P
     .map(([n, value, filename, type]) => ({ name: n, value, filename: filename.replace(/"/g, '%22'), ...(type !== null ? { type } : {}) }));
 }
 
-function textPartsOf(ctx: InputContext, a: Actor): fc.Arbitrary<Part[]> {
-  const f = bodyFields(ctx, a).uploadProject;
+function textPartsOf(ctx: InputContext, a: Actor, body: 'uploadProject' | 'uploadMagicClips' = 'uploadProject'): fc.Arbitrary<Part[]> {
+  const f = bodyFields(ctx, a)[body];
   // form fields are text: JSON for objects and arrays, as a client writes them
   const asText = (v: unknown) => (typeof v === 'string' ? v : v instanceof RawJson ? v.text : toJson(v));
   return fc.oneof(cleanObjectOf(f), objectOf(f)).map((o) => Object.entries(o).map(([name, v]) => ({ name: headerSafe(name).replace(/"/g, '%22'), value: asText(safeUrls(v)) })));
@@ -1013,25 +1034,25 @@ function textPartsOf(ctx: InputContext, a: Actor): fc.Arbitrary<Part[]> {
 export function multipartCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
   return fc.integer({ min: 0, max: ctx.actors.length - 1 }).chain((ai) => {
     const a = ctx.actors[ai];
-    const restForm = fc.constantFrom<'media' | 'project'>('media', 'project').chain((form) =>
+    const restForm = fc.constantFrom<'media' | 'project' | 'clips'>('media', 'project', 'clips').chain((form) =>
       fc
         .tuple(
-          form === 'project' ? textPartsOf(ctx, a) : fc.array(fc.record({ name: fc.oneof(pick('title', 'file', 'x'), fuzzText.map(headerSafe)), value: fuzzText }), { maxLength: 2 }),
+          form === 'project' ? textPartsOf(ctx, a) : form === 'clips' ? textPartsOf(ctx, a, 'uploadMagicClips') : fc.array(fc.record({ name: fc.oneof(pick('title', 'file', 'x'), fuzzText.map(headerSafe)), value: fuzzText }), { maxLength: 2 }),
           fc.array(filePart(ctx, fc.oneof(w(8, fc.constant('file')), w(1, pick('File', 'upload', 'files')))), { minLength: 0, maxLength: 2 }),
           fc.double({ min: 0, max: 1, noNaN: true }),
         )
         .chain(([texts, files, fileAt]) =>
           // the file first, last or between the fields
           fc.constant([...texts.slice(0, Math.floor(texts.length * fileAt)), ...files, ...texts.slice(Math.floor(texts.length * fileAt))] as Part[]).map((parts) => ({
-            route: form === 'project' ? '/v1/projects/upload' : '/v1/user-media/upload',
+            route: { project: '/v1/projects/upload', clips: '/v1/projects/magic-clips/upload', media: '/v1/user-media/upload' }[form],
             parts,
           })),
         ),
     );
     const graphqlForm = fc
       .tuple(
-        fc.constantFrom('uploadUserMedia', 'uploadProject'),
-        objectOf(bodyFields(ctx, a).uploadProject),
+        fc.constantFrom('uploadUserMedia', 'uploadProject', 'uploadMagicClips'),
+        fc.oneof(objectOf(bodyFields(ctx, a).uploadProject), objectOf(bodyFields(ctx, a).uploadMagicClips)),
         fc.oneof(
           w(6, fc.constant('{"0":["variables.file"]}')),
           w(2, pick('{"0":["variables.input"]}', '{"0":["variables.file"],"1":["variables.file"]}', '{"0":"variables.file"}', '{}', '[]', 'null', '{"0":["variables.nope.deep"]}', '{', '')),
@@ -1042,11 +1063,12 @@ export function multipartCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
         fc.integer({ min: 0, max: 7 }),
       )
       .map(([op, input, map, opsKind, file, order]) => {
-        const query =
-          op === 'uploadUserMedia'
-            ? 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }'
-            : 'mutation($file: Upload!, $input: UploadProjectInput!) { uploadProject(file: $file, input: $input) { id status } }';
-        const operations = opsKind === 'ok' ? toJson({ query, variables: { file: null, ...(op === 'uploadProject' ? { input: safeUrls(input) } : {}) } }) : opsKind;
+        const query = {
+          uploadUserMedia: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }',
+          uploadProject: 'mutation($file: Upload!, $input: UploadProjectInput!) { uploadProject(file: $file, input: $input) { id status } }',
+          uploadMagicClips: 'mutation($file: Upload!, $input: UploadMagicClipsInput!) { uploadMagicClips(file: $file, input: $input) { id status } }',
+        }[op];
+        const operations = opsKind === 'ok' ? toJson({ query, variables: { file: null, ...(op !== 'uploadUserMedia' ? { input: safeUrls(input) } : {}) } }) : opsKind;
         const parts: Part[] = [
           { name: 'operations', value: operations },
           { name: 'map', value: map },
@@ -1113,6 +1135,8 @@ const INPUT_BODIES: Record<string, BodyName> = {
   ExportProjectInput: 'exportProject',
   UpdatePresetInput: 'updatePreset',
   UserThemeInput: 'userTheme',
+  CreateMagicClipsInput: 'createMagicClips',
+  UploadMagicClipsInput: 'uploadMagicClips',
 };
 
 /**

@@ -187,6 +187,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
         apiCredits: 50,
         aiCredits: 30,
         clipCredits: 5,
+        clipsSubscription: true,
         apiKeys: { create: { hash, prefix } },
       },
       include: { apiKeys: true },
