@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalStorage } from '../src/storage/local.js';
@@ -140,6 +140,23 @@ describe('local storage', () => {
     expect((await fs.readdir(path.join(root, 'media', 'media', 'fail'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('a source that breaks as the write starts leaves no partial file behind, however the two meet', async () => {
+    // the file being written may only come into being after the failed put has cleaned up: it must not stay
+    for (let i = 0; i < 60; i++) {
+      const key = `media/early-${i}/source`;
+      const body = new PassThrough();
+      body.on('error', () => {});
+      if (i % 2) body.write(Buffer.alloc(70_000));
+      const put = storage.put(key, body, { contentType: 'video/mp4' });
+      setImmediate(() => body.destroy(new Error('upstream went away')));
+      await expect(put).rejects.toThrow('upstream went away');
+      await storage.delete(key);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const left = (await fs.readdir(path.join(root, 'media', 'media'))).filter((d) => d.startsWith('early-'));
+    expect(left).toEqual([]);
+  });
+
   it("a put removes the partial file of a writer killed in its folder, never a live writer's", async () => {
     const dir = path.join(root, 'media', 'media', 'crashed');
     const partials = async () => (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.tmp')).sort();
@@ -153,7 +170,7 @@ describe('local storage', () => {
     const writer = spawn(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', `
-        import { Readable } from 'node:stream';
+        import { PassThrough, Readable } from 'node:stream';
         import { createLocalStorage } from './src/storage/local.ts';
         const store = createLocalStorage({ root: ${JSON.stringify(path.join(root, 'media'))}, publicUrl: 'http://x', secret: 'k' });
         const body = new Readable({ read() {} });

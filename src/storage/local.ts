@@ -199,9 +199,18 @@ export function createLocalStorage(opts: {
           cb(null, chunk);
         },
       });
+      // the temporary file exists before the first byte: a write stream opening it itself could create it
+      // after a source that broke at once had failed the put and its cleanup had run, leaving it behind
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(tmp, 'wx');
+      } catch (err) {
+        body.destroy();
+        throw err;
+      }
       try {
         // `flush` syncs the data before the stream closes; the rename then publishes whole bytes only
-        await pipeline(body, limit, createWriteStream(tmp, { flags: 'wx', flush: true }));
+        await pipeline(body, limit, createWriteStream(tmp, { fd: handle, flush: true }));
         await writeAtomically(sidecarPath(file), JSON.stringify({ contentType }));
         await fs.rename(tmp, file);
       } catch (err) {
