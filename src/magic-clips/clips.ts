@@ -40,9 +40,12 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
   try {
     const crop = await cropFor(app, project, clip, ctx);
     await inWorkDir(app.config.dataDir, `clip-${clip.id}`, async (dir) => {
+      const t0 = performance.now();
       const out = await renderClip(app, project, clip, crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
+      const t1 = performance.now();
       await app.storage.put(keys.outputKey, createReadStream(out.video), { contentType: 'video/mp4' });
       await app.storage.put(keys.previewKey, createReadStream(out.preview), { contentType: 'video/mp4' });
+      ctx.log.info({ clipId, projectId: project.id, seconds: out.duration, renderMs: Math.round(t1 - t0), storeMs: Math.round(performance.now() - t1) }, 'clip rendered');
     });
     await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'completed', ...keys, failureReason: null } });
   } catch (e) {
@@ -65,12 +68,15 @@ async function cropFor(app: App, project: Project, clip: MagicClip, ctx: LongJob
   if (stored) return stored.none ? null : stored;
   const meta = metaOf(project)!;
   const duration = clip.endTime - clip.startTime;
+  const t0 = performance.now();
   const { samples, shotChanges } = await trackFaces(
     { path: app.storage.localPath(project.sourceKey!)!, start: clip.startTime, duration, width: meta.width, height: meta.height },
     { fps: FACE_SAMPLE_FPS },
   );
+  const faces = samples.filter((s) => s.face).length;
+  ctx.log.info({ clipId: clip.id, projectId: project.id, seconds: duration, samples: samples.length, faces, shotChanges: shotChanges.length, ms: Math.round(performance.now() - t0) }, 'faces tracked');
   await ctx.touch(0);
-  const found = samples.some((s) => s.face);
+  const found = faces > 0;
   const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect: CLIP_SIZE.width / CLIP_SIZE.height, duration }) : null;
   await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: (path ?? { none: true }) as unknown as Prisma.InputJsonValue } });
   return path;

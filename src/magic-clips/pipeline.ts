@@ -76,7 +76,9 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: I
     transcriber: app.transcriber,
     report,
     inspectAudio: async (wav) => {
+      const t0 = performance.now();
       audio = await readAudioFeatures(wav);
+      app.log.info({ projectId: project.id, ms: Math.round(performance.now() - t0) }, 'voice measured');
     },
   });
   const updated = await app.db.project.update({
