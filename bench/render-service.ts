@@ -8,12 +8,12 @@
  * project's subscription over SSE), while the worker's process tree is sampled for the
  * peak RSS of its Node process and of the ffmpeg it runs.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { serveFolder } from '../test/support/media.js';
 import { readSse, subscribeSse } from '../test/support/sse.js';
 import { request, waitEntry, waitProject } from '../test/support/http.js';
-import { admin, descendants, rssKiB, startService, withPgDatabase, type Service } from './support.js';
+import { admin, descendants, rssKiB, startService, startWorker, stopProcess, withPgDatabase } from './support.js';
 
 const run = promisify(execFile);
 
@@ -25,32 +25,6 @@ export interface ServiceRender {
   workerNodeMiB: number;
   workerNodeIdleMiB: number;
   ffmpegMiB: number;
-}
-
-/** `npm run worker` beside a started server (same environment); resolves once its queue runs. */
-function startWorker(svc: Service): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'worker'], { env: { ...svc.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`worker not running after 60 s: ${out.slice(-500)}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('agenda started')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${out.slice(-500)}`)));
-  });
-}
-
-async function stopProcess(child: ChildProcess) {
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    /* gone */
-  }
-  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
 }
 
 export async function renderThroughService(dir: string, names: { clip: string; music: string; broll: string }): Promise<ServiceRender> {

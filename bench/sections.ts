@@ -1,4 +1,5 @@
 import type { Row } from './run.js';
+import { clips } from './clips.js';
 import { faces } from './faces.js';
 import { foundation } from './foundation.js';
 import { library } from './library.js';
@@ -12,4 +13,5 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   projects,
   render,
   faces,
+  clips,
 };

@@ -71,6 +71,46 @@ export async function startService(env: Record<string, string>, script = 'start'
   };
 }
 
+/**
+ * `npm run worker` beside a started service (same environment, LOG_LEVEL
+ * info); resolves once its queue runs. `onLine` gets each line it logs (pino
+ * JSON).
+ */
+export function startWorker(svc: Service, onLine?: (line: string) => void): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'worker'], { cwd: ROOT, env: { ...svc.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    let tail = '';
+    let pending = '';
+    let started = false;
+    const timer = setTimeout(() => reject(new Error(`worker not running after 60 s: ${tail}`)), 60_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      pending += d.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        tail = (tail + line + '\n').slice(-2000);
+        onLine?.(line);
+        if (!started && line.includes('agenda started')) {
+          started = true;
+          clearTimeout(timer);
+          resolve(child);
+        }
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${tail.slice(-500)}`)));
+  });
+}
+
+/** Stops a process started detached (its whole group) and waits for it. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+}
+
 /** Runs the operator CLI against a service's environment and returns its JSON. */
 export function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Record<string, string>> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,557 @@
+/**
+ * `npm run bench -- clips`: a magic-clips project end to end through the
+ * running service, for a 10-minute and a 60-minute 1920x1080 source.
+ *
+ * The sources: spoken sentences (espeak-ng; a pool of sentences in a seeded,
+ * reshuffled order at three speaking rates, with pauses of 0.45-1.2 s and a
+ * longer one every few sentences) over a face picture (test/fixtures/face.jpg)
+ * drifting left and right across testsrc2 and bobbing, 30 fps H.264 (libx264
+ * veryfast crf 20, a keyframe every 2 s, about 7 Mb/s) + AAC. The picture is a
+ * 60 s piece whose motion repeats every 60 s, copied end to end (no
+ * re-encode) to the source's length; the speech is assembled sample by sample
+ * from one WAV per sentence and rate. Both are made once and kept in the cache
+ * folder.
+ *
+ * The service: `npm run server` and `npm run worker` as separate processes on
+ * a fresh PostgreSQL database (render-service.ts). Each source is uploaded
+ * through POST /v1/projects/magic-clips/upload (BENCH_CLIPS_ROUTE=url: created
+ * from its URL on a local file server instead, which adds the fetch and probe
+ * stages), with the defaults (15-60 s clips, face tracking on).
+ *
+ * What is read, and from where:
+ * - upload: the POST from its first byte to the 202 (the file streamed to
+ *   storage and probed);
+ * - stages: the project's subscription over SSE; each event carries `at`, the
+ *   time the worker wrote that progress, so a stage lasts from its first event
+ *   to the next stage's (queued → [fetch → probe →] extract → transcribe →
+ *   score → clips → completed); the voice's measure (part of the transcribe
+ *   stage) from the worker's `voice measured` log line;
+ * - per clip: the worker's `faces tracked` (the face analysis of its window)
+ *   and `clip rendered` (the one ffmpeg run writing the clip and its preview;
+ *   storing both) log lines;
+ * - the bare transcode: `ffmpeg -ss S -t D -i src -vf
+ *   crop=608:1080:X:0,scale=1080:1920 -c:v libx264 -preset veryfast -c:a aac`
+ *   of each clip's seconds (X: the clip's first crop position), run by this
+ *   process after the project completed, one at a time, in the same run on the
+ *   same machine.
+ *
+ * The machine has 2 cores shared with other work: the load average is
+ * sampled every 5 s through the run and reported with the figures.
+ *
+ * Environment: BENCH_CLIPS_MINUTES (default `10,60`), BENCH_CLIPS_ROUTE
+ * (`upload`, default, or `url`), BENCH_CLIPS_DIR (the cache folder; default
+ * bench-clips under the system's temporary folder, kept between runs).
+ */
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { readWavInfo } from '../src/media/wav.js';
+import { request } from '../test/support/http.js';
+import { makeMovingFaceVideo, type MovingFace } from '../test/support/faces.js';
+import { readSse, subscribeSse } from '../test/support/sse.js';
+import { TALK_SENTENCES } from '../test/support/talk.js';
+import type { Row } from './run.js';
+import { admin, descendants, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
+
+const run = promisify(execFile);
+const SECTION = 'clips';
+const WIDTH = 1920;
+const HEIGHT = 1080;
+const FPS = 30;
+/** the picture's motion repeats every PERIOD seconds, so PERIOD-second pieces join seamlessly */
+const PERIOD = 60;
+const MINUTES = (process.env.BENCH_CLIPS_MINUTES ?? '10,60').split(',').map(Number).filter((m) => m > 0);
+const ROUTE = process.env.BENCH_CLIPS_ROUTE === 'url' ? 'url' : 'upload';
+const DIR = process.env.BENCH_CLIPS_DIR ?? path.join(os.tmpdir(), 'bench-clips');
+/** the bare transcode's crop: the output's aspect at the source's full height */
+const CROP_WIDTH = 2 * Math.round((HEIGHT * 9) / 16 / 2);
+
+/** More sentences of a talk, beside TALK_SENTENCES: questions, numbers, claims and plain narration. */
+const MORE_SENTENCES = [
+  'What would you do if you had one more hour every day?',
+  'Most people spend about two hours a day on their phones without noticing.',
+  'I tried cutting that in half for thirty days.',
+  'The first thing I noticed was how bored I felt.',
+  'Boredom turned out to be the best thing that happened to me.',
+  'We walked down to the station and waited for the train.',
+  'The train was late, as it usually is on Mondays.',
+  'Here is a question I get asked all the time.',
+  'How do you stay focused when everything is competing for your attention?',
+  'The honest answer is that I do not, at least not every day.',
+  'But I have a simple rule that works most of the time.',
+  'Never start the day by reading other people’s messages.',
+  'Your first hour belongs to your own work.',
+  'Five years ago I would have laughed at that idea.',
+  'I was answering emails before I even got out of bed.',
+  'Then one winter I burned out completely.',
+  'It took me six months to feel like myself again.',
+  'So listen carefully, because this part matters.',
+  'You do not need more motivation, you need fewer decisions.',
+  'Every decision you remove is energy you get back.',
+  'Lay out your clothes the night before.',
+  'Eat the same breakfast on weekdays.',
+  'Put your running shoes by the door.',
+  'These sound tiny, and they are, and that is the point.',
+  'The afternoon was quiet and the office was half empty.',
+  'Somebody had left a stack of papers on the printer.',
+  'Imagine what a whole year of this would look like.',
+  'Twelve months of small wins add up to a different life.',
+  'I am not exaggerating when I say it changed everything for me.',
+  'If you remember one thing from this talk, remember this.',
+  'Start smaller than you think you should.',
+  'Then keep going for longer than you think you can.',
+  'Thank you all for listening, it really means a lot.',
+  'Now let us take a few questions from the audience.',
+];
+const SENTENCES = [...TALK_SENTENCES, ...MORE_SENTENCES];
+/** espeak-ng speaking rates (words a minute) a sentence is said at */
+const RATES = [150, 165, 180];
+
+const load = () => Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+/** CPU seconds (user + system) a process has used, from /proc (0 when it is gone). */
+function cpuOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of this process's waited-for children (the bare transcodes). */
+function childrenCpu(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
+}
+
+interface Watched {
+  kind: 'render' | 'faces' | 'node' | 'other';
+  /** render: the clip (its work folder is named after it); faces: the window's start (`-ss`) */
+  clipId?: string;
+  start?: number;
+  cpu: number;
+  /** faces: the worker's Node CPU when the decode appeared and when it was last seen */
+  nodeFrom?: number;
+  nodeTo?: number;
+}
+
+/**
+ * Samples the CPU time of the worker's processes every 100 ms: each clip's
+ * render ffmpeg (known by its work folder), each face analysis decode (known
+ * by its window's start) and the worker's Node, so the face analysis's CPU is
+ * its decode's plus what Node spent while it ran (the detector). The last
+ * sample of a process is at most 100 ms before it ends.
+ */
+function watchCpu(root: number) {
+  // live processes by pid (a pid can come back as another process), and every process seen
+  const seen = new Map<number, Watched>();
+  const all: Watched[] = [];
+  const nodeCpu = () => all.filter((w) => w.kind === 'node').reduce((a, w) => a + w.cpu, 0);
+  const timer = setInterval(() => {
+    const live = new Set<number>();
+    for (const p of descendants(root)) {
+      live.add(p.pid);
+      let w = seen.get(p.pid);
+      if (!w) {
+        let cmd = '';
+        try {
+          cmd = fs.readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0').join(' ');
+        } catch {
+          continue;
+        }
+        if (p.comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script')) w = { kind: 'render', clipId: /clip-([0-9a-f-]{36})/.exec(cmd)?.[1], cpu: 0 };
+        else if (p.comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter')) w = { kind: 'faces', start: Number(/-ss (\S+)/.exec(cmd)?.[1]), cpu: 0, nodeFrom: nodeCpu() };
+        else w = { kind: p.comm.startsWith('node') ? 'node' : 'other', cpu: 0 };
+        seen.set(p.pid, w);
+        all.push(w);
+      }
+      w.cpu = Math.max(w.cpu, cpuOf(p.pid));
+    }
+    const node = nodeCpu();
+    for (const [pid, w] of seen) {
+      if (!live.has(pid)) seen.delete(pid);
+      else if (w.kind === 'faces') w.nodeTo = node;
+    }
+  }, 100);
+  return {
+    stop: () => clearInterval(timer),
+    render: (clipId: string) => all.find((w) => w.kind === 'render' && w.clipId === clipId)?.cpu ?? NaN,
+    faces: (start: number) => {
+      const w = all.find((x) => x.kind === 'faces' && Math.abs((x.start ?? NaN) - start) < 1e-3);
+      return w ? w.cpu + (w.nodeTo ?? w.nodeFrom!) - w.nodeFrom! : NaN;
+    },
+  };
+}
+
+/** mulberry32: the same talk on every machine */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ffmpeg = (args: string[]) => run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { maxBuffer: 64 << 20 });
+
+/**
+ * ffmpeg in a session of its own, as the worker's ffmpeg runs (the worker is
+ * started detached): the kernel's autogroup scheduling shares the CPU between
+ * sessions, so both sides of a comparison get the same share of a busy machine.
+ */
+const ffmpegDetached = (args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const p = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let err = '';
+    p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err}`))));
+  });
+
+/** Each sentence said at each rate, as 16-bit mono PCM of one sample rate. */
+async function sentenceSounds(dir: string): Promise<{ rate: number; pcm: Buffer[][] }> {
+  fs.mkdirSync(dir, { recursive: true });
+  const jobs = SENTENCES.flatMap((text, i) => RATES.map((wpm, j) => ({ text, file: path.join(dir, `s${i}-${wpm}.wav`), i, j, wpm })));
+  for (let k = 0; k < jobs.length; k += 8) {
+    await Promise.all(jobs.slice(k, k + 8).map((x) => (fs.existsSync(x.file) ? null : run('espeak-ng', ['-v', 'en-us', '-s', String(x.wpm), '-w', x.file, x.text]))));
+  }
+  const pcm: Buffer[][] = SENTENCES.map(() => []);
+  let rate = 0;
+  for (const x of jobs) {
+    const info = await readWavInfo(x.file);
+    if (info.channels !== 1 || info.bitsPerSample !== 16) throw new Error(`${x.file}: not 16-bit mono`);
+    if (rate && info.sampleRate !== rate) throw new Error(`${x.file}: ${info.sampleRate} Hz, not ${rate}`);
+    rate = info.sampleRate;
+    pcm[x.i][x.j] = fs.readFileSync(x.file).subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+  }
+  return { rate, pcm };
+}
+
+/** A WAV of `seconds` of talk: sentences in a reshuffled order, at varied rates, with varied pauses. */
+async function speech(out: string, seconds: number, cache: string): Promise<void> {
+  const { rate, pcm } = await sentenceSounds(path.join(cache, 'sentences'));
+  const rnd = random(11);
+  const total = Math.round(seconds * rate);
+  const body = Buffer.alloc(total * 2);
+  let at = Math.round(0.6 * rate);
+  let deck: number[] = [];
+  for (let n = 0; ; n++) {
+    if (!deck.length) deck = SENTENCES.map((_, i) => i).sort(() => rnd() - 0.5);
+    const said = pcm[deck.pop()!][Math.floor(rnd() * RATES.length)];
+    // the talk ends with a pause, never inside a sentence
+    if ((at + said.length / 2) / rate > seconds - 1) break;
+    said.copy(body, at * 2);
+    at += said.length / 2;
+    // a pause between sentences; a longer one now and then, as between paragraphs
+    at += Math.round((n % 7 === 6 ? 1.8 + rnd() : 0.45 + 0.75 * rnd()) * rate);
+  }
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0, 'ascii');
+  head.writeUInt32LE(36 + body.length, 4);
+  head.write('WAVEfmt ', 8, 'ascii');
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(1, 20);
+  head.writeUInt16LE(1, 22);
+  head.writeUInt32LE(rate, 24);
+  head.writeUInt32LE(rate * 2, 28);
+  head.writeUInt16LE(2, 32);
+  head.writeUInt16LE(16, 34);
+  head.write('data', 36, 'ascii');
+  head.writeUInt32LE(body.length, 40);
+  fs.writeFileSync(out, Buffer.concat([head, body]));
+}
+
+/** The face drifting left and right across the frame and bobbing, repeating every PERIOD seconds. */
+function drifting(): MovingFace {
+  const size = Math.round(HEIGHT * 0.42);
+  const cx = Math.round((WIDTH - size) / 2);
+  const swing = Math.round(WIDTH * 0.25);
+  const cy = Math.round((HEIGHT - size) / 2);
+  const bob = Math.round(HEIGHT * 0.04);
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    fps: FPS,
+    duration: PERIOD,
+    size,
+    at: (t) => ({ x: Math.floor(cx + swing * Math.sin((2 * Math.PI * t) / PERIOD)), y: Math.floor(cy + bob * Math.sin((2 * Math.PI * t) / 5)) }),
+    xExpr: `${cx}+${swing}*sin(2*PI*t/${PERIOD})`,
+    yExpr: `${cy}+${bob}*sin(2*PI*t/5)`,
+  };
+}
+
+/** The `minutes`-long source in the cache folder, made when missing. */
+async function source(minutes: number): Promise<string> {
+  fs.mkdirSync(DIR, { recursive: true });
+  const file = path.join(DIR, `talk-${minutes}min-${WIDTH}x${HEIGHT}.mp4`);
+  if (fs.existsSync(file)) return file;
+  const t0 = performance.now();
+  process.stderr.write(`# clips: making the ${minutes}-minute source in ${DIR}...\n`);
+  const piece = path.join(DIR, `face-${WIDTH}x${HEIGHT}-${PERIOD}s.mp4`);
+  if (!fs.existsSync(piece)) {
+    await makeMovingFaceVideo(`${piece}.part.mp4`, drifting(), { background: 'testsrc2', preset: 'veryfast', crf: 20 });
+    fs.renameSync(`${piece}.part.mp4`, piece);
+  }
+  const seconds = minutes * 60;
+  const list = path.join(DIR, `pieces-${minutes}.txt`);
+  fs.writeFileSync(list, Array.from({ length: Math.ceil(seconds / PERIOD) }, () => `file '${path.basename(piece)}'\n`).join(''));
+  const wav = path.join(DIR, `talk-${minutes}min.wav`);
+  await speech(wav, seconds, DIR);
+  await ffmpeg([
+    '-f', 'concat', '-safe', '0', '-i', list, '-i', wav,
+    '-map', '0:v', '-map', '1:a', '-t', String(seconds),
+    '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', `${file}.part.mp4`,
+  ]);
+  fs.renameSync(`${file}.part.mp4`, file);
+  fs.rmSync(wav, { force: true });
+  fs.rmSync(list, { force: true });
+  process.stderr.write(`# clips: made in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  return file;
+}
+
+/** Serves the files of a folder, streamed from disk (the sources are too big to read whole). */
+async function streamFolder(dir: string): Promise<{ url: (name: string) => string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, path.basename(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
+    fs.stat(file, (err, st) => {
+      if (err) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': st.size });
+      if (req.method === 'HEAD') return void res.end();
+      void pipeline(fs.createReadStream(file), res).catch(() => {});
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return { url: (name) => `http://127.0.0.1:${port}/files/${name}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+interface ProjectUpdate {
+  status: string;
+  stage: string | null;
+  percent: number | null;
+  clipsDone: number | null;
+  clipsTotal: number | null;
+  failureReason: string | null;
+  at: string;
+}
+
+/**
+ * Every update of a project until it completes or fails, from its
+ * subscription; a dropped stream is opened again (it starts with the current
+ * state, so only repeated percentages are lost).
+ */
+async function follow(svc: Service, key: string, id: string): Promise<ProjectUpdate[]> {
+  const seen: ProjectUpdate[] = [];
+  const ended = (e: ProjectUpdate) => e.status === 'completed' || e.status === 'failed';
+  for (let drops = 0; ; ) {
+    try {
+      const res = await subscribeSse(svc.url, key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent clipsDone clipsTotal failureReason at } }', { id });
+      const got = await readSse(res, (d) => d.projectUpdates as ProjectUpdate, ended);
+      seen.push(...got);
+      if (got.length && ended(got[got.length - 1])) return seen;
+    } catch (e) {
+      if (++drops > 20) throw e;
+      process.stderr.write(`# clips: the subscription dropped (${e instanceof Error ? e.message : e}); again\n`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+interface ClipLog {
+  faces?: { ms: number; seconds: number; samples: number; faces: number; shotChanges: number };
+  render?: { renderMs: number; storeMs: number; seconds: number };
+}
+
+/** What the worker tells in its log, and the CPU its processes use. */
+interface WorkerWatch {
+  clips: Map<string, ClipLog>;
+  voice: Map<string, number>;
+  cpu: ReturnType<typeof watchCpu>;
+}
+
+const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const secondsBetween = (a: string | number, b: string | number) => (new Date(b).getTime() - new Date(a).getTime()) / 1000;
+const perMinute = (seconds: number, analysed: number) => (seconds / analysed) * 60;
+
+/** One source through the service: upload (or URL), stages, clips, then the bare transcodes of the clips' seconds. */
+async function measureSource(svc: Service, db: pg.Client, key: string, watch: WorkerWatch, files: Awaited<ReturnType<typeof streamFolder>> | null, minutes: number): Promise<Row[]> {
+  const file = await source(minutes);
+  const bytes = fs.statSync(file).size;
+  const mib = bytes / 2 ** 20;
+  const name = `${minutes} min`;
+  const rows: Row[] = [];
+  const row = (metric: string, value: number, unit: string, note?: string) => rows.push({ section: SECTION, metric: `${name}: ${metric}`, value, unit, ...(note ? { note } : {}) });
+  const loads: Array<{ at: number; load: number }> = [{ at: Date.now(), load: load() }];
+  const sampler = setInterval(() => loads.push({ at: Date.now(), load: load() }), 5000);
+  const loadBetween = (from: string | number, to: string | number) => {
+    const [a, b] = [new Date(from).getTime(), new Date(to).getTime()];
+    return avg(loads.filter((l) => l.at >= a && l.at <= b).map((l) => l.load)).toFixed(1);
+  };
+  try {
+    process.stderr.write(`# clips: ${name} source, ${mib.toFixed(0)} MiB, by ${ROUTE}...\n`);
+    const start = Date.now();
+    let created;
+    if (ROUTE === 'upload') {
+      const form = new FormData();
+      form.append('title', `Bench ${name}`);
+      form.append('language', 'en');
+      // a Blob backed by the file: read as the body is sent, never whole
+      form.append('file', await fs.openAsBlob(file, { type: 'video/mp4' }), path.basename(file));
+      created = await request(svc, 'POST', '/v1/projects/magic-clips/upload', { key, body: form });
+    } else {
+      created = await request(svc, 'POST', '/v1/projects/magic-clips', { key, json: { title: `Bench ${name}`, language: 'en', videoshareUrl: files!.url(path.basename(file)) } });
+    }
+    const accepted = Date.now();
+    if (created.status !== 202) throw new Error(`creating the project: ${created.status} ${JSON.stringify(created.body)}`);
+    const id = created.body.id as string;
+    process.stderr.write(`# clips: project ${id}\n`);
+
+    const updates = await follow(svc, key, id);
+    const last = updates[updates.length - 1];
+    if (last.status !== 'completed') throw new Error(`project ${id} ${last.status}: ${last.failureReason}`);
+    // when each stage was first reported
+    const began = new Map<string, string>();
+    for (const u of updates) if (u.stage && !began.has(u.stage)) began.set(u.stage, u.at);
+    const at = (stage: string) => {
+      const t = began.get(stage);
+      if (!t) throw new Error(`no '${stage}' stage among the project's updates`);
+      return t;
+    };
+    const stage = (from: string, to: string) => secondsBetween(at(from), at(to));
+
+    if (ROUTE === 'upload') row('upload, POST to 202 (stored and probed)', (accepted - start) / 1000, 's', `${mib.toFixed(0)} MiB, ${(mib / ((accepted - start) / 1000)).toFixed(0)} MiB/s`);
+    else {
+      row('fetch (from a local file server)', stage('fetch', 'probe'), 's', `${mib.toFixed(0)} MiB`);
+      row('probe', stage('probe', 'extract'), 's');
+    }
+    const ingestFrom = ROUTE === 'url' ? at('fetch') : accepted;
+    row('ingest: audio extraction', stage('extract', 'transcribe'), 's');
+    const voice = (watch.voice.get(id) ?? NaN) / 1000;
+    const transcription = stage('transcribe', 'score') - voice;
+    row('ingest: transcription (pocketsphinx)', transcription, 's', `${((transcription / (minutes * 60)) * 100).toFixed(0)} % of real time; load ${loadBetween(at('transcribe'), at('score'))}`);
+    row("ingest: the voice's measure", voice, 's', 'loudness and pitch, for the scores');
+    row(`ingest in all (${ROUTE === 'url' ? 'fetch start' : '202'} to scoring)`, secondsBetween(ingestFrom, at('score')), 's', ROUTE === 'url' ? 'fetch, probe, audio, transcription' : 'job pickup, audio, transcription (the probe is in the upload)');
+    row('scoring (sentences, windows, scores, clips stored)', stage('score', 'clips'), 's');
+
+    const project = await request(svc, 'GET', `/v1/projects/${id}`, { key });
+    const clips = [...(project.body.magicClips as Array<{ id: string; startTime: number; endTime: number; duration: number; status: string }>)].sort((a, b) => a.startTime - b.startTime);
+    const paths = new Map<string, { keys: Array<{ x: number }> } | null>();
+    for (const r of (await db.query<{ id: string; cropPath: any }>('SELECT id, "cropPath" FROM "MagicClip" WHERE "projectId" = $1', [id])).rows) paths.set(r.id, r.cropPath?.keys ? r.cropPath : null);
+    const clipsLoad = loadBetween(at('clips'), last.at);
+
+    const sum = { faceMs: 0, faceCpu: 0, analysed: 0, render: 0, renderCpu: 0, bare: 0, bareCpu: 0, worst: 0 };
+    const bareFrom = Date.now();
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-clips-bare-'));
+    try {
+      for (const [i, c] of clips.entries()) {
+        const log = watch.clips.get(c.id) ?? {};
+        const k = `clip ${i + 1}`;
+        const span = `${c.startTime.toFixed(1)}-${c.endTime.toFixed(1)} s`;
+        if (c.status !== 'completed' || !log.render) {
+          row(`${k}: not made`, c.duration, 's', `${span}, status ${c.status}`);
+          continue;
+        }
+        if (log.faces) {
+          const cpu = watch.cpu.faces(c.startTime);
+          sum.faceMs += log.faces.ms;
+          sum.faceCpu += cpu;
+          sum.analysed += log.faces.seconds;
+          row(`${k}: face analysis`, log.faces.ms / 1000, 's',
+            `${span}, ${perMinute(log.faces.ms / 1000, log.faces.seconds).toFixed(2)} s (CPU ${perMinute(cpu, log.faces.seconds).toFixed(2)} s) per analysed minute, face in ${log.faces.faces}/${log.faces.samples} samples`);
+        }
+        // the bare transcode of the same seconds, with the crop where the clip's path starts
+        const keys = paths.get(c.id)?.keys;
+        const x = keys?.length ? Math.max(0, Math.min(WIDTH - CROP_WIDTH, 2 * Math.round(keys[0].x / 2))) : (WIDTH - CROP_WIDTH) / 2;
+        const c0 = childrenCpu();
+        const t0 = performance.now();
+        await ffmpegDetached([
+          '-ss', String(c.startTime), '-t', String(c.duration), '-i', file,
+          '-vf', `crop=${CROP_WIDTH}:${HEIGHT}:${x}:0,scale=1080:1920`, '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', path.join(tmp, `bare-${i}.mp4`),
+        ]);
+        const bare = (performance.now() - t0) / 1000;
+        const bareCpu = childrenCpu() - c0;
+        const render = log.render.renderMs / 1000;
+        const renderCpu = watch.cpu.render(c.id);
+        sum.render += render;
+        sum.renderCpu += renderCpu;
+        sum.bare += bare;
+        sum.bareCpu += bareCpu;
+        sum.worst = Math.max(sum.worst, render / bare);
+        row(`${k}: render (clip and preview, one ffmpeg run)`, render, 's', `${span} (${c.duration.toFixed(1)} s), CPU ${renderCpu.toFixed(1)} s; stored in ${(log.render.storeMs / 1000).toFixed(2)} s`);
+        row(`${k}: render / bare veryfast transcode`, render / bare, 'x', `bare ${bare.toFixed(1)} s (CPU ${bareCpu.toFixed(1)} s, crop x ${x}); in CPU time ${(renderCpu / bareCpu).toFixed(2)}`);
+      }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    const made = clips.filter((c) => c.status === 'completed').length;
+    row('face analysis per analysed minute', perMinute(sum.faceMs / 1000, sum.analysed), 's',
+      `CPU ${perMinute(sum.faceCpu, sum.analysed).toFixed(2)} s; ${(sum.analysed / 60).toFixed(1)} min analysed in ${made} clips at 3 samples a second; load ${clipsLoad}`);
+    row('render / bare transcode, all clips', sum.render / sum.bare, 'x',
+      `${sum.render.toFixed(1)} s against ${sum.bare.toFixed(1)} s, worst clip ${sum.worst.toFixed(2)}; load ${clipsLoad} while the service rendered, ${loadBetween(bareFrom, Date.now())} during the bare runs`);
+    row('render / bare transcode in CPU time, all clips', sum.renderCpu / sum.bareCpu, 'x', `${sum.renderCpu.toFixed(1)} s against ${sum.bareCpu.toFixed(1)} s`);
+    row('clips stage (clips stored to the last clip ready)', secondsBetween(at('clips'), last.at), 's', `${made} of ${clips.length} clips made; load ${clipsLoad}`);
+    row('upload start to the last clip ready', secondsBetween(start, last.at), 's',
+      `load average ${loadBetween(start, last.at)} (max ${Math.max(...loads.map((l) => l.load)).toFixed(1)}) on 2 cores shared with other work`);
+    return rows;
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export async function clips(): Promise<Row[]> {
+  // the sources first: the service does not wait for them
+  for (const m of MINUTES) await source(m);
+  const files = ROUTE === 'url' ? await streamFolder(DIR) : null;
+  try {
+    return await withPgDatabase(async (url) => {
+      const svc = await startService({ DATABASE_URL: url, ALLOW_PRIVATE_NETWORK: '1', VIDEO_PLATFORM_HOSTS: '127.0.0.1' }, 'server');
+      const clipLogs = new Map<string, ClipLog>();
+      const voice = new Map<string, number>();
+      const onLine = (line: string) => {
+        if (!line.startsWith('{')) return;
+        let e: Record<string, any>;
+        try {
+          e = JSON.parse(line);
+        } catch {
+          return;
+        }
+        const clip = () => clipLogs.get(e.clipId) ?? clipLogs.set(e.clipId, {}).get(e.clipId)!;
+        if (e.msg === 'faces tracked') clip().faces = { ms: e.ms, seconds: e.seconds, samples: e.samples, faces: e.faces, shotChanges: e.shotChanges };
+        else if (e.msg === 'clip rendered') clip().render = { renderMs: e.renderMs, storeMs: e.storeMs, seconds: e.seconds };
+        else if (e.msg === 'voice measured') voice.set(e.projectId, e.ms);
+        else if (e.level >= 40) process.stderr.write(`# clips: worker: ${line.slice(0, 600)}\n`);
+      };
+      const worker = await startWorker(svc, onLine).catch(async (e) => {
+        await svc.stop();
+        throw e;
+      });
+      const cpu = watchCpu(worker.pid!);
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const { apiKey } = await admin(svc.env, 'user', 'create', '--email', `bench-clips-${Date.now()}@bench.local`, '--clip-credits', String(MINUTES.length), '--clips-subscription');
+        const rows: Row[] = [];
+        for (const m of MINUTES) rows.push(...(await measureSource(svc, db, apiKey, { clips: clipLogs, voice, cpu }, files, m)));
+        return rows;
+      } finally {
+        cpu.stop();
+        await db.end();
+        await stopProcess(worker);
+        await svc.stop();
+      }
+    });
+  } finally {
+    await files?.close();
+  }
+}
