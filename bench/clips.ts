@@ -13,10 +13,15 @@
  * folder.
  *
  * The service: `npm run server` and `npm run worker` as separate processes on
- * a fresh PostgreSQL database (render-service.ts). Each source is uploaded
- * through POST /v1/projects/magic-clips/upload (BENCH_CLIPS_ROUTE=url: created
- * from its URL on a local file server instead, which adds the fetch and probe
- * stages), with the defaults (15-60 s clips, face tracking on).
+ * a fresh PostgreSQL database (render-service.ts) and, when TEST_REDIS_URL or
+ * BENCH_REDIS_URL names one, Redis for the pub/sub: every progress write of
+ * the worker then reaches the subscription (without it the server hears of
+ * the worker's progress through the job queue, a few times a second, and can
+ * miss a stage as short as scoring, which the table then shows as NaN). Each
+ * source is uploaded through POST /v1/projects/magic-clips/upload
+ * (BENCH_CLIPS_ROUTE=url: created from its URL on a local file server
+ * instead, which adds the fetch and probe stages), with the defaults (15-60 s
+ * clips, face tracking on).
  *
  * What is read, and from where:
  * - upload: the POST from its first byte to the 202 (the file streamed to
@@ -28,19 +33,24 @@
  *   stage) from the worker's `voice measured` log line;
  * - per clip: the worker's `faces tracked` (the face analysis of its window)
  *   and `clip rendered` (the one ffmpeg run writing the clip and its preview;
- *   storing both) log lines;
+ *   storing both) log lines; their CPU time from /proc (watchCpu);
  * - the bare transcode: `ffmpeg -ss S -t D -i src -vf
  *   crop=608:1080:X:0,scale=1080:1920 -c:v libx264 -preset veryfast -c:a aac`
  *   of each clip's seconds (X: the clip's first crop position), run by this
- *   process after the project completed, one at a time, in the same run on the
- *   same machine.
+ *   process after the project completed, one at a time, in a session of its
+ *   own as the worker's ffmpeg runs, in the same run on the same machine.
  *
  * The machine has 2 cores shared with other work: the load average is
- * sampled every 5 s through the run and reported with the figures.
+ * sampled every 5 s through the run and reported with the figures. Wall
+ * times follow that load (the same clip's render / bare ratio went from 0.6
+ * to 1.9 between runs); CPU times do not, so both ratios are given.
  *
  * Environment: BENCH_CLIPS_MINUTES (default `10,60`), BENCH_CLIPS_ROUTE
  * (`upload`, default, or `url`), BENCH_CLIPS_DIR (the cache folder; default
- * bench-clips under the system's temporary folder, kept between runs).
+ * bench-clips under the system's temporary folder, kept between runs),
+ * BENCH_REDIS_URL. Each source's rows are also written to stderr as soon as
+ * they are known, and a source that fails becomes a `failed` row: the hour's
+ * run failing keeps the 10-minute figures.
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -133,6 +143,8 @@ function childrenCpu(): number {
 }
 
 interface Watched {
+  /** the command name it was classified under */
+  comm: string;
   kind: 'render' | 'faces' | 'node' | 'other';
   /** render: the clip (its work folder is named after it); faces: the window's start (`-ss`) */
   clipId?: string;
@@ -160,6 +172,11 @@ function watchCpu(root: number) {
     for (const p of descendants(root)) {
       live.add(p.pid);
       let w = seen.get(p.pid);
+      // a child is first seen as its parent (between fork and exec): classified again once its name changes
+      if (w && w.comm !== p.comm) {
+        all.splice(all.indexOf(w), 1);
+        w = undefined;
+      }
       if (!w) {
         let cmd = '';
         try {
@@ -167,9 +184,12 @@ function watchCpu(root: number) {
         } catch {
           continue;
         }
-        if (p.comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script')) w = { kind: 'render', clipId: /clip-([0-9a-f-]{36})/.exec(cmd)?.[1], cpu: 0 };
-        else if (p.comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter')) w = { kind: 'faces', start: Number(/-ss (\S+)/.exec(cmd)?.[1]), cpu: 0, nodeFrom: nodeCpu() };
-        else w = { kind: p.comm.startsWith('node') ? 'node' : 'other', cpu: 0 };
+        // empty while the process is between programs (exec): read again on the next sample
+        if (!cmd) continue;
+        const { comm } = p;
+        if (comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script')) w = { comm, kind: 'render', clipId: /clip-([0-9a-f-]{36})/.exec(cmd)?.[1], cpu: 0 };
+        else if (comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter')) w = { comm, kind: 'faces', start: Number(/-ss (\S+)/.exec(cmd)?.[1]), cpu: 0, nodeFrom: nodeCpu() };
+        else w = { comm, kind: comm.startsWith('node') ? 'node' : 'other', cpu: 0 };
         seen.set(p.pid, w);
         all.push(w);
       }
@@ -423,11 +443,8 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
     // when each stage was first reported
     const began = new Map<string, string>();
     for (const u of updates) if (u.stage && !began.has(u.stage)) began.set(u.stage, u.at);
-    const at = (stage: string) => {
-      const t = began.get(stage);
-      if (!t) throw new Error(`no '${stage}' stage among the project's updates`);
-      return t;
-    };
+    // without REDIS_URL the server hears of the worker's progress through the job queue, and may miss a short stage
+    const at = (stage: string) => began.get(stage) ?? 'missed';
     const stage = (from: string, to: string) => secondsBetween(at(from), at(to));
 
     if (ROUTE === 'upload') row('upload, POST to 202 (stored and probed)', (accepted - start) / 1000, 's', `${mib.toFixed(0)} MiB, ${(mib / ((accepted - start) / 1000)).toFixed(0)} MiB/s`);
@@ -515,7 +532,9 @@ export async function clips(): Promise<Row[]> {
   const files = ROUTE === 'url' ? await streamFolder(DIR) : null;
   try {
     return await withPgDatabase(async (url) => {
-      const svc = await startService({ DATABASE_URL: url, ALLOW_PRIVATE_NETWORK: '1', VIDEO_PLATFORM_HOSTS: '127.0.0.1' }, 'server');
+      // with Redis every progress write reaches the subscription; without, short stages can be missed (see `at`)
+      const redis = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL;
+      const svc = await startService({ DATABASE_URL: url, ALLOW_PRIVATE_NETWORK: '1', VIDEO_PLATFORM_HOSTS: '127.0.0.1', ...(redis ? { REDIS_URL: redis } : {}) }, 'server');
       const clipLogs = new Map<string, ClipLog>();
       const voice = new Map<string, number>();
       const onLine = (line: string) => {
@@ -542,7 +561,17 @@ export async function clips(): Promise<Row[]> {
       try {
         const { apiKey } = await admin(svc.env, 'user', 'create', '--email', `bench-clips-${Date.now()}@bench.local`, '--clip-credits', String(MINUTES.length), '--clips-subscription');
         const rows: Row[] = [];
-        for (const m of MINUTES) rows.push(...(await measureSource(svc, db, apiKey, { clips: clipLogs, voice, cpu }, files, m)));
+        for (const m of MINUTES) {
+          try {
+            const got = await measureSource(svc, db, apiKey, { clips: clipLogs, voice, cpu }, files, m);
+            rows.push(...got);
+            // as they come: a later source that fails (an hour's run) does not take these with it
+            for (const r of got) process.stderr.write(`# clips: ${r.metric} = ${r.value.toFixed(2)} ${r.unit}${r.note ? ` (${r.note})` : ''}\n`);
+          } catch (e) {
+            process.stderr.write(`# clips: the ${m}-minute source failed: ${e instanceof Error ? e.stack : e}\n`);
+            rows.push({ section: SECTION, metric: `${m} min: failed`, value: NaN, unit: '', note: e instanceof Error ? e.message : String(e) });
+          }
+        }
         return rows;
       } finally {
         cpu.stop();
