@@ -6,17 +6,14 @@
  * request is refused.
  */
 import crypto from 'node:crypto';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { debit } from '../credits/ledger.js';
 import { paymentRequired } from '../credits/shortfall.js';
-import { AppError } from '../errors.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
-import { NotMediaError, probe } from '../media/ffprobe.js';
-import { checkProjectSource } from '../projects/service.js';
+import { withUploadedSource } from '../projects/service.js';
 import { CLIP_CREDITS_PER_PROJECT, readMagicClipsBody, type MagicClipsSettings } from './creation.js';
 
 type Tx = Prisma.TransactionClient;
@@ -78,26 +75,12 @@ export async function uploadMagicClips(app: App, user: AuthUser, body: unknown, 
     throw e;
   }
   const id = crypto.randomUUID();
-  const ext = path.extname(file.filename).toLowerCase() === '.mov' ? '.mov' : '.mp4';
-  const key = `projects/${id}/source${ext}`;
-  try {
-    await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes: app.config.maxClipsSourceBytes });
-    let meta;
-    try {
-      meta = checkProjectSource(await probe(app.storage.localPath(key)!));
-    } catch (e) {
-      if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
-      throw e;
-    }
+  return withUploadedSource(app, id, file, app.config.maxClipsSourceBytes, async ({ key, meta }) => {
     const project = await app.db.$transaction(async (tx) => {
       await debitClipCredit(tx, user.id, id);
       return tx.project.create({ data: { ...projectData(user.id, settings), id, sourceKey: key, videoMeta: meta as unknown as Prisma.InputJsonValue } });
     });
     await app.jobs.enqueue(JOB_NAMES.processMagicClips, { projectId: project.id, userId: user.id });
     return project;
-  } catch (e) {
-    file.stream.resume();
-    await app.storage.delete(key).catch(() => {});
-    throw e;
-  }
+  });
 }

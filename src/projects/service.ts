@@ -107,6 +107,38 @@ export async function createProject(app: App, userId: string, body: unknown): Pr
 }
 
 /**
+ * Stores an uploaded source video of project `id` (413 once past `maxBytes`)
+ * and judges it by its content: an mp4 or mov video of at most 2 hours (415 or
+ * VALIDATION_ERROR otherwise). `create` stores the project that owns it; when
+ * anything fails, the file is gone and the rest of the request is drained.
+ */
+export async function withUploadedSource<T>(
+  app: App,
+  id: string,
+  file: { filename: string; stream: Readable },
+  maxBytes: number,
+  create: (source: { key: string; meta: VideoMeta }) => Promise<T>,
+): Promise<T> {
+  const ext = path.extname(file.filename).toLowerCase() === '.mov' ? '.mov' : '.mp4';
+  const key = `projects/${id}/source${ext}`;
+  try {
+    await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes });
+    let probed: ProbeResult;
+    try {
+      probed = await probe(app.storage.localPath(key)!);
+    } catch (e) {
+      if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
+      throw e;
+    }
+    return await create({ key, meta: checkProjectSource(probed) });
+  } catch (e) {
+    file.stream.resume();
+    await app.storage.delete(key).catch(() => {});
+    throw e;
+  }
+}
+
+/**
  * POST /v1/projects/upload: the fields are checked before a byte of the file is
  * read; the file streams into storage (413 as soon as it passes 2 GB) and is
  * judged by its content. A refused or broken upload leaves no project and no file.
@@ -120,18 +152,7 @@ export async function uploadProject(app: App, userId: string, body: unknown, fil
     throw e;
   }
   const id = crypto.randomUUID();
-  const ext = path.extname(file.filename).toLowerCase() === '.mov' ? '.mov' : '.mp4';
-  const key = `projects/${id}/source${ext}`;
-  try {
-    await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes: app.config.maxProjectBytes });
-    let probed: ProbeResult;
-    try {
-      probed = await probe(app.storage.localPath(key)!);
-    } catch (e) {
-      if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
-      throw e;
-    }
-    const meta = checkProjectSource(probed);
+  return withUploadedSource(app, id, file, app.config.maxProjectBytes, async ({ key, meta }) => {
     const project = await app.db.$transaction(async (tx) => {
       await debitAiBroll(tx, userId, aiBrollCount(settings), id);
       return tx.project.create({
@@ -140,11 +161,7 @@ export async function uploadProject(app: App, userId: string, body: unknown, fil
     });
     await app.jobs.enqueue(JOB_NAMES.processProject, { projectId: project.id, userId });
     return project;
-  } catch (e) {
-    file.stream.resume();
-    await app.storage.delete(key).catch(() => {});
-    throw e;
-  }
+  });
 }
 
 /** One of the user's projects; a missing, foreign or malformed id is NOT_FOUND. */
