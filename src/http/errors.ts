@@ -55,7 +55,7 @@ export function trackRequests(server: Server): void {
 }
 
 /** How long a connection refused by the HTTP parser still reads what its client sends before it is closed. */
-const PARSER_LINGER_MS = 1_000;
+const PARSER_LINGER_MS = 5_000;
 const answered = new WeakSet<Socket>();
 
 /**
@@ -76,7 +76,14 @@ export function answerClientError(err: Error & { code?: string; reason?: string;
   const error = new AppError('BAD_REQUEST', message);
   const current = inFlight.get(socket);
   const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1', 0, 4096) : '';
-  const linger = () => setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
+  // the client may still be sending: what it sends is read and dropped until it closes or the linger
+  // ends, so closing does not reset the connection (a reset can drop the answer before the client reads it)
+  const linger = () => {
+    socket.on('data', () => {});
+    socket.resume();
+    socket.once('end', () => socket.destroy());
+    setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
+  };
   if (current?.req.complete) {
     // what broke follows a request received whole and still being answered: that answer is its
     // own and goes out first (answers keep the order of their requests), then this refusal
