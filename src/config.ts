@@ -53,6 +53,10 @@ export interface Config {
   renderStallMs: number;
   /** wait after a webhook's first failed attempt (ms) */
   webhookRetryBaseMs: number;
+  /** publishing: the wait after a post's first transient failure (ms), doubled after each next one */
+  publishRetryBaseMs: number;
+  /** the sandbox platform: how long an upload takes to be ready (ms) */
+  sandboxDelayMs: number;
   /** how long a long job's lock lives unrenewed before another worker takes the job over (ms) */
   longJobLockMs: number;
   /** a PostgreSQL server whose scratch databases tests and `db:diff` may use */
@@ -130,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderPreset: env.RENDER_PRESET || 'veryfast',
     renderStallMs: positive('RENDER_STALL_MS', env.RENDER_STALL_MS, 60_000),
     webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),
+    publishRetryBaseMs: positive('PUBLISH_RETRY_BASE_MS', env.PUBLISH_RETRY_BASE_MS, 30_000),
+    sandboxDelayMs: int('SANDBOX_PUBLISH_DELAY_MS', env.SANDBOX_PUBLISH_DELAY_MS, 1500),
     longJobLockMs: Number(env.PROJECT_JOB_LOCK_MS) || 2 * 60_000,
     testDatabaseUrl: env.TEST_DATABASE_URL || undefined,
     adminDebug: env.ADMIN_DEBUG === '1',

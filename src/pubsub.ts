@@ -1,6 +1,7 @@
 import { createPubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
+import type { PublicationEvent } from './publishing/events.js';
 
 /** A job's lifecycle as seen by subscribers, whichever process ran it. */
 export interface JobEvent {
@@ -33,6 +34,7 @@ export interface ProjectEvent {
 export type Topics = {
   jobEvent: [jobId: string, event: JobEvent];
   projectUpdated: [projectId: string, event: ProjectEvent];
+  publicationUpdated: [publicationId: string, event: PublicationEvent];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };

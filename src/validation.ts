@@ -76,6 +76,40 @@ export function text<O extends Presence & { min?: number } = {}>(max: number, op
   return presence(s, opts);
 }
 
+/** Characters as a reader counts them: Unicode code points, so an emoji is one and not two UTF-16 units. */
+export const codePoints = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/**
+ * A text of 1-`max` characters counted in code points (the platforms' own
+ * limits count so), not only spaces; `min` 0 allows an empty text.
+ */
+export function postText<O extends Presence & { min?: number } = {}>(max: number, opts: O = {} as O) {
+  const min = opts.min ?? 1;
+  const rule = min > 0 ? `must be ${min}-${max} characters, not only spaces` : `must be at most ${max} characters`;
+  let s = storableString({ error: words('must be a string', opts) }).refine((v) => codePoints(v) <= max, rule);
+  if (min > 0) s = s.refine((v) => v.trim() !== '', rule);
+  return presence(s, opts);
+}
+
+/** An ISO 8601 date and time with its offset (`2026-05-01T09:30:00Z`); a date alone is refused, as is a time without an offset. */
+export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** The instant an ISO 8601 date-time names, or null when `s` is not one (a date alone included). */
+export function parseDateTime(s: unknown): Date | null {
+  if (typeof s !== 'string' || !ISO_DATE_TIME.test(s)) return null;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+export const dateTime = <O extends Presence = {}>(opts: O = {} as O) => {
+  const rule = 'must be an ISO 8601 date-time with a time and an offset, e.g. 2026-05-01T09:30:00Z';
+  return presence(storableString({ error: words(rule, opts) }).refine((v) => parseDateTime(v) !== null, rule), opts);
+};
+
 export const bool = <O extends Presence = {}>(opts: O = {} as O) => presence(z.boolean({ error: words('must be a boolean (true or false)', opts) }), opts);
 
 /** An integer from `min` to `max`. */

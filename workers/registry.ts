@@ -6,7 +6,8 @@ import { renderExportJob } from './jobs/render-export.js';
 import { projectWatchdogJob } from './jobs/project-watchdog.js';
 import { maintenanceJob } from './jobs/maintenance.js';
 import { webhookJobs } from './jobs/deliver-webhook.js';
+import { publishingJobs } from './jobs/publishing.js';
 import type { JobDefinition } from './types.js';
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
-export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, maintenanceJob, generateBrollJob, processMagicClipsJob, renderClipJob, ...webhookJobs];
+export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, maintenanceJob, generateBrollJob, processMagicClipsJob, renderClipJob, ...webhookJobs, ...publishingJobs];

@@ -11,6 +11,10 @@ export const JOB_NAMES = {
   deliverWebhook: 'webhooks.deliver',
   sweepWebhooks: 'webhooks.sweep',
   purge: 'maintenance.purge',
+  deliverPost: 'publishing.deliver-post',
+  firePublication: 'publishing.fire',
+  sweepPublishing: 'publishing.sweep',
+  syncAnalytics: 'publishing.sync-analytics',
 } as const;
 
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];

@@ -6,6 +6,8 @@ import crypto from 'node:crypto';
 import { isPlatformKey, PLATFORM_KEYS } from '../catalog/platforms.js';
 import type { Db, Prisma } from '../db/client.js';
 import { fieldError, notFound } from '../errors.js';
+import { SANDBOX_CONNECTOR, type SandboxCredentials } from '../platforms/sandbox.js';
+import { utcDay, writeFollowers } from './analytics.js';
 
 export type SocialAccount = Prisma.SocialAccountModel;
 
@@ -22,21 +24,29 @@ export interface AccountConnection {
  * connector (DESIGN.md, Publishing). Connecting a platform the profile has
  * already connected updates that account rather than adding a second one, so
  * the account keeps its id, posts and history. An unknown platform is refused.
+ * Today's followers are written as the account's first daily level, so the
+ * statistics count it from the day it was connected.
  */
 export async function connectSandboxAccount(db: Db, profileId: string, input: AccountConnection): Promise<SocialAccount> {
   const { platform, isPrivate, followers } = input;
   if (!isPlatformKey(platform)) throw fieldError('platform', `must be one of ${PLATFORM_KEYS.join(', ')}`, platform);
   if (!(await db.profile.findUnique({ where: { id: profileId }, select: { id: true } }))) throw notFound(`profile ${profileId}`);
-  return db.socialAccount.upsert({
+  const existing = await db.socialAccount.findUnique({ where: { profileId_platform: { profileId, platform } } });
+  const count = followers ?? existing?.followers ?? 0;
+  const credentials: SandboxCredentials = { followers: count, since: new Date().toISOString() };
+  const account = await db.socialAccount.upsert({
     where: { profileId_platform: { profileId, platform } },
     create: {
       profileId,
       platform,
-      connector: 'sandbox',
+      connector: SANDBOX_CONNECTOR,
       externalId: `sandbox-${platform}-${crypto.randomBytes(8).toString('hex')}`,
       isPrivate,
-      followers: followers ?? 0,
+      followers: count,
+      credentials: credentials as unknown as Prisma.InputJsonValue,
     },
-    update: { isPrivate, ...(followers === undefined ? {} : { followers }) },
+    update: { isPrivate, followers: count, connector: SANDBOX_CONNECTOR, credentials: credentials as unknown as Prisma.InputJsonValue },
   });
+  await writeFollowers(db, [{ id: account.id, followers: count }], utcDay(new Date()));
+  return account;
 }

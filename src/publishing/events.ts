@@ -1,0 +1,46 @@
+/**
+ * What subscribers of a publication see: its status and each post's, sent
+ * after every change by whichever process made it.
+ */
+import type { App } from '../app.js';
+
+export interface PostEvent {
+  platform: string;
+  publishStatus: string;
+  platformPostId: string | null;
+  platformPostUrl: string | null;
+  error: string | null;
+}
+
+export interface PublicationEvent {
+  publicationId: string;
+  userId: string;
+  /** `cancelled` once a scheduled publication is cancelled (and gone) */
+  status: string;
+  posts: PostEvent[];
+  at: string;
+}
+
+/** The publication's state now, or null once it is gone. */
+export async function publicationEvent(app: App, publicationId: string): Promise<PublicationEvent | null> {
+  const p = await app.db.publication.findUnique({
+    where: { id: publicationId },
+    select: {
+      userId: true,
+      status: true,
+      posts: { select: { platform: true, publishStatus: true, platformPostId: true, platformPostUrl: true, error: true }, orderBy: { platform: 'asc' } },
+    },
+  });
+  if (!p) return null;
+  return { publicationId, userId: p.userId, status: p.status, posts: p.posts, at: new Date().toISOString() };
+}
+
+/** Tells subscribers the publication's state; a failure to tell them never fails the change. */
+export async function publishPublicationEvent(app: App, publicationId: string, gone?: { userId: string }): Promise<void> {
+  try {
+    const event = gone ? { publicationId, userId: gone.userId, status: 'cancelled', posts: [], at: new Date().toISOString() } : await publicationEvent(app, publicationId);
+    if (event) app.pubsub.publish('publicationUpdated', publicationId, event);
+  } catch (err) {
+    app.log.warn({ err, publicationId }, 'could not tell subscribers of a publication change');
+  }
+}
