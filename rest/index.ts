@@ -32,7 +32,8 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
         withHeaders();
         await form?.release();
       }
-      return reply.code(r.status ?? 200).send(await r.respond(data, req, reply));
+      const status = typeof r.status === 'function' ? r.status(data) : (r.status ?? 200);
+      return reply.code(status).send(await r.respond(data, req, reply));
     };
     fastify.route({
       method: r.method,

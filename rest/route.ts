@@ -14,7 +14,8 @@ export interface Route<TResult = unknown, TVariables = unknown> {
   /** none for a form route: its variables come from its form */
   variables?: (req: FastifyRequest) => TVariables | Promise<TVariables>;
   respond: (data: TResult, req: FastifyRequest, reply: FastifyReply) => unknown;
-  status?: number;
+  /** the success status: a number, or from the data (200 or 202 by what happened) */
+  status?: number | ((data: TResult) => number);
   /**
    * The domain's reading of the raw body the variables carry, run after
    * authentication and rate limits and before GraphQL coerces them into the

@@ -6,6 +6,7 @@ import { magicClipsRoutes } from './routes/magic-clips.js';
 import { presetRoutes } from './routes/presets.js';
 import { projectEditRoutes } from './routes/project-edits.js';
 import { projectRoutes } from './routes/projects.js';
+import { publishingRoutes } from './routes/publishing.js';
 
 /** The route table of /v1: one file per domain under routes/. */
-export const routes: Route[] = [...catalogRoutes, ...exportRoutes, ...libraryRoutes, ...magicClipsRoutes, ...presetRoutes, ...projectRoutes, ...projectEditRoutes];
+export const routes: Route[] = [...catalogRoutes, ...exportRoutes, ...libraryRoutes, ...magicClipsRoutes, ...presetRoutes, ...projectRoutes, ...projectEditRoutes, ...publishingRoutes];

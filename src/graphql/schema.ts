@@ -8,6 +8,7 @@ import './jobs.js';
 import './library.js';
 import './magic-clips.js';
 import './presets.js';
+import './publishing.js';
 import './project-edits.js';
 import './projects.js';
 import './themes.js';

@@ -33,9 +33,11 @@ import { connectorFor } from '../platforms/index.js';
 import { isPlatformError, PlatformError, type ConnectedAccount, type OutgoingPost, type PostMedia, type PublishedPost } from '../platforms/types.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { publishPublicationEvent } from './events.js';
-import { API_CREDITS_PER_POST } from './publish.js';
 
 type Tx = Prisma.TransactionClient;
+
+/** DECISIONS.md, Money and limits: 1 API credit per platform post. */
+export const API_CREDITS_PER_POST = 1;
 
 /** Failures of a post that may pass (the platform down, a timeout) before it is failed. */
 export const MAX_ATTEMPTS = 5;
@@ -156,6 +158,7 @@ async function waitFor(app: App, post: ClaimedPost, ref: string, checkAfterMs: n
 
 async function published(app: App, post: ClaimedPost, done: PublishedPost): Promise<DeliveryOutcome> {
   await app.db.$transaction(async (tx) => {
+    await lockPublications(tx, [post.publicationId]);
     await tx.post.update({
       where: { id: post.id },
       data: { publishStatus: 'published', platformPostId: done.platformPostId, platformPostUrl: done.platformPostUrl, publishedAt: new Date(), error: null, nextAttemptAt: null, leaseUntil: null },
@@ -189,6 +192,8 @@ async function failed(app: App, post: ClaimedPost, e: PlatformError): Promise<De
  */
 export async function failPosts(db: Db, postIds: string[], message: string, refunded: boolean): Promise<void> {
   await db.$transaction(async (tx) => {
+    const of = await tx.post.findMany({ where: { id: { in: postIds } }, select: { publicationId: true } });
+    await lockPublications(tx, of.map((p) => p.publicationId));
     const posts = await tx.post.findMany({ where: { id: { in: postIds }, publishStatus: 'processing' }, select: { id: true, publicationId: true, publication: { select: { userId: true } } } });
     await tx.post.updateMany({ where: { id: { in: posts.map((p) => p.id) }, publishStatus: 'processing' }, data: { publishStatus: 'failed', error: message, nextAttemptAt: null, leaseUntil: null } });
     for (const p of posts) {
@@ -196,6 +201,16 @@ export async function failPosts(db: Db, postIds: string[], message: string, refu
     }
     for (const id of new Set(posts.map((p) => p.publicationId))) await refreshStatus(tx, id);
   });
+}
+
+/**
+ * Holds publications' rows for the transaction: changes of their posts then
+ * happen one transaction at a time, so each status is read from every post's
+ * committed state (two posts ending at once would each see the other still processing).
+ */
+async function lockPublications(tx: Tx, ids: string[]): Promise<void> {
+  const unique = [...new Set(ids)].sort();
+  if (unique.length) await tx.$queryRaw`SELECT id FROM "Publication" WHERE id IN (${Prisma.join(unique)}) ORDER BY id FOR UPDATE`;
 }
 
 /**

@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
-import { debit } from '../credits/ledger.js';
+import { debit, refund } from '../credits/ledger.js';
 import { paymentRequired } from '../credits/shortfall.js';
 import type { Prisma } from '../db/client.js';
 import { AppError, badRequest, FieldErrors, notFound } from '../errors.js';
@@ -21,11 +21,8 @@ import { JOB_NAMES } from '../jobs/names.js';
 import { getProject } from '../projects/service.js';
 import { isPlainObject, parseDateTime, readBody } from '../validation.js';
 import { publishBody, type PublishBody } from './schemas.js';
-import { dispatchPosts } from './delivery.js';
+import { API_CREDITS_PER_POST, dispatchPosts } from './delivery.js';
 import { publishPublicationEvent } from './events.js';
-
-/** DECISIONS.md, Money and limits: 1 API credit per platform post. */
-export const API_CREDITS_PER_POST = 1;
 
 export const newPublicationId = () => `pub_${crypto.randomUUID()}`;
 
@@ -64,7 +61,7 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
   const body = readBody(publishBody, input, errors);
   const raw = isPlainObject(input) ? input : {};
 
-  const scheduledFor = body?.scheduledFor ? parseDateTime(body.scheduledFor) : null;
+  const scheduledFor = errors.has('scheduledFor') ? null : parseDateTime(raw.scheduledFor);
   if (scheduledFor && scheduledFor.getTime() <= now.getTime()) errors.add('scheduledFor', 'must be in the future', raw.scheduledFor);
 
   const profileId = await profileFor(app, user.id, typeof raw.profileId === 'string' && !errors.has('profileId') ? raw.profileId : undefined, errors);
@@ -143,4 +140,25 @@ export async function findPublication(app: App, userId: string, id: string): Pro
   const p = typeof id === 'string' && id.length <= 80 ? await app.db.publication.findFirst({ where: { id, userId } }) : null;
   if (!p) throw notFound('Publication');
   return p;
+}
+
+/**
+ * Cancels a scheduled publication before it fires: it is deleted with its
+ * posts and its credits come back, in one transaction that holds its row, so
+ * it either fires or is cancelled, never both. Only a scheduled publication
+ * can be cancelled (400 BAD_REQUEST otherwise).
+ */
+export async function cancelPublication(app: App, userId: string, id: string): Promise<{ id: string; refundedCredits: number }> {
+  const refunded = await app.db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM "Publication" WHERE id = ${id} AND "userId" = ${userId}::uuid FOR UPDATE`;
+    if (!row) throw notFound('Publication');
+    if (row.status !== 'scheduled') throw badRequest(`Only a scheduled publication can be cancelled; this one is ${row.status}`);
+    const posts = await tx.post.count({ where: { publicationId: id } });
+    const amount = await refund(tx, userId, { kind: 'api', amount: posts * API_CREDITS_PER_POST, reason: 'publication cancelled', subjectId: id });
+    await tx.publication.delete({ where: { id } });
+    return amount;
+  });
+  app.log.info({ publicationId: id, refundedCredits: refunded }, 'scheduled publication cancelled');
+  await publishPublicationEvent(app, id, { userId });
+  return { id, refundedCredits: refunded };
 }

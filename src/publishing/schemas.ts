@@ -32,7 +32,8 @@ const firstComment = postText(POST_LIMITS.firstComment).meta({ description: `pos
 
 const tags = z
   .array(postText(POST_LIMITS.tag, { required: true }), { error: (iss) => (iss.input === null ? 'must not be null' : 'must be an array of strings') })
-  .max(POST_LIMITS.videoshareTags, `must have at most ${POST_LIMITS.videoshareTags} tags`)
+  // a refinement rather than .max(): zod's length check stops the object's other checks (unknown fields)
+  .refine((list) => list.length <= POST_LIMITS.videoshareTags, `must have at most ${POST_LIMITS.videoshareTags} tags`)
   .optional()
   .meta({ description: `at most ${POST_LIMITS.videoshareTags} tags, each 1-${POST_LIMITS.tag} characters` });
 

@@ -1,0 +1,189 @@
+/**
+ * GET /v1/projects/published and its connection: the caller's publications
+ * with their project, totals and posts, filtered, sorted and paged by an
+ * opaque keyset cursor.
+ *
+ * A traversal is pinned to the instant of its first page (`asOf`, carried by
+ * the cursor): publications made after it are left out, and `to` defaults to
+ * it, so a publication arriving while a client pages is never met in the middle.
+ * Sorting by views or engagement orders by the totals settled at the end of
+ * the last settled UTC day (Publication.settled*, analytics.ts), which do not
+ * change while today's counts grow; the cursor carries that day too, and a
+ * traversal that outlives a settlement reads its keys as of its own day from
+ * the daily rows, so no page repeats or skips an item. `totals` show the
+ * latest counts.
+ */
+import { Prisma, type Db } from '../db/client.js';
+import { FieldErrors } from '../errors.js';
+import { isPlatformKey, PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
+import { isUuid } from '../ids.js';
+import { MAX_PAGE_SIZE } from '../pagination.js';
+import { parseDateTime } from '../validation.js';
+import { loadPublications, type PublicationView } from './records.js';
+import { utcDay } from './analytics.js';
+
+export const SORT_KEYS = ['publishedAt', 'views', 'engagement'] as const;
+export const DIRECTIONS = ['asc', 'desc'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export const DEFAULT_LIMIT = 25;
+
+/** The listing's query as either door passes it: text, read here. */
+export interface ListingArgs {
+  platform?: string | null;
+  profileId?: string | null;
+  from?: string | null;
+  to?: string | null;
+  sortBy?: string | null;
+  direction?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+interface Pin {
+  /** the instant of the traversal's first page */
+  asOf: Date;
+  /** the settlement day the sort keys were read at */
+  day: string;
+}
+
+interface Cursor extends Pin {
+  key: string | number;
+  id: string;
+}
+
+const encode = (c: Cursor) => Buffer.from(JSON.stringify([c.key, c.id, c.asOf.toISOString(), c.day])).toString('base64url');
+
+function decode(s: string): Cursor | null {
+  try {
+    const [key, id, asOf, day] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
+    const at = typeof asOf === 'string' ? new Date(asOf) : null;
+    if (!(typeof key === 'string' || typeof key === 'number') || typeof id !== 'string' || id.length > 80 || !at || Number.isNaN(at.getTime())) return null;
+    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+    if (typeof key === 'string' && Number.isNaN(Date.parse(key))) return null;
+    return { key, id, asOf: at, day };
+  } catch {
+    return null;
+  }
+}
+
+/** A listing's `from`/`to`: an ISO 8601 date-time, or a date alone (its midnight, UTC). */
+function readInstant(s: string): Date | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
+    const d = new Date(`${s}T00:00:00Z`);
+    return Number.isNaN(d.getTime()) || utcDay(d) !== s ? null : d;
+  }
+  return parseDateTime(s);
+}
+
+interface ReadListing {
+  platform?: PlatformKey;
+  profileId?: string;
+  from?: Date;
+  to?: Date;
+  sortBy: SortKey;
+  direction: 'asc' | 'desc';
+  limit: number;
+  cursor: Cursor | null;
+}
+
+/** Every violated parameter at once, named as the REST query names it. */
+export function readListing(args: ListingArgs): ReadListing {
+  const e = new FieldErrors();
+  const out: ReadListing = { sortBy: 'publishedAt', direction: 'desc', limit: DEFAULT_LIMIT, cursor: null };
+  if (args.platform != null) {
+    if (isPlatformKey(args.platform)) out.platform = args.platform;
+    else e.add('platform', `must be one of ${PLATFORM_KEYS.join(', ')}`, args.platform);
+  }
+  if (args.profileId != null) {
+    if (isUuid(args.profileId)) out.profileId = args.profileId;
+    else e.add('profileId', 'must be the UUID of one of your profiles', args.profileId);
+  }
+  for (const name of ['from', 'to'] as const) {
+    const v = args[name];
+    if (v == null) continue;
+    const d = readInstant(v);
+    if (d) out[name] = d;
+    else e.add(name, 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)', v);
+  }
+  if (out.from && out.to && out.from > out.to) e.add('from', 'must not be after to', args.from);
+  if (args.sortBy != null) {
+    if ((SORT_KEYS as readonly string[]).includes(args.sortBy)) out.sortBy = args.sortBy as SortKey;
+    else e.add('sortBy', `must be one of ${SORT_KEYS.join(', ')}`, args.sortBy);
+  }
+  if (args.direction != null) {
+    if ((DIRECTIONS as readonly string[]).includes(args.direction)) out.direction = args.direction as 'asc' | 'desc';
+    else e.add('direction', `must be one of ${DIRECTIONS.join(', ')}`, args.direction);
+  }
+  if (args.limit != null) {
+    if (Number.isInteger(args.limit) && args.limit >= 1 && args.limit <= MAX_PAGE_SIZE) out.limit = args.limit;
+    else e.add('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`, args.limit);
+  }
+  if (args.cursor != null) {
+    out.cursor = decode(args.cursor);
+    // a cursor's key must be of the sort it was made for
+    const kind = out.sortBy === 'publishedAt' ? 'string' : 'number';
+    if (!out.cursor || typeof out.cursor.key !== kind) {
+      out.cursor = null;
+      e.add('cursor', `must be the nextCursor of a previous page sorted by ${out.sortBy}`, args.cursor);
+    }
+  }
+  e.throwIfAny();
+  return out;
+}
+
+export interface PublicationsPage {
+  items: PublicationView[];
+  nextCursor: string | null;
+}
+
+/** The sort key of a row, as of the traversal's settlement day. */
+function keyOf(sortBy: SortKey, pinnedDay: string, currentDay: string): Prisma.Sql {
+  if (sortBy === 'publishedAt') return Prisma.sql`p."publishedAt"`;
+  const settled = sortBy === 'views' ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
+  if (pinnedDay === currentDay) return settled;
+  // settled since the traversal began: take back what the days since its own day added
+  const gained = sortBy === 'views' ? Prisma.sql`d.views` : Prisma.sql`d.likes + d.comments + d.shares`;
+  return Prisma.sql`(${settled} - COALESCE((SELECT sum(${gained}) FROM "PostMetricsDaily" d JOIN "Post" po ON po.id = d."postId"
+    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${currentDay}::date), 0))::int`;
+}
+
+/** One page of the caller's publications. */
+export async function listPublications(db: Db, userId: string, args: ListingArgs): Promise<PublicationsPage> {
+  const q = readListing(args);
+  const found = await db.$transaction(
+    async (tx) => {
+      const [{ day, now }] = await tx.$queryRaw<{ day: Date; now: Date }[]>`SELECT day, now() AS now FROM "MetricsSettlement" WHERE id = 1`;
+      const currentDay = utcDay(day);
+      const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: now, day: currentDay };
+      const key = keyOf(q.sortBy, pin.day, currentDay);
+      // `to` defaults to the traversal's first instant
+      const to = q.to ?? pin.asOf;
+      const order = q.direction === 'desc' ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+      const beyond = q.direction === 'desc' ? Prisma.sql`<` : Prisma.sql`>`;
+      const where = [
+        Prisma.sql`p."userId" = ${userId}::uuid`,
+        Prisma.sql`p."createdAt" <= ${pin.asOf}`,
+        Prisma.sql`p."publishedAt" <= ${to}`,
+        ...(q.from ? [Prisma.sql`p."publishedAt" >= ${q.from}`] : []),
+        ...(q.profileId ? [Prisma.sql`p."profileId" = ${q.profileId}::uuid`] : []),
+        ...(q.platform ? [Prisma.sql`p.platforms @> ARRAY[${q.platform}]::"Platform"[]`] : []),
+        ...(q.cursor
+          ? [Prisma.sql`(${key}, p.id) ${beyond} (${q.sortBy === 'publishedAt' ? new Date(q.cursor.key as string) : q.cursor.key}, ${q.cursor.id})`]
+          : []),
+      ];
+      const rows = await tx.$queryRaw<{ id: string; key: Date | number }[]>`
+        SELECT p.id, ${key} AS key FROM "Publication" p
+        WHERE ${Prisma.join(where, ' AND ')}
+        ORDER BY ${key} ${order}, p.id ${order}
+        LIMIT ${q.limit + 1}`;
+      return { rows, pin };
+    },
+    { isolationLevel: 'RepeatableRead' },
+  );
+  const hasMore = found.rows.length > q.limit;
+  const rows = found.rows.slice(0, q.limit);
+  const last = rows.at(-1);
+  const nextCursor =
+    hasMore && last ? encode({ key: last.key instanceof Date ? last.key.toISOString() : Number(last.key), id: last.id, ...found.pin }) : null;
+  return { items: await loadPublications(db, rows.map((r) => r.id)), nextCursor };
+}
