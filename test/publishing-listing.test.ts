@@ -279,3 +279,34 @@ describe('GET /v1/projects/published', () => {
     expect(g.body.data.publications.nextCursor).toBe(rest.pagination.nextCursor.length ? g.body.data.publications.nextCursor : null);
   });
 });
+
+describe('rate limits (DECISIONS.md: 1000 an hour each), counted across both doors', () => {
+  /** Spends `field` calls through /graphql, 50 aliases a request. */
+  async function spend(key: string, field: string) {
+    for (let left = 1000; left > 0; left -= 50) {
+      const r = await gql(app, key, `{ ${Array.from({ length: 50 }, (_, i) => `a${i}: ${field}`).join(' ')} }`);
+      expect(r.status).toBe(200);
+    }
+  }
+
+  it('the listing: 1000 GraphQL calls, then REST answers 429 with retryAfter and the limit headers', async () => {
+    const o = await owner();
+    await spend(o.key, 'publications(limit: 1) { nextCursor }');
+    const r = await list(o);
+    expect(r.status).toBe(429);
+    expect(r.body).toMatchObject({ error: 'RATE_LIMIT_EXCEEDED', retryAfter: expect.any(Number) });
+    expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(r.headers.get('retry-after')).toBe(String(r.body.retryAfter));
+  });
+
+  it('publish: spent through GraphQL, refused through REST', async () => {
+    const o = await owner();
+    for (let left = 1000; left > 0; left -= 50) {
+      const aliases = Array.from({ length: 50 }, (_, i) => `a${i}: publishProject(projectId: "${crypto.randomUUID()}", input: { platforms: { microblog: { content: "x" } } }) { id }`);
+      await gql(app, o.key, `mutation { ${aliases.join(' ')} }`);
+    }
+    const r = await request(app, 'POST', `/v1/projects/${o.projectId}/publish`, { key: o.key, json: { platforms: { microblog: { content: 'x' } } } });
+    expect(r.status).toBe(429);
+    expect(r.body.error).toBe('RATE_LIMIT_EXCEEDED');
+  });
+});
