@@ -1,7 +1,6 @@
 import { createPubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
-import type { PublicationEvent } from './publishing/events.js';
 
 /** A job's lifecycle as seen by subscribers, whichever process ran it. */
 export interface JobEvent {
@@ -27,6 +26,16 @@ export interface ProjectEvent {
   clipsDone?: number | null;
   clipsTotal?: number | null;
   failureReason: string | null;
+  at: string;
+}
+
+/** A publication's status and each post's, as subscribers see it after a change. */
+export interface PublicationEvent {
+  publicationId: string;
+  userId: string;
+  /** `cancelled` once a scheduled publication is cancelled (and gone) */
+  status: string;
+  posts: Array<{ platform: string; publishStatus: string; platformPostId: string | null; platformPostUrl: string | null; error: string | null }>;
   at: string;
 }
 

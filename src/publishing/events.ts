@@ -3,23 +3,9 @@
  * after every change by whichever process made it.
  */
 import type { App } from '../app.js';
+import type { PublicationEvent } from '../pubsub.js';
 
-export interface PostEvent {
-  platform: string;
-  publishStatus: string;
-  platformPostId: string | null;
-  platformPostUrl: string | null;
-  error: string | null;
-}
-
-export interface PublicationEvent {
-  publicationId: string;
-  userId: string;
-  /** `cancelled` once a scheduled publication is cancelled (and gone) */
-  status: string;
-  posts: PostEvent[];
-  at: string;
-}
+export type { PublicationEvent };
 
 /** The publication's state now, or null once it is gone. */
 export async function publicationEvent(app: App, publicationId: string): Promise<PublicationEvent | null> {
