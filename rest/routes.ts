@@ -7,6 +7,17 @@ import { presetRoutes } from './routes/presets.js';
 import { projectEditRoutes } from './routes/project-edits.js';
 import { projectRoutes } from './routes/projects.js';
 import { publishingRoutes } from './routes/publishing.js';
+import { publishingStatsRoutes } from './routes/publishing-stats.js';
 
 /** The route table of /v1: one file per domain under routes/. */
-export const routes: Route[] = [...catalogRoutes, ...exportRoutes, ...libraryRoutes, ...magicClipsRoutes, ...presetRoutes, ...projectRoutes, ...projectEditRoutes, ...publishingRoutes];
+export const routes: Route[] = [
+  ...catalogRoutes,
+  ...exportRoutes,
+  ...libraryRoutes,
+  ...magicClipsRoutes,
+  ...presetRoutes,
+  ...projectRoutes,
+  ...projectEditRoutes,
+  ...publishingRoutes,
+  ...publishingStatsRoutes,
+];

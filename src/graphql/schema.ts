@@ -11,6 +11,7 @@ import './presets.js';
 import './publishing.js';
 import './project-edits.js';
 import './projects.js';
+import './publishing-stats.js';
 import './themes.js';
 import './webhooks.js';
 
