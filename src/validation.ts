@@ -101,6 +101,10 @@ export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)
 /** The instant an ISO 8601 date-time names, or null when `s` is not one (a date alone included). */
 export function parseDateTime(s: unknown): Date | null {
   if (typeof s !== 'string' || !ISO_DATE_TIME.test(s)) return null;
+  // a calendar day that does not exist (2026-02-30) is refused, not rolled over
+  const [y, m, day] = s.slice(0, 10).split('-').map(Number);
+  const calendar = new Date(Date.UTC(y, m - 1, day));
+  if (calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== day) return null;
   const d = new Date(s);
   return Number.isNaN(d.getTime()) ? null : d;
 }

@@ -343,3 +343,11 @@ describe('the GraphQL door', () => {
     expect(events.at(-1)).toMatchObject({ status: 'published', posts: [{ publishStatus: 'published' }, { publishStatus: 'published' }] });
   });
 });
+
+describe('dates', () => {
+  it('a scheduledFor on a day that does not exist is refused, not rolled over', async () => {
+    const p = await publisher();
+    const r = await publish(p, { ...body('microblog'), scheduledFor: '2031-02-30T09:00:00Z' });
+    expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'scheduledFor' }] });
+  });
+});
