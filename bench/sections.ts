@@ -4,6 +4,7 @@ import { faces } from './faces.js';
 import { foundation } from './foundation.js';
 import { library } from './library.js';
 import { projects } from './projects.js';
+import { publishing } from './publishing.js';
 import { render } from './render.js';
 
 /** Benchmark sections in the order they run. */
@@ -14,4 +15,5 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   render,
   faces,
   clips,
+  publishing,
 };
