@@ -249,8 +249,8 @@ describe('GET /v1/projects/published', () => {
 
   it('a traversal sorted by views that outlives a settlement keeps the order of its own day', async () => {
     const o = await owner();
-    const [{ day }] = await db().$queryRaw<{ day: Date }[]>`SELECT day FROM "MetricsSettlement"`;
-    const today = utcDay(day);
+    const [{ day: settled }] = await db().$queryRaw<{ day: Date }[]>`SELECT day FROM "MetricsSettlement"`;
+    const today = utcDay(settled);
     const original: string[] = [];
     for (let i = 0; i < 12; i++) {
       const id = await publication(o, new Date(Date.parse('2026-05-01T00:00:00Z') + i * 3600_000), ['microblog']);
@@ -260,14 +260,24 @@ describe('GET /v1/projects/published', () => {
     // today's gains reverse the order once settled
     const posts = await db().post.findMany({ where: { publicationId: { in: original } }, include: { publication: true } });
     await writePostMetrics(db(), posts.map((p) => ({ id: p.id, metrics: metrics(1000 - original.indexOf(p.publicationId) * 50) })), today);
-    const next = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) + DAY));
+    const day = (n: number) => utcDay(new Date(Date.parse(`${today}T00:00:00Z`) + n * DAY));
+    // one settlement in between: the keys it kept (indexed)
     const seen = await walk(o, { sortBy: 'views', limit: 5 }, async (page) => {
-      if (page === 0) expect(await settle(db(), next)).toBe(true);
+      if (page === 0) expect(await settle(db(), day(1))).toBe(true);
     });
     expect(seen).toEqual([...original].reverse());
-    // a new traversal reads the settled order
-    const fresh = await walk(o, { sortBy: 'views', limit: 5 });
+    // a new traversal reads the settled order; two settlements during it, and it still reads its own day's
+    const reversed = original.map((_, i) => original[original.length - 1 - i]);
+    const posts2 = await db().post.findMany({ where: { publicationId: { in: original } } });
+    await writePostMetrics(db(), posts2.map((p) => ({ id: p.id, metrics: metrics(1000 - original.indexOf(p.publicationId) * 50 + 5000 * (original.indexOf(p.publicationId) + 1)) })), day(1));
+    const fresh = await walk(o, { sortBy: 'views', limit: 5 }, async (page) => {
+      if (page === 0) {
+        expect(await settle(db(), day(2))).toBe(true);
+        expect(await settle(db(), day(3))).toBe(true);
+      }
+    });
     expect(fresh).toEqual(original);
+    expect(await walk(o, { sortBy: 'views', limit: 5 })).toEqual(reversed);
   });
 
   it('the GraphQL connection gives the same page as REST', async () => {

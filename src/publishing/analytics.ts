@@ -178,12 +178,18 @@ export async function writeFollowers(db: Db, batch: Array<{ id: string; follower
  * Moves the listing's sort keys (Publication.settled*) over every day before
  * `today` not yet settled, and the settlement to `today`, in one transaction
  * that waits for the syncs writing those days. Days before the settlement
- * never change again, so pages sorted by these keys keep one order.
+ * never change again, so pages sorted by these keys keep one order. The keys
+ * as they were are kept (previousSettled*), so a traversal begun before this
+ * settlement still reads its own keys through an index.
  */
 export async function settle(db: Db, today: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const [{ day }] = await tx.$queryRaw<{ day: Date }[]>`SELECT day FROM "MetricsSettlement" WHERE id = 1 FOR UPDATE`;
     if (utcDay(day) >= today) return false;
+    // only the rows the last settlement moved differ from their previous keys
+    await tx.$executeRaw`
+      UPDATE "Publication" SET "previousSettledViews" = "settledViews", "previousSettledEngagement" = "settledEngagement"
+      WHERE "previousSettledViews" <> "settledViews" OR "previousSettledEngagement" <> "settledEngagement"`;
     await tx.$executeRaw`
       UPDATE "Publication" x SET "settledViews" = x."settledViews" + s.views, "settledEngagement" = x."settledEngagement" + s.engagement
       FROM (
@@ -193,8 +199,7 @@ export async function settle(db: Db, today: string): Promise<boolean> {
         GROUP BY p."publicationId"
       ) s
       WHERE x.id = s."publicationId"`;
-    await tx.$executeRaw`UPDATE "MetricsSettlement" SET day = ${today}::date WHERE id = 1`;
+    await tx.$executeRaw`UPDATE "MetricsSettlement" SET day = ${today}::date, "previousDay" = day WHERE id = 1`;
     return true;
   });
 }
-

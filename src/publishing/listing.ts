@@ -138,15 +138,27 @@ export interface PublicationsPage {
   nextCursor: string | null;
 }
 
-/** The sort key of a row, as of the traversal's settlement day. */
-function keyOf(sortBy: SortKey, pinnedDay: string, currentDay: string): Prisma.Sql {
+/** The settlement as a page reads it: its day, and the day before its last move. */
+interface Settlement {
+  day: string;
+  previousDay: string | null;
+}
+
+/**
+ * The sort key of a row as of the traversal's settlement day: the settled
+ * keys, or the previous ones for a traversal begun before the last
+ * settlement (both indexed); one older than that takes back what the days
+ * since its own day added, from the daily rows.
+ */
+function keyOf(sortBy: SortKey, pinnedDay: string, settlement: Settlement): Prisma.Sql {
   if (sortBy === 'publishedAt') return Prisma.sql`p."publishedAt"`;
-  const settled = sortBy === 'views' ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
-  if (pinnedDay === currentDay) return settled;
-  // settled since the traversal began: take back what the days since its own day added
-  const gained = sortBy === 'views' ? Prisma.sql`d.views` : Prisma.sql`d.likes + d.comments + d.shares`;
+  const views = sortBy === 'views';
+  if (pinnedDay === settlement.day) return views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
+  if (pinnedDay === settlement.previousDay) return views ? Prisma.sql`p."previousSettledViews"` : Prisma.sql`p."previousSettledEngagement"`;
+  const settled = views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
+  const gained = views ? Prisma.sql`d.views` : Prisma.sql`d.likes + d.comments + d.shares`;
   return Prisma.sql`(${settled} - COALESCE((SELECT sum(${gained}) FROM "PostMetricsDaily" d JOIN "Post" po ON po.id = d."postId"
-    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${currentDay}::date), 0))::int`;
+    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${settlement.day}::date), 0))::int`;
 }
 
 /** One page of the caller's publications. */
@@ -154,10 +166,10 @@ export async function listPublications(db: Db, userId: string, args: ListingArgs
   const q = readListing(args);
   const found = await db.$transaction(
     async (tx) => {
-      const [{ day, now }] = await tx.$queryRaw<{ day: Date; now: Date }[]>`SELECT day, now() AS now FROM "MetricsSettlement" WHERE id = 1`;
-      const currentDay = utcDay(day);
-      const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: now, day: currentDay };
-      const key = keyOf(q.sortBy, pin.day, currentDay);
+      const [row] = await tx.$queryRaw<{ day: Date; previousDay: Date | null; now: Date }[]>`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
+      const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
+      const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
+      const key = keyOf(q.sortBy, pin.day, settlement);
       // `to` defaults to the traversal's first instant
       const to = q.to ?? pin.asOf;
       const order = q.direction === 'desc' ? Prisma.sql`DESC` : Prisma.sql`ASC`;
