@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile } from '../src/publishing/profiles.js';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
-import { MAX_ATTEMPTS } from '../src/publishing/delivery.js';
+import { failPosts, MAX_ATTEMPTS } from '../src/publishing/delivery.js';
+import { publicationEvent } from '../src/publishing/events.js';
+import { loadPublications } from '../src/publishing/records.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { readSse } from './support/sse.js';
 
@@ -341,6 +343,55 @@ describe('the GraphQL door', () => {
     expect(events[0]).toMatchObject({ publicationId: r.body.id, status: 'scheduled' });
     expect(events.map((e) => e.status)).toContain('processing');
     expect(events.at(-1)).toMatchObject({ status: 'published', posts: [{ publishStatus: 'published' }, { publishStatus: 'published' }] });
+  });
+});
+
+describe('reading publications while their posts end', () => {
+  it('the status read always agrees with the posts read with it, in the views and in the events', async () => {
+    const p = await publisher({ platforms: ['microblog'] });
+    const account = await db().socialAccount.findFirstOrThrow({ where: { profile: { userId: p.id } } });
+    // posts due in a day: neither a worker nor the sweep delivers them while the test ends them one by one
+    const later = new Date(Date.now() + 86_400_000);
+    const ids: string[] = [];
+    const posts: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const created = await db().publication.create({
+        data: {
+          id: `pub_${crypto.randomUUID()}`,
+          userId: p.id,
+          projectId: p.projectId,
+          profileId: account.profileId,
+          publishedAt: new Date(),
+          status: 'processing',
+          platforms: ['microblog'],
+          mediaKey: 'renders/none.mp4',
+          posts: { create: [{ platform: 'microblog', accountId: account.id, content: { content: 'x' }, publishStatus: 'processing', nextAttemptAt: later }] },
+        },
+        include: { posts: true },
+      });
+      ids.push(created.id);
+      posts.push(created.posts[0].id);
+    }
+    const contradictions: string[] = [];
+    const judge = (what: string, status: string, states: string[]) => {
+      const ended = states.every((s) => s !== 'processing');
+      if ((status === 'processing') === ended) contradictions.push(`${what}: ${status} over ${states.join(',')}`);
+    };
+    let done = false;
+    let reads = 0;
+    const reader = (async () => {
+      while (!done) {
+        const [views, events] = await Promise.all([loadPublications(db(), ids), Promise.all(ids.map((id) => publicationEvent(app.runtime.app, id)))]);
+        for (const v of views) judge(`view ${v.id}`, v.status, v.posts.map((x) => x.publishStatus));
+        for (const e of events) judge(`event ${e!.publicationId}`, e!.status, e!.posts.map((x) => x.publishStatus));
+        reads++;
+      }
+    })();
+    for (const id of posts) await failPosts(db(), [id], 'ended by the test', false);
+    done = true;
+    await reader;
+    expect(reads).toBeGreaterThan(1);
+    expect(contradictions).toEqual([]);
   });
 });
 

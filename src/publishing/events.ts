@@ -7,16 +7,25 @@ import type { PublicationEvent } from '../pubsub.js';
 
 export type { PublicationEvent };
 
-/** The publication's state now, or null once it is gone. */
+/**
+ * The publication's state now, or null once it is gone. Its row and its posts
+ * are read in one snapshot: read apart, a post ending in between would show
+ * every post ended under a publication still processing, and a subscriber
+ * would stop at that event.
+ */
 export async function publicationEvent(app: App, publicationId: string): Promise<PublicationEvent | null> {
-  const p = await app.db.publication.findUnique({
-    where: { id: publicationId },
-    select: {
-      userId: true,
-      status: true,
-      posts: { select: { platform: true, publishStatus: true, platformPostId: true, platformPostUrl: true, error: true }, orderBy: { platform: 'asc' } },
-    },
-  });
+  const p = await app.db.$transaction(
+    (tx) =>
+      tx.publication.findUnique({
+        where: { id: publicationId },
+        select: {
+          userId: true,
+          status: true,
+          posts: { select: { platform: true, publishStatus: true, platformPostId: true, platformPostUrl: true, error: true }, orderBy: { platform: 'asc' } },
+        },
+      }),
+    { isolationLevel: 'RepeatableRead' },
+  );
   if (!p) return null;
   return { publicationId, userId: p.userId, status: p.status, posts: p.posts, at: new Date().toISOString() };
 }

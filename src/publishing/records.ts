@@ -1,7 +1,10 @@
 /**
  * Publications as the API shows them (SPEC.md, Publication and Post): the
  * row, its project {id, title}, totals over its posts, and each post with its
- * analytics once synced. A page is read in three queries whatever its size.
+ * analytics once synced. A page is read in three queries whatever its size,
+ * in one snapshot: a publication's status follows its posts (delivery.ts),
+ * and queries apart could see a post end after its publication was read,
+ * showing every post ended under a publication still processing.
  */
 import { Prisma, type Db } from '../db/client.js';
 import type { PlatformKey } from '../catalog/platforms.js';
@@ -56,7 +59,7 @@ const byCatalogue = (a: { platform: string }, b: { platform: string }) =>
  * the day before the publication's day (or, when none is known from before,
  * the first level known from that day on), summed.
  */
-async function followersGained(db: Db, ids: string[]): Promise<Map<string, number>> {
+async function followersGained(db: Prisma.TransactionClient, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const rows = await db.$queryRaw<{ id: string; gained: number }[]>`
     SELECT po."publicationId" AS id, COALESCE(sum(latest.followers - COALESCE(before.followers, first.followers, latest.followers)), 0)::float8 AS gained
@@ -73,10 +76,10 @@ async function followersGained(db: Db, ids: string[]): Promise<Map<string, numbe
 /** The publications of `ids`, in that order (ids not found are left out). */
 export async function loadPublications(db: Db, ids: string[]): Promise<PublicationView[]> {
   if (ids.length === 0) return [];
-  const [rows, gained] = await Promise.all([
-    db.publication.findMany({ where: { id: { in: ids } }, include: { project: { select: { id: true, title: true } }, posts: true } }),
-    followersGained(db, ids),
-  ]);
+  const [rows, gained] = await db.$transaction(
+    async (tx) => [await tx.publication.findMany({ where: { id: { in: ids } }, include: { project: { select: { id: true, title: true } }, posts: true } }), await followersGained(tx, ids)] as const,
+    { isolationLevel: 'RepeatableRead' },
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const p = byId.get(id);
