@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile } from '../src/publishing/profiles.js';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
-import { failPosts, MAX_ATTEMPTS } from '../src/publishing/delivery.js';
+import { dispatchPosts, failPosts, MAX_ATTEMPTS } from '../src/publishing/delivery.js';
 import { publicationEvent } from '../src/publishing/events.js';
 import { loadPublications } from '../src/publishing/records.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
@@ -281,6 +281,31 @@ describe('delivery failures and refunds', () => {
     const post = await db().post.findFirstOrThrow({ where: { publicationId: r.body.id } });
     expect(post.attempts).toBe(1);
     expect(await db().sandboxUpload.count({ where: { postId: post.id } })).toBe(1);
+    expect(await credits(p)).toBe(49);
+  });
+
+  it(`a post whose deliveries died ${MAX_ATTEMPTS} times fails and its credit comes back; one that died fewer times goes on`, async () => {
+    const p = await publisher();
+    // scheduled far ahead, so nothing delivers it until its posts are where deliveries killed with their worker leave them
+    const r = await publish(p, { ...body('microblog', 'socialnet'), scheduledFor: new Date(Date.now() + 3600_000).toISOString() });
+    const [microblog, socialnet] = await db().post.findMany({ where: { publicationId: r.body.id }, orderBy: { platform: 'asc' } });
+    await db().publication.update({ where: { id: r.body.id }, data: { status: 'processing' } });
+    // processing, held by a lease that ran out: the last delivery died; the attempts count those before it
+    const dead = { publishStatus: 'processing' as const, leaseUntil: new Date(Date.now() - 1000), nextAttemptAt: new Date(Date.now() - 60_000) };
+    await db().post.update({ where: { id: microblog.id }, data: { ...dead, attempts: MAX_ATTEMPTS - 1 } });
+    await db().post.update({ where: { id: socialnet.id }, data: { ...dead, attempts: MAX_ATTEMPTS - 2 } });
+    await dispatchPosts(app.runtime.app, r.body.id, p.id);
+
+    const done = await settled(p, r.body.id);
+    expect(done.status).toBe('published');
+    expect(done.posts.find((x: { platform: string }) => x.platform === 'microblog')).toMatchObject({
+      publishStatus: 'failed',
+      error: expect.stringMatching(new RegExp(`gave up after ${MAX_ATTEMPTS} attempts`)),
+    });
+    expect(done.posts.find((x: { platform: string }) => x.platform === 'socialnet')).toMatchObject({ publishStatus: 'published', error: null });
+    // the one given up on was not uploaded again
+    expect(await db().sandboxUpload.count({ where: { postId: microblog.id } })).toBe(0);
+    expect(await db().post.findUniqueOrThrow({ where: { id: socialnet.id } })).toMatchObject({ attempts: MAX_ATTEMPTS - 1, leaseUntil: null });
     expect(await credits(p)).toBe(49);
   });
 

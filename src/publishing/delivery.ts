@@ -121,6 +121,7 @@ export type DeliveryOutcome = 'published' | 'pending' | 'retrying' | 'failed' | 
 export async function deliverPost(app: App, postId: string, log: Logger = app.log): Promise<DeliveryOutcome> {
   const post = await claim(app, postId);
   if (!post) return 'skipped';
+  if (post.attempts >= MAX_ATTEMPTS) return await gaveUp(app, post, log);
   const connector = connectorFor(app, post.account.connector);
   const outgoing: OutgoingPost = { id: post.id, platform: post.platform, content: post.content };
   // a long upload keeps its lease
@@ -146,6 +147,21 @@ export async function deliverPost(app: App, postId: string, log: Logger = app.lo
   } finally {
     clearInterval(renew);
   }
+}
+
+/**
+ * Ends a post whose deliveries keep dying: the claim counts the lease each
+ * left behind as a failed attempt, and once they reach MAX_ATTEMPTS the post
+ * fails, with its credit back, as one whose platform stays down does. Tried
+ * again, a post that kills its workers (a render too big to upload, say)
+ * would take one down after another, for ever.
+ */
+async function gaveUp(app: App, post: ClaimedPost, log: Logger): Promise<DeliveryOutcome> {
+  const message = `gave up after ${post.attempts} attempts: the last delivery stopped without an answer (the worker running it died)`;
+  await failPosts(app.db, [post.id], message, true);
+  log.warn({ postId: post.id, publicationId: post.publicationId, platform: post.platform, reason: message }, 'post failed');
+  await publishPublicationEvent(app, post.publicationId);
+  return 'failed';
 }
 
 /** Saves the platform's handle and queues the check. */
