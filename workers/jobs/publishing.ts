@@ -1,6 +1,7 @@
 import { syncAnalytics } from '../../src/publishing/analytics.js';
 import { deliverPost, firePublication, sweepPublishing } from '../../src/publishing/delivery.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
+import { withHeartbeat } from '../heartbeat.js';
 import type { JobDefinition } from '../types.js';
 
 /**
@@ -14,8 +15,9 @@ export const deliverPostJob: JobDefinition<{ postId: string; userId: string }> =
   concurrency: 4,
   lockLifetime: 'long',
   backoff: null,
-  async handler(job, { app, log }) {
-    const outcome = await deliverPost(app, job.attrs.data.postId, log);
+  async handler(job, { app, log, progress }) {
+    // a long upload keeps its job's lock, as it keeps its post's lease
+    const outcome = await withHeartbeat(app, progress, () => deliverPost(app, job.attrs.data.postId, log));
     log.debug({ postId: job.attrs.data.postId, outcome }, 'post delivery step');
   },
 };
