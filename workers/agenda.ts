@@ -47,8 +47,13 @@ export interface CreateAgendaOptions {
  * lockLifetime/2 and cancels a run whose lock has expired.
  */
 export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
-/** Sized for 2 cores: renders are CPU-bound, most other jobs wait on I/O. */
-const WORKER_MAX_CONCURRENCY = 4;
+/**
+ * Sized for 2 cores: the CPU-bound jobs cap themselves (each name's own
+ * concurrency: one render at a time, two pipelines); the rest wait on I/O
+ * (deliveries, webhooks, sweeps). Above the five recurring jobs, which all run
+ * as a worker starts, so they never hold every slot.
+ */
+const WORKER_MAX_CONCURRENCY = 6;
 const DEFAULT_CONCURRENCY = 2;
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: 5000, factor: 4, maxRetries: 3, jitter: 0.2 });
