@@ -210,6 +210,34 @@ describe('GET /v1/projects/published', () => {
     expect((await list(o, { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).body.details[0].field).toBe('from');
   });
 
+  it('refuses a cursor it could not have given, members the database cannot hold included: 400, never a fault', async () => {
+    const o = await owner();
+    await publication(o, new Date('2026-01-01T00:00:00Z'));
+    await publication(o, new Date('2026-01-02T00:00:00Z'));
+    const given = JSON.parse(Buffer.from((await list(o, { limit: 1 })).body.pagination.nextCursor, 'base64url').toString('utf8'));
+    const [key, id, asOf, day] = given as [string, string, string, string];
+    const cursor = (...members: unknown[]) => Buffer.from(JSON.stringify(members)).toString('base64url');
+    const cases: Array<[Record<string, string>, string]> = [
+      // what the database cannot hold: a date JavaScript holds and PostgreSQL does not, a NUL in text,
+      // a day of no calendar (read when the traversal's day is not today's), a key no int column holds
+      [{ cursor: cursor('-271821-04-20T00:00:00.000Z', id, asOf, day) }, 'a key before year 0'],
+      [{ cursor: cursor(key, `${id}\u0000`, asOf, day) }, 'an id with a NUL'],
+      [{ sortBy: 'views', cursor: cursor(5, id, asOf, '2026-99-99') }, 'a day that does not exist'],
+      [{ sortBy: 'views', cursor: cursor(1e308, id, asOf, day) }, 'a key no integer column holds'],
+      [{ sortBy: 'engagement', cursor: cursor(1.5, id, asOf, day) }, 'a key that is not an integer'],
+      // instants no cursor is written with: a year of more than four digits
+      [{ cursor: cursor('+275760-09-13T00:00:00.000Z', id, asOf, day) }, 'a key after year 9999'],
+      [{ cursor: cursor(key, id, '+275760-09-13T00:00:00.000Z', day) }, 'an instant after year 9999'],
+    ];
+    for (const [query, what] of cases) {
+      const r = await list(o, { limit: 1, ...query });
+      expect(r.status, what).toBe(400);
+      expect(r.body, what).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] });
+    }
+    // the cursor it gave still reads the next page
+    expect((await list(o, { limit: 1, cursor: cursor(key, id, asOf, day) })).status).toBe(200);
+  });
+
   it('another user sees none of them, by list or by id', async () => {
     const o = await owner();
     const id = await publication(o, new Date('2026-01-05T00:00:00Z'));

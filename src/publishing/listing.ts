@@ -18,7 +18,7 @@ import { FieldErrors } from '../errors.js';
 import { isPlatformKey, PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { isUuid } from '../ids.js';
 import { MAX_PAGE_SIZE } from '../pagination.js';
-import { parseDateTime } from '../validation.js';
+import { parseDateTime, unstorable } from '../validation.js';
 import { loadPublications, type PublicationView } from './records.js';
 import { utcDay } from './analytics.js';
 
@@ -55,14 +55,32 @@ export interface Cursor extends Pin {
 // exported for the bench, which times pages deep in a listing from the cursors of their rows
 export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.key, c.id, c.asOf.toISOString(), c.day])).toString('base64url');
 
+/**
+ * An instant as a cursor writes it (toISOString), or null. JavaScript holds
+ * years PostgreSQL does not (up to 275760, either side of 0): only the
+ * four-digit years a cursor is made with are taken back.
+ */
+function cursorInstant(s: unknown): Date | null {
+  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s)) return null;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) || d.toISOString() !== s ? null : d;
+}
+
+/** A views or engagement key: an integer of the columns it is read from (int4). */
+const isIntKey = (n: unknown): n is number => Number.isInteger(n) && Math.abs(n as number) <= 2 ** 31 - 1;
+
+/**
+ * A cursor this listing gave, or null. Every member goes to the database as a
+ * parameter, so one it cannot hold (a year beyond its range, a day of no
+ * calendar, a NUL in the id) is refused here rather than failing the query.
+ */
 export function decodeCursor(s: string): Cursor | null {
   try {
     const [key, id, asOf, day] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
-    const at = typeof asOf === 'string' ? new Date(asOf) : null;
-    if (!(typeof key === 'string' || typeof key === 'number') || typeof id !== 'string' || id.length > 80 || !at || Number.isNaN(at.getTime())) return null;
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
-    if (typeof key === 'string' && Number.isNaN(Date.parse(key))) return null;
-    return { key, id, asOf: at, day };
+    const at = cursorInstant(asOf);
+    if (!(isIntKey(key) || cursorInstant(key)) || typeof id !== 'string' || id.length > 80 || unstorable(id) || !at) return null;
+    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || utcDay(new Date(`${day}T00:00:00Z`)) !== day) return null;
+    return { key: key as string | number, id, asOf: at, day };
   } catch {
     return null;
   }
