@@ -58,7 +58,8 @@ export class MultipartForm<TVariables = unknown> {
   /** the file part being held back, as busboy gives it */
   private heldSource: Readable | null = null;
   private failed: AppError | null = null;
-  private onCutOff: (() => void) | null = null;
+  /** the operation is over: what becomes of the request no longer concerns the form */
+  private released = false;
 
   constructor(
     private readonly req: FastifyRequest,
@@ -74,7 +75,7 @@ export class MultipartForm<TVariables = unknown> {
 
   /** After the operation: the held-back file goes, and a form left unread stops being read. */
   async release(): Promise<void> {
-    if (this.onCutOff) this.req.raw.off('close', this.onCutOff);
+    this.released = true;
     if (this.parser && !this.req.raw.readableEnded) {
       this.req.raw.unpipe(this.parser);
       this.parser.destroy();
@@ -112,7 +113,8 @@ export class MultipartForm<TVariables = unknown> {
       // file (a malformed part), or arrives entirely on a request that then breaks, is cut off
       let breakForm!: (e: Error) => void;
       const formBroken = new Promise<never>((_, reject) => (breakForm = reject));
-      const ended = Promise.race([requestEnd(this.req.raw, () => this.failed ?? cutOff()), formBroken]);
+      const requestEnded = requestEnd(this.req.raw, () => this.failed ?? cutOff());
+      const ended = Promise.race([requestEnded, formBroken]);
       ended.catch(() => {}); // its readers learn it
       const upload = () => {
         const u = new Upload();
@@ -199,12 +201,11 @@ export class MultipartForm<TVariables = unknown> {
       });
 
       parser.on('error', (e) => fail(malformed((e as Error).message)));
-      // the connection closed before the form was read to its end: received whole
-      // (complete) is not enough, since bytes still queued behind a slow reader are lost with it
-      this.onCutOff = () => {
-        if (!this.req.raw.readableEnded) fail(cutOff());
-      };
-      this.req.raw.once('close', this.onCutOff);
+      // the connection closed, or the HTTP parser refused the body, before the form was read to its end: received
+      // whole (complete) is not enough, since bytes still queued behind a slow reader are lost with it
+      requestEnded.catch((e: Error) => {
+        if (!this.released) fail(e);
+      });
       this.req.raw.pipe(parser);
     });
   }

@@ -310,6 +310,30 @@ describe('a form received whole on a request that does not end', () => {
       expect(ex.answers.map((a) => a.status)).toEqual([400]);
       await nothingStays(u, stored);
     });
+
+    it(`${route}: a chunk longer than it announced, the client closing its side, is 400 and nothing stays while the refused connection lingers`, async () => {
+      const u = await createUser(app);
+      const stored = await filesUnder(path.join(app.dataDir, 'media'));
+      const form = forms[route];
+      const h = head(route, { key: u.key, length: 0, close: true }).replace('Content-Length: 0\r\n', 'Transfer-Encoding: chunked\r\n');
+      // the chunk announces a byte more than the form: it takes the CR of the framing that follows, and the
+      // parser refuses the LF where it wants a CR; the client has closed its side after its last byte
+      const body = Buffer.concat([Buffer.from(`${(form.length + 1).toString(16)}\r\n`), form, Buffer.from('\r\n0\r\n\r\n')]);
+      const ex = await exchange(app.url, Buffer.concat([Buffer.from(h), body]), { halfClose: true, waitMs: 5_000 });
+      expect(ex.answers.map((a) => a.status)).toEqual([400]);
+      // the request ended refused when the parser gave up on it, not when its connection goes (up to 5 s later)
+      const t0 = Date.now();
+      await eventually(async () => {
+        expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+        expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+        expect(await filesUnder(path.join(app.dataDir, 'media'))).toEqual(stored);
+        expect(await filesUnder(tmp)).toEqual([]);
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
+      expect(await filesUnder(tmp)).toEqual([]);
+      expect(Date.now() - t0).toBeLessThan(2_000);
+    });
   }
 });
 

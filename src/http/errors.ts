@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { bodyRefused } from './request-end.js';
 
 type Extensions = { code: string; status: number; details?: unknown; retryAfter?: number };
 
@@ -99,6 +100,8 @@ export function answerClientError(err: Error & { code?: string; reason?: string;
   const url = current?.url ?? /^[A-Z]+ (\S+)/.exec(head)?.[1] ?? '/';
   // a request whose answer has begun cannot be answered again: the connection just ends
   if (!current?.res.headersSent) endWithError(socket, url, error);
+  // its body will not end: what reads it (an upload being stored) stops now, not when the linger closes the connection
+  if (current) bodyRefused(current.req);
   linger();
 }
 

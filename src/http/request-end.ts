@@ -4,26 +4,51 @@
 import type { IncomingMessage } from 'node:http';
 import { finished, PassThrough, type Readable } from 'node:stream';
 
+/** Requests whose body the HTTP parser refused while it was read, and the event that says so. */
+const refused = new WeakSet<IncomingMessage>();
+const REFUSED = Symbol('request body refused');
+
+/**
+ * Marks a request whose body the HTTP parser refused midway: it will never
+ * end, though its connection may stay open a while longer (the refusal's
+ * answer lingers, src/http/errors.ts), so whoever waits on its end learns now.
+ */
+export function bodyRefused(req: IncomingMessage): void {
+  if (refused.has(req)) return;
+  refused.add(req);
+  req.emit(REFUSED);
+}
+
 /**
  * Resolves once the request's body was read to its end; rejects with `cutOff()`
- * when its connection closes first (the client went away, or the HTTP parser
- * refused what followed).
+ * when its connection closes first (the client went away) or the HTTP parser
+ * refused what followed.
  */
 export function requestEnd(req: IncomingMessage, cutOff: () => Error): Promise<void> {
   const ended = new Promise<void>((resolve, reject) => {
     if (req.readableEnded) return resolve();
-    if (req.destroyed) return reject(cutOff());
-    const onEnd = () => {
+    if (req.destroyed || refused.has(req)) return reject(cutOff());
+    const stop = () => {
+      req.off('end', onEnd);
       req.off('close', onClose);
+      req.off(REFUSED, onRefused);
+    };
+    const onEnd = () => {
+      stop();
       resolve();
     };
     const onClose = () => {
-      req.off('end', onEnd);
+      stop();
       if (req.readableEnded) resolve();
       else reject(cutOff());
     };
+    const onRefused = () => {
+      stop();
+      reject(cutOff());
+    };
     req.once('end', onEnd);
     req.once('close', onClose);
+    req.once(REFUSED, onRefused);
   });
   ended.catch(() => {}); // its readers learn it
   return ended;
