@@ -2,9 +2,14 @@
 // whatever layer of the server gives it (the HTTP parser, the router, the body parser, GraphQL);
 // /graphql answers in GraphQL's format with a code of the same list. Spoken over raw sockets,
 // as these requests are ones no HTTP client would send.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/errors.js';
 import { createUser, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createTestDatabase } from './support/db.js';
+import { spawnServer } from './support/process.js';
 import { exchange, jsonOf, rawRequest, type RawAnswer } from './support/raw.js';
 
 let app: TestApp;
@@ -87,6 +92,27 @@ describe('the /v1 API and the file routes', () => {
     expectSpecShape(await withLength('Content-Length: abc\r\n'), 400);
     expectSpecShape(await withLength('Content-Length: 2\r\nContent-Length: 3\r\n'), 400);
   });
+
+  it('a request that asks to close, followed by megabytes the parser refuses, still gets its answer: no reset drops it', async () => {
+    // the reset races the answer only across processes: the server runs as its own
+    const database = await createTestDatabase();
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'error-shapes-data-'));
+    const child = await spawnServer({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    try {
+      // no length, so the JSON that follows reads as a next request, which the parser refuses
+      const head = 'POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: sk-wrong\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n';
+      const bytes = Buffer.from(`${head}{"title":"${'a'.repeat(6_000_000)}"}`);
+      for (let i = 0; i < 20; i++) {
+        const ex = await exchange(child.url, bytes, { waitMs: 10_000, answers: 1 });
+        expect(ex.answers.map((a) => a.status), `exchange ${i}`).toEqual([401]);
+        expect(JSON.parse(ex.answers[0].body.toString())).toMatchObject({ error: 'UNAUTHORIZED' });
+      }
+    } finally {
+      await child.stop('SIGKILL');
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('an expectation other than 100-continue is ignored: the request is answered as it would be without it', async () => {
     const withExpect = (path: string, key: string | null = user.key) =>

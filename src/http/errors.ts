@@ -79,13 +79,23 @@ export function answerClientError(err: Error & { code?: string; reason?: string;
   const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1', 0, 4096) : '';
   // the client may still be sending: what it sends is read and dropped until it closes or the linger
   // ends, so closing does not reset the connection (a reset can drop the answer before the client reads it)
+  let lingering = false;
   const linger = () => {
+    if (lingering) return;
+    lingering = true;
     socket.on('data', () => {});
     socket.resume();
     socket.once('end', () => socket.destroy());
     setTimeout(() => socket.destroy(), PARSER_LINGER_MS).unref();
   };
   if (current?.req.complete) {
+    // Node ends the exchange of a request that asked to close (Connection: close) with destroySoon(),
+    // end then destroy, as soon as its answer is out: with the client still sending what broke, that
+    // is a reset, which can drop the answer unread; the connection lingers instead
+    socket.destroySoon = () => {
+      socket.end();
+      linger();
+    };
     // what broke follows a request received whole and still being answered: that answer is its
     // own and goes out first (answers keep the order of their requests), then this refusal
     const refuse = () => {
