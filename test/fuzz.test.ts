@@ -5,7 +5,9 @@
 // (GraphQL's format on /graphql) with a code of its list, success bodies in JSON (or the file's
 // bytes, or captions), the process alive and no error in its log, and a refused request (4xx, or
 // none sent whole) leaves the database and DATA_DIR as they were (idempotency records and
-// rate-limit counters aside). After each phase: /healthz answers, no temporary file stays under
+// rate-limit counters aside), while a REST publishing request that succeeded changed exactly what
+// it should (a publish: its publication, posts, debit and jobs; a cancel: its publication, posts
+// and refund; a read: nothing). After each phase: /healthz answers, no temporary file stays under
 // DATA_DIR and the process holds none of its files open.
 //
 // Seeded: FUZZ_SEED=<n> draws otherwise (a failure names the seed to replay it with);
@@ -19,6 +21,7 @@ import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../rest/routes.js';
 import { ERROR_STATUS } from '../src/errors.js';
+import { JOBS_TABLE } from '../workers/table.js';
 import {
   REST_ROUTES,
   graphqlCase,
@@ -214,6 +217,57 @@ function accepted(a: Answer, target: string, roots = 1): boolean {
 }
 
 // ---------------------------------------------------------------------------
+// what an accepted request of publishing may change
+
+/** Tables a refused request must leave as they were, among every table the snapshot covers: publishing's, the ledger and the jobs. */
+const WATCHED_TABLES = ['Publication', 'Post', 'SandboxUpload', 'CreditLedger', 'User', 'WebhookDelivery', JOBS_TABLE];
+
+/** table -> the change of its row count; a table named may change its rows, one not named must not change at all */
+type Changes = Map<string, number>;
+
+/**
+ * What a REST publishing request that succeeded changed, exactly (null for
+ * the other routes, and GraphQL's, which re-read the state as it is): a
+ * publish writes its publication, a post per platform, a debit (the user's
+ * credits) and its jobs (a delivery per post, or one firing of a scheduled
+ * publication); a cancel deletes a scheduled publication with its posts and
+ * gives its credits back; the reads change nothing, and neither does a
+ * replayed answer.
+ */
+function acceptedChanges(label: string, a: Answer): Changes | null {
+  const route = label.replace(/ \(.*\)$/, '');
+  const reads = ['GET /v1/projects/published', 'GET /v1/projects/published/:id', 'GET /v1/publishing/stats', 'GET /v1/publishing/stats/profiles/:profileId'];
+  if (reads.includes(route)) return new Map();
+  if (route !== 'POST /v1/projects/:id/publish' && route !== 'DELETE /v1/projects/published/:id') return null;
+  if (a.headers['idempotent-replayed']) return new Map();
+  const body = parseJson(a.body);
+  if (!body.ok) return null; // a problem problemsOf names
+  if (route === 'POST /v1/projects/:id/publish') {
+    const posts = Array.isArray(body.value?.platforms) ? body.value.platforms.length : NaN;
+    return new Map([['Publication', 1], ['Post', posts], ['CreditLedger', 1], ['User', 0], [JOBS_TABLE, body.value?.scheduled ? 1 : posts]]);
+  }
+  // a post costs one credit, all of which come back
+  const posts = typeof body.value?.refundedCredits === 'number' ? body.value.refundedCredits : NaN;
+  return new Map([['Publication', -1], ['Post', -posts], ['CreditLedger', 1], ['User', 0]]);
+}
+
+const rowCount = (v: string | undefined) => (v === undefined ? 0 : Number(v.split(':')[0]));
+
+/** How `after` differs from `before` beyond `expected`, one line each. */
+function unexpectedChanges(before: Snapshot, after: Snapshot, expected: Changes): string[] {
+  const out: string[] = [];
+  for (const t of new Set([...before.tables.keys(), ...after.tables.keys()])) {
+    const [b, x] = [before.tables.get(t), after.tables.get(t)];
+    const delta = expected.get(t);
+    if (delta === undefined) {
+      if (b !== x) out.push(`table ${t}: ${b} -> ${x}`);
+    } else if (rowCount(x) - rowCount(b) !== delta) out.push(`table ${t}: ${rowCount(b)} -> ${rowCount(x)} rows, not ${delta >= 0 ? '+' : ''}${delta}`);
+  }
+  const files = snapshotDiff({ tables: new Map(), files: before.files }, { tables: new Map(), files: after.files });
+  return [...out, ...files];
+}
+
+// ---------------------------------------------------------------------------
 // a phase: its requests, their properties, its counts
 
 const show = (bytes: Buffer, max = 1500) => {
@@ -299,7 +353,11 @@ class Phase {
     if (logged.length) fail(`the server logged an error:\n${logged.join('\n').slice(0, 3000)}`);
 
     if (ex.answers.some((a, i) => accepted(a, c.targets[i] ?? '/', i === 0 ? c.roots : 1))) {
-      this.baseline = await server.snapshot();
+      const after = await server.snapshot();
+      const expected = ex.answers.length === 1 && c.targets.length === 1 ? acceptedChanges(c.label, ex.answers[0]) : null;
+      const beyond = expected ? unexpectedChanges(this.baseline, after, expected) : [];
+      if (beyond.length) fail(`${ex.answers[0].status} changed other than it should:\n${beyond.join('\n')}`);
+      this.baseline = after;
       return;
     }
     // refused, or never sent whole: nothing changed, once what the request left behind is gone
@@ -368,7 +426,11 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
   beforeAll(async () => {
     server = await startFuzzServer();
     const actors = [];
-    for (const label of ['a', 'b']) actors.push(await server.createActor(label));
+    actors.push(await server.createActor('a'));
+    // a few API credits left: publishing runs out of them (402)
+    actors.push(await server.createActor('b', { apiCredits: 6 }));
+    // without API publishing: publishing itself is refused (403), the rest as for the others
+    actors.push(await server.createActor('c', { apiPublishing: false }));
     const music = await fetch(`${server.url}/v1/music`, { headers: { 'x-api-key': actors[0].key } }).then((r) => r.json() as Promise<{ items: Array<{ id: string }> }>);
     const fx = server.fixtures;
     const read = (f: string) => fs.readFileSync(f);
@@ -401,6 +463,8 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
     };
     // with nobody calling, the state stands still: else a change after a refusal would prove nothing
     const a = await server.snapshot();
+    const unwatched = WATCHED_TABLES.filter((t) => !a.tables.has(t));
+    if (unwatched.length) throw new Error(`the snapshot leaves out ${unwatched.join(', ')}`);
     await sleep(1_000);
     const idle = snapshotDiff(a, await server.snapshot());
     if (idle.length) throw new Error(`the state changes with no request:\n${idle.join('\n')}`);

@@ -27,7 +27,11 @@ import { CAPTION_TEMPLATES, HIGHLIGHT_STYLES } from '../../src/catalog/caption-t
 import { HOOK_TITLE_TEMPLATES } from '../../src/catalog/hook-title-templates.js';
 import { LANGUAGES } from '../../src/catalog/languages.js';
 import { VIDEO_LAYOUTS } from '../../src/catalog/layouts.js';
+import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { SILENCE_PACES } from '../../src/catalog/silence-paces.js';
+import { DIRECTIONS, SORT_KEYS } from '../../src/publishing/listing.js';
+import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, PRIVACY_LEVELS } from '../../src/publishing/schemas.js';
+import { STATS_METRICS } from '../../src/publishing/stats.js';
 import { THEME_FONTS } from '../../src/themes/schemas.js';
 import type { Actor, Foreign } from './fuzz-server.js';
 import { multipartBody } from './raw.js';
@@ -197,7 +201,20 @@ const numIn = (min: number, max: number, int = false) =>
 // ---------------------------------------------------------------------------
 // ids
 
-export type IdKind = 'project' | 'processingProject' | 'preset' | 'theme' | 'media' | 'audio' | 'image' | 'pendingMedia' | 'apiKey' | 'webhook';
+export type IdKind =
+  | 'project'
+  | 'processingProject'
+  | 'exportedProject'
+  | 'preset'
+  | 'theme'
+  | 'media'
+  | 'audio'
+  | 'image'
+  | 'pendingMedia'
+  | 'apiKey'
+  | 'webhook'
+  | 'publication'
+  | 'profile';
 
 const GARBAGE_IDS = [
   '',
@@ -230,6 +247,8 @@ function ownIds(a: Actor, kind: IdKind): string[] {
       return a.projects;
     case 'processingProject':
       return [a.processingProject];
+    case 'exportedProject':
+      return [a.exportedProject];
     case 'preset':
       return a.presets;
     case 'theme':
@@ -247,6 +266,10 @@ function ownIds(a: Actor, kind: IdKind): string[] {
       return a.spareKeys;
     case 'webhook':
       return a.webhooks;
+    case 'publication':
+      return a.publications;
+    case 'profile':
+      return a.profiles;
   }
 }
 
@@ -263,6 +286,12 @@ function foreignId(f: Foreign, kind: IdKind): string {
       return f.apiKey;
     case 'webhook':
       return f.webhook;
+    case 'exportedProject':
+      return f.exportedProject;
+    case 'publication':
+      return f.publication;
+    case 'profile':
+      return f.profile;
     default:
       return f.media;
   }
@@ -272,10 +301,12 @@ function foreignId(f: Foreign, kind: IdKind): string {
 export function idArb(ctx: InputContext, actor: Actor, kind: IdKind): fc.Arbitrary<string> & { valid: fc.Arbitrary<string> } {
   const other = (['project', 'preset', 'theme', 'media', 'webhook'] as IdKind[]).filter((k) => k !== kind).flatMap((k) => ownIds(actor, k));
   const own = fc.constantFrom(...ownIds(actor, kind));
+  // a publication's id is pub_<uuid>: an unknown one is mostly of that form
+  const unknown = kind === 'publication' ? fc.oneof(w(3, fc.uuid().map((u) => `pub_${u}`)), w(1, fc.uuid())) : fc.uuid();
   return withValid(own, fc.oneof(
     w(8, fc.constantFrom(...ownIds(actor, kind))),
     w(1, fc.constant(foreignId(ctx.foreign, kind))),
-    w(1, fc.uuid()),
+    w(1, unknown),
     w(1, fc.constantFrom(...other)),
     w(1, fc.constantFrom(...ownIds(actor, kind)).map((id) => id.toUpperCase())),
     w(2, fc.oneof(fc.constantFrom(...GARBAGE_IDS), fuzzText)),
@@ -482,6 +513,107 @@ function videoshareUrlArb(ctx: InputContext): fc.Arbitrary<unknown> {
 
 const colorArb = mostly(pick('#FFFFFF', '#000000cc', '#12ab9F', 'red', '#FFF', '#GGGGGG', null), 4);
 
+// ---------------------------------------------------------------------------
+// the publish body (src/publishing/schemas.ts)
+
+/** a post's text of 1 to `max` code points, not only spaces; then empty, blank, one too long (in code points and in UTF-16 units) */
+function postTextArb(max: number, samples: string[]): fc.Arbitrary<unknown> {
+  const valid = fc.oneof(
+    w(6, pick(...samples)),
+    w(3, fc.string({ minLength: 1, maxLength: 40 }).filter((t) => t.trim() !== '')),
+    // at the limit: 😀 is one code point in two UTF-16 units
+    w(1, pick('x'.repeat(max), '😀'.repeat(max), `${'a'.repeat(max - 1)}é`)),
+  );
+  return withValid<unknown>(valid, mostly(fc.oneof(w(4, valid), w(1, pick('', ' ', '\u3000', 'x'.repeat(max + 1), '😀'.repeat(max + 1), null))), 4));
+}
+
+/** an enum member: its values mostly, now and then a near miss */
+const enumArb = (values: readonly string[], misses: string[]) => withValid<unknown>(pick(...values), mostly(pick(...values, ...misses), 5));
+
+/** the future as a publish body writes it, from a few hours to years ahead */
+const futureArb = fc.oneof(
+  pick('2031-05-01T09:30:00Z', '2030-12-31T23:59:59.999+02:00', '2040-02-29T12:00:00-05:30', '2032-07-04T00:00Z', '9999-12-31T23:59:59Z'),
+  fc.date({ min: new Date('2031-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+);
+
+const scheduledForArb = withValid<unknown>(
+  futureArb,
+  mostly(
+    fc.oneof(
+      w(4, futureArb),
+      w(
+        2,
+        pick(
+          '2020-01-01T00:00:00Z',
+          '2031-05-01',
+          '2031-02-30T09:00:00Z',
+          '2031-05-01T09:30:00',
+          '2031-05-01 09:30:00Z',
+          '2031-05-01T24:00:00Z',
+          '2031-05-01T09:30:00+24:00',
+          '+275760-09-13T00:00:00.000Z',
+          '0000-01-01T00:00:00Z',
+          'tomorrow',
+          '',
+        ),
+      ),
+    ),
+    4,
+  ),
+);
+
+/** each platform's member: its fields as the schema reads them */
+function publishMembers(): Record<string, { fields: Fields; required: string[] }> {
+  const comment = postTextArb(2200, ['First!', 'Link in bio']);
+  return {
+    videoshare: {
+      fields: {
+        title: postTextArb(100, ['Launch', 'Q3 review 😀']),
+        description: postTextArb(5000, ['Our launch video', 'Ünïcödé\nlines']),
+        tags: withValid<unknown>(
+          fc.array(pick('launch', 'news', 'Zoë'), { maxLength: 5 }),
+          mostly(fc.oneof(w(4, fc.array(postTextArb(100, ['launch', 'news']), { maxLength: 4 })), w(1, fc.array(pick('t'), { minLength: 50, maxLength: 51 }))), 4),
+        ),
+        firstComment: comment,
+      },
+      required: ['title', 'description'],
+    },
+    shortvideo: {
+      fields: {
+        content: postTextArb(2200, ['Launch day', 'Behind the scenes #launch']),
+        privacyLevel: enumArb(PRIVACY_LEVELS, ['PUBLIC', 'secret', '']),
+        allowComment: boolish,
+        allowDuet: boolish,
+        allowStitch: boolish,
+        commercialContentType: enumArb(COMMERCIAL_CONTENT_TYPES, ['brand', 'Brand_Organic']),
+        videoMadeWithAi: boolish,
+      },
+      required: ['content'],
+    },
+    photoshare: { fields: { format: enumArb(PHOTOSHARE_FORMATS, ['post', 'REEL']), content: postTextArb(2200, ['Launch reel']), firstComment: comment }, required: ['format', 'content'] },
+    microblog: { fields: { content: postTextArb(280, ['We launched', 'nope [sandbox:reject]']) }, required: ['content'] },
+    socialnet: { fields: { content: postTextArb(5000, ['We launched today']) }, required: ['content'] },
+    prosocial: { fields: { content: postTextArb(3000, ['Proud to announce our launch']) }, required: ['content'] },
+  };
+}
+
+/** `platforms`: one to three members that pass mostly (each a credit), else any of the six with members broken now and then, an unknown one, or none */
+function platformsArb(): fc.Arbitrary<unknown> {
+  const members = publishMembers();
+  const keys = Object.keys(members);
+  const valid = fc
+    .subarray(keys, { minLength: 1, maxLength: 3 })
+    .chain((ks) => fc.tuple(...ks.map((k) => cleanObjectOf(members[k]))).map((vs) => Object.fromEntries(ks.map((k, i) => [k, vs[i]]))));
+  const member = (k: string) => fc.oneof(w(5, cleanObjectOf(members[k])), w(3, objectOf(members[k])), w(1, anyJson));
+  const loose = fc
+    .tuple(
+      fc.record(Object.fromEntries(keys.map((k) => [k, member(k)])), { requiredKeys: [] }),
+      fc.option(fc.tuple(fc.oneof(pick('myspace', 'Microblog', 'sandbox', '__proto__'), fuzzText), anyJson), { freq: 4 }),
+    )
+    .map(([ms, extra]) => (extra ? { ...ms, [extra[0]]: extra[1] } : ms));
+  return withValid<unknown>(valid, fc.oneof(w(6, valid), w(4, loose), w(1, anyJson)));
+}
+
 /** the fields of each body, as the REST route reads them (GraphQL's inputs carry the same) */
 export function bodyFields(ctx: InputContext, a: Actor) {
   const projectSettings: Fields = {
@@ -568,6 +700,15 @@ export function bodyFields(ctx: InputContext, a: Actor) {
     createUserMedia: { fields: { url: mediaUrlArb(ctx, 'media') }, required: ['url'] },
     createMagicClips: { fields: { title: titleArb, language: languageArb, videoshareUrl: videoshareUrlArb(ctx), ...clipSettings }, required: ['title', 'language', 'videoshareUrl'] },
     uploadMagicClips: { fields: { title: titleArb, language: languageArb, ...clipSettings }, required: ['title', 'language'] },
+    publish: {
+      fields: {
+        platforms: platformsArb(),
+        scheduledFor: scheduledForArb,
+        // the primary profile passes; the second has shortvideo private and microblog only (400, 412)
+        profileId: withValid<unknown>(fc.constant(a.profiles[0]), mostly(idArb(ctx, a, 'profile'), 6)),
+      },
+      required: ['platforms'],
+    },
   } satisfies Record<string, { fields: Fields; required: string[] }>;
 }
 
@@ -648,9 +789,10 @@ export const bodyBytes = (b: Body) => ('raw' in b ? b.raw : Buffer.from(toJson(b
 // the /v1 routes
 
 export interface RestRoute {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** as rest/routes.ts names it */
   url: string;
+  /** the kind of the id its one path parameter (:id, :profileId) takes */
   id?: IdKind;
   body?: BodyName;
   form?: 'media' | 'project' | 'clips';
@@ -659,6 +801,91 @@ export interface RestRoute {
 
 const limitQuery = () => fc.oneof(w(4, fc.integer({ min: 1, max: 100 }).map(String)), w(1, pick('0', '-1', '101', '1e2', '2.5', '', ' 5', '+5', '0x10', '9999999999', 'ten')), w(1, fuzzText));
 const cursorQuery = (ctx: InputContext, a: Actor) => fc.oneof(w(3, idArb(ctx, a, 'media')), w(2, idArb(ctx, a, 'preset')), w(1, fuzzText));
+
+/** a query parameter: one of `values` mostly, a near miss sometimes, fuzz text sometimes */
+const enumQuery = (values: readonly string[], misses: string[]) => withValid(pick(...values), fc.oneof(w(5, pick(...values)), w(1, pick(...misses)), w(1, fuzzText)));
+
+/** an instant of the listing and the statistics: date-times (and dates, which the listing takes) from the past to the near future, then what no calendar has and the edges of the range */
+const instantQuery = () => {
+  const valid = fc.oneof(
+    fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+    fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    pick('2026-05-01T09:30:00Z', '2026-05-01T09:30:00+02:00', '2026-05-01'),
+  );
+  return withValid(
+    valid,
+    fc.oneof(
+      w(5, valid),
+      w(
+        2,
+        pick(
+          '2026-02-30',
+          '2026-13-01',
+          '2026-05-01T09:30:00',
+          '2026-05-01T25:00:00Z',
+          '1970-01-01T00:00:00Z',
+          '1969-12-31T23:59:59Z',
+          '0001-01-01T00:00:00Z',
+          '9999-12-30T23:59:59Z',
+          '9999-12-31T00:00:00Z',
+          '9999-12-31T23:59:59-14:00',
+          '+275760-09-13T00:00:00.000Z',
+          'yesterday',
+          '0',
+          '',
+        ),
+      ),
+      w(1, fuzzText),
+    ),
+  );
+};
+
+/**
+ * a listing cursor: a nextCursor the listing gave (of one of its sorts), a
+ * cursor written here with members of the right types but values the
+ * database may not hold (a year past its range, a day no calendar has, a NUL),
+ * another id, or fuzz text
+ */
+const publicationCursorQuery = (ctx: InputContext, a: Actor) => {
+  const crafted = fc
+    .tuple(
+      fc.oneof(fc.integer({ min: -1, max: 5000 }), pick(1.5, 2 ** 31, 2 ** 53, 1e308, -1e308), pick('2026-05-01T09:30:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '1', '0001-01-01T00:00:00Z')),
+      fc.oneof(fc.constantFrom(...a.publications), pick('', 'pub_\u0000', 'x'.repeat(80), '😀')),
+      pick('2026-05-01T09:30:00.000Z', new Date(Date.now() + 3_600_000).toISOString(), '1970-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00.000Z'),
+      pick('2026-05-01', '1970-01-01', '2026-02-30', '2026-99-99', '0000-00-00', '9999-12-31'),
+      fc.integer({ min: 0, max: 5 }),
+    )
+    .map(([key, id, asOf, day, shape]) => {
+      const members: unknown[] = [key, id, asOf, day];
+      // now and then a member short, one more, or not an array
+      const value = shape === 0 ? members.slice(0, 3) : shape === 1 ? [...members, 1] : shape === 2 ? { key, id, asOf, day } : members;
+      return Buffer.from(JSON.stringify(value)).toString('base64url');
+    });
+  const issued = a.listingCursors.length ? fc.constantFrom(...a.listingCursors) : crafted;
+  return withValid(issued, fc.oneof(w(3, issued), w(3, crafted), w(1, idArb(ctx, a, 'publication')), w(1, fuzzText)));
+};
+
+const profileQuery = (ctx: InputContext, a: Actor) => idArb(ctx, a, 'profile');
+
+/** the query of both statistics routes */
+const STATS_QUERY = {
+  from: instantQuery,
+  to: instantQuery,
+  platform: () => enumQuery(PLATFORM_KEYS, ['Microblog', 'myspace', 'microblog,socialnet', '']),
+  metric: () => enumQuery(STATS_METRICS, ['Views', 'likes', '']),
+} satisfies RestRoute['query'];
+
+/** the listing's query, by parameter */
+const LISTING_QUERY = {
+  platform: STATS_QUERY.platform,
+  profileId: profileQuery,
+  from: instantQuery,
+  to: instantQuery,
+  sortBy: () => enumQuery(SORT_KEYS, ['PublishedAt', 'date', 'likes', '']),
+  direction: () => enumQuery(DIRECTIONS, ['ASC', 'up', '']),
+  limit: limitQuery,
+  cursor: publicationCursorQuery,
+} satisfies RestRoute['query'];
 
 export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', url: '/v1/languages' },
@@ -679,6 +906,12 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'PUT', url: '/v1/projects/:id', id: 'project', body: 'updateProject' },
   { method: 'POST', url: '/v1/projects/:id/export', id: 'project', body: 'exportProject' },
   { method: 'GET', url: '/v1/projects/:id/captions', id: 'project', query: { format: () => fc.oneof(w(4, pick('srt', 'vtt')), w(1, pick('SRT', 'txt', '')), w(1, fuzzText)) } },
+  { method: 'POST', url: '/v1/projects/:id/publish', id: 'exportedProject', body: 'publish' },
+  { method: 'GET', url: '/v1/projects/published', query: LISTING_QUERY },
+  { method: 'GET', url: '/v1/projects/published/:id', id: 'publication' },
+  { method: 'DELETE', url: '/v1/projects/published/:id', id: 'publication' },
+  { method: 'GET', url: '/v1/publishing/stats/profiles/:profileId', id: 'profile', query: STATS_QUERY },
+  { method: 'GET', url: '/v1/publishing/stats', query: STATS_QUERY },
 ];
 
 /**
@@ -702,7 +935,7 @@ function pathOf(ctx: InputContext, a: Actor, r: RestRoute): fc.Arbitrary<string>
   if (!r.id) return fc.constant(r.url);
   return fc
     .tuple(fc.oneof(w(3, idArb(ctx, a, r.id)), w(1, idArb(ctx, a, 'processingProject'))), fc.boolean())
-    .map(([id, raw]) => r.url.replace(':id', encodeSegment(id, raw && r.id !== 'project')));
+    .map(([id, raw]) => r.url.replace(/:\w+/, encodeSegment(id, raw && r.id !== 'project' && r.id !== 'exportedProject')));
 }
 
 /** credentials as a client sends them: mostly the actor's key, else none or a wrong one */
@@ -1125,6 +1358,17 @@ const ID_ARGS: Record<string, IdKind> = {
   'preset.id': 'preset',
   'userMediaEntry.id': 'media',
   'webhookDelivery.id': 'webhook',
+  'publishProject.projectId': 'exportedProject',
+  'cancelPublication.id': 'publication',
+  'publication.id': 'publication',
+  'publications.profileId': 'profile',
+  'profileStats.profileId': 'profile',
+};
+
+/** text arguments of the publishing queries, drawn as their REST query parameters are */
+const QUERY_ARGS: Record<string, (ctx: InputContext, a: Actor) => fc.Arbitrary<string>> = {
+  ...Object.fromEntries(Object.entries(LISTING_QUERY).filter(([k]) => !['limit', 'profileId'].includes(k)).map(([k, f]) => [`publications.${k}`, f])),
+  ...Object.fromEntries(['profileStats', 'publishingStats'].flatMap((field) => Object.entries(STATS_QUERY).map(([k, f]) => [`${field}.${k}`, f]))),
 };
 
 /** which body's fields an input type carries */
@@ -1137,6 +1381,7 @@ const INPUT_BODIES: Record<string, BodyName> = {
   UserThemeInput: 'userTheme',
   CreateMagicClipsInput: 'createMagicClips',
   UploadMagicClipsInput: 'uploadMagicClips',
+  PublishInput: 'publish',
 };
 
 /**
@@ -1146,6 +1391,7 @@ const INPUT_BODIES: Record<string, BodyName> = {
 function valueFor(ctx: InputContext, a: Actor, type: GraphQLInputType, fieldKey: string, clean: boolean): fc.Arbitrary<unknown> {
   const pass = (x: fc.Arbitrary<unknown>) => (clean ? validOf(x) : x);
   if (ID_ARGS[fieldKey]) return pass(idArb(ctx, a, ID_ARGS[fieldKey]));
+  if (QUERY_ARGS[fieldKey]) return pass(QUERY_ARGS[fieldKey](ctx, a));
   if (isNonNullType(type)) return valueFor(ctx, a, type.ofType, fieldKey, clean);
   if (isListType(type)) return fc.array(valueFor(ctx, a, type.ofType, fieldKey, clean), { maxLength: clean ? 2 : 3 });
   if (isInputObjectType(type)) {
@@ -1195,11 +1441,22 @@ const asName = (k: string) => {
   return /^[_A-Za-z]/.test(n) ? n : `_${n}`;
 };
 
-/** an enum argument as GraphQL writes it: bare when it is a value of the enum */
-function enumLiteral(type: GraphQLInputType, v: unknown): string | null {
-  const named = getNamedType(type);
-  if (named instanceof GraphQLEnumType && typeof v === 'string' && named.getValue(v)) return v;
-  return null;
+/**
+ * A value as an argument of `type` is written: a value of an enum bare, at
+ * any depth of the input objects and lists it is in (an enum member of an
+ * input, such as a photoshare post's format); the rest as `literal` writes it.
+ */
+function typedLiteral(type: GraphQLInputType, v: unknown): string {
+  const t = isNonNullType(type) ? type.ofType : type;
+  if (t instanceof GraphQLEnumType) return typeof v === 'string' && t.getValue(v) ? v : literal(v);
+  if (isListType(t)) return Array.isArray(v) ? `[${v.map((x) => typedLiteral(t.ofType, x)).join(', ')}]` : typedLiteral(t.ofType, v);
+  if (isInputObjectType(t) && v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawJson)) {
+    const fields = t.getFields();
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${asName(k)}: ${Object.hasOwn(fields, k) ? typedLiteral(fields[k].type, x) : literal(x)}`)
+      .join(', ')}}`;
+  }
+  return literal(v);
 }
 
 const typeString = (t: GraphQLInputType): string => String(t);
@@ -1251,7 +1508,7 @@ function rootCall(ctx: InputContext, a: Actor, field: GraphQLField<unknown, unkn
       const written = args
         .filter(({ how }) => how !== 'missing')
         .map(({ arg, value, how }) => {
-          if (how === 'literal') return `${arg.name}: ${enumLiteral(arg.type, value) ?? literal(value)}`;
+          if (how === 'literal') return `${arg.name}: ${typedLiteral(arg.type, value)}`;
           const v = `v${varCounter++ % 1000}`;
           variables[v] = value;
           definitions.push(`$${v}: ${how === 'wrong-type' ? (typeString(arg.type).startsWith('String') ? 'Int' : 'String') : typeString(arg.type)}`);

@@ -8,9 +8,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import pg from 'pg';
 import { generateApiKey, newWebhookSecret } from '../../src/auth/keys.js';
+import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { createPrisma, type Db } from '../../src/db/client.js';
+import { connectSandboxAccount } from '../../src/publishing/accounts.js';
+import { utcDay, writePostMetrics } from '../../src/publishing/analytics.js';
+import { createProfile } from '../../src/publishing/profiles.js';
+import { createLocalStorage } from '../../src/storage/local.js';
 import { signedPath } from '../../src/storage/signing.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './media.js';
@@ -52,6 +58,16 @@ export interface Actor {
   /** other keys of the actor, never the one it sends */
   spareKeys: string[];
   webhooks: string[];
+  /** whether the actor has API publishing (an actor without it is refused publishProject, 403) */
+  apiPublishing: boolean;
+  /** a completed project with a stored render: the one publishing takes */
+  exportedProject: string;
+  /** the primary profile, every platform connected; then one with a private shortvideo account and microblog only */
+  profiles: string[];
+  /** publications: scheduled ones (cancellable) first, then one processing and one published with metrics */
+  publications: string[];
+  /** nextCursor of the first page of the listing, one per sort */
+  listingCursors: string[];
 }
 
 export interface Foreign {
@@ -61,6 +77,10 @@ export interface Foreign {
   media: string;
   apiKey: string;
   webhook: string;
+  exportedProject: string;
+  /** a scheduled publication: cancelling it would succeed for its owner */
+  publication: string;
+  profile: string;
 }
 
 export interface FuzzServer {
@@ -87,8 +107,8 @@ export interface FuzzServer {
   /** a signed /files link of an object the server stored */
   signedFile: { path: string; key: string; size: number };
   signedPathFor(key: string, exp: number, download?: string): string;
-  /** a user with a key, credits and one resource of each kind */
-  createActor(label: string): Promise<Actor>;
+  /** a user with a key, credits and one resource of each kind; API publishing unless told otherwise, and the API credits left once its publications are made when told */
+  createActor(label: string, opts?: { apiPublishing?: boolean; apiCredits?: number }): Promise<Actor>;
   /** resources of a user who is none of the actors: each of their ids is NOT_FOUND to an actor */
   foreign: Foreign;
   stop(): Promise<void>;
@@ -176,7 +196,17 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     gql(key: string, query: string, variables: Record<string, unknown>) {
       return api.post('/graphql', key, { query, variables }).then((r) => r.data);
     },
+    async get(pathname: string, key: string) {
+      const res = await fetch(server.url + pathname, { headers: { 'x-api-key': key } });
+      const json = (await res.json()) as any;
+      if (!res.ok) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    },
   };
+
+  // the store the server reads, written here for renders no worker made
+  const storage = createLocalStorage({ root: path.join(dataDir, 'media'), publicUrl: server.url, secret: URL_SECRET });
+  const renderBytes = await fs.readFile(fixtures.video);
 
   async function createUserRow(label: string) {
     const { key, hash, prefix } = generateApiKey();
@@ -188,6 +218,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
         aiCredits: 30,
         clipCredits: 5,
         clipsSubscription: true,
+        apiPublishing: true,
         apiKeys: { create: { hash, prefix } },
       },
       include: { apiKeys: true },
@@ -229,7 +260,89 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       },
     });
 
-  async function createActor(label: string): Promise<Actor> {
+  /** a publish member per platform, as a client writes it */
+  const MEMBERS: Record<string, unknown> = {
+    videoshare: { title: 'Launch', description: 'Our launch video' },
+    shortvideo: { content: 'Launch day' },
+    photoshare: { format: 'reel', content: 'Launch reel' },
+    microblog: { content: 'We launched' },
+    socialnet: { content: 'We launched today' },
+    prosocial: { content: 'Proud to announce our launch' },
+  };
+  const DAY_MS = 86_400_000;
+
+  /**
+   * What publishing reads and writes for a user: two profiles with sandbox
+   * accounts, an exported project whose render is stored, publications made
+   * through the API (scheduled ones a cancel takes back, and one processing
+   * that no worker moves on: the server runs none) and one published with
+   * synced metrics, so the listing and the statistics have rows and totals to read.
+   */
+  async function publishingOf(user: { id: string; key: string }) {
+    const primary = await createProfile(prisma, user.id, { name: 'Brand', primary: true });
+    const accounts: Record<string, string> = {};
+    for (const platform of PLATFORM_KEYS) accounts[platform] = (await connectSandboxAccount(prisma, primary.id, { platform, isPrivate: false, followers: 120 })).id;
+    const second = await createProfile(prisma, user.id, { name: 'Private' });
+    await connectSandboxAccount(prisma, second.id, { platform: 'shortvideo', isPrivate: true, followers: 10 });
+    await connectSandboxAccount(prisma, second.id, { platform: 'microblog', isPrivate: false, followers: 10 });
+
+    const renderedKey = `renders/${user.id}/fuzz.mp4`;
+    await storage.put(renderedKey, Readable.from(renderBytes), { contentType: 'video/mp4' });
+    const exported = await projectRow(user.id, { title: 'Fuzz exported', renderedKey });
+
+    const publish = async (platforms: string[], scheduledFor?: Date) => {
+      const body = { platforms: Object.fromEntries(platforms.map((k) => [k, MEMBERS[k]])), ...(scheduledFor ? { scheduledFor: scheduledFor.toISOString() } : {}) };
+      return (await api.post(`/v1/projects/${exported.id}/publish`, user.key, body)).id as string;
+    };
+    // mostly scheduled, so that cancels find some left when a few have gone
+    const publications: string[] = [];
+    for (const [i, platforms] of [['microblog'], ['socialnet', 'prosocial'], ['videoshare'], ['photoshare', 'shortvideo'], ['prosocial'], ['microblog', 'socialnet']].entries()) {
+      publications.push(await publish(platforms, new Date(Date.now() + (i + 1) * DAY_MS)));
+    }
+    publications.push(await publish(['microblog', 'shortvideo']));
+
+    // published yesterday, its posts synced today
+    const published = `pub_${crypto.randomUUID()}`;
+    const at = new Date(Date.now() - DAY_MS);
+    await prisma.publication.create({
+      data: {
+        id: published,
+        userId: user.id,
+        projectId: exported.id,
+        profileId: primary.id,
+        publishedAt: at,
+        status: 'published',
+        platforms: ['microblog', 'socialnet'],
+        mediaKey: renderedKey,
+        posts: {
+          create: (['microblog', 'socialnet'] as const).map((platform) => ({
+            platform,
+            accountId: accounts[platform],
+            content: MEMBERS[platform] as object,
+            publishStatus: 'published',
+            platformPostId: crypto.randomBytes(8).toString('hex'),
+            publishedAt: at,
+          })),
+        },
+      },
+    });
+    const posts = await prisma.post.findMany({ where: { publicationId: published }, orderBy: { platform: 'asc' } });
+    await writePostMetrics(
+      prisma,
+      posts.map((p, i) => ({ id: p.id, metrics: { views: 300 + 100 * i, likes: 20, comments: 3, shares: 2 + i, impressions: 900, reach: 280, clicks: 7 } })),
+      utcDay(new Date()),
+    );
+    publications.push(published);
+
+    const listingCursors: string[] = [];
+    for (const sortBy of ['publishedAt', 'views', 'engagement']) {
+      const page = await api.get(`/v1/projects/published?limit=2&sortBy=${sortBy}`, user.key);
+      if (page.pagination.nextCursor) listingCursors.push(page.pagination.nextCursor);
+    }
+    return { exportedProject: exported.id, profiles: [primary.id, second.id], publications, listingCursors };
+  }
+
+  async function createActor(label: string, { apiPublishing = true, apiCredits }: { apiPublishing?: boolean; apiCredits?: number } = {}): Promise<Actor> {
     const user = await createUserRow(label);
     const spare = await Promise.all([0, 1].map(() => prisma.apiKey.create({ data: { userId: user.id, ...(({ hash, prefix }) => ({ hash, prefix }))(generateApiKey()) } })));
     const projects = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => projectRow(user.id, { title: `Fuzz ${i}` })));
@@ -241,6 +354,10 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       mediaRow(user.id, 'VIDEO', 'p.mp4', 'pending'),
     ]);
     const webhooks = await Promise.all((['delivered', 'failed', 'pending'] as const).map((s) => webhookRow(user.id, s)));
+    const publishing = await publishingOf(user);
+    // the publications above went through the API; without the plan, only publishing itself is refused
+    if (!apiPublishing) await prisma.user.update({ where: { id: user.id }, data: { apiPublishing: false } });
+    if (apiCredits !== undefined) await prisma.user.update({ where: { id: user.id }, data: { apiCredits } });
     // presets and themes through the API, as a user makes them
     const presets: string[] = [];
     for (const p of projects.slice(0, 2)) {
@@ -262,6 +379,8 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       media: { audio: audio.id, video: videoMedia.id, image: image.id, pending: pending.id },
       spareKeys: spare.map((k) => k.id),
       webhooks: webhooks.map((w) => w.id),
+      apiPublishing,
+      ...publishing,
     };
   }
 
@@ -270,7 +389,17 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   try {
     const other = await createActor('foreign');
     const otherKey = await prisma.apiKey.findFirstOrThrow({ where: { userId: other.id, id: { notIn: other.spareKeys } } });
-    foreign = { project: other.projects[0], preset: other.presets[0], theme: other.themes[0], media: other.media.video, apiKey: otherKey.id, webhook: other.webhooks[1] };
+    foreign = {
+      project: other.projects[0],
+      preset: other.presets[0],
+      theme: other.themes[0],
+      media: other.media.video,
+      apiKey: otherKey.id,
+      webhook: other.webhooks[1],
+      exportedProject: other.exportedProject,
+      publication: other.publications[0],
+      profile: other.profiles[0],
+    };
     // an object the server stored itself, served by the file route through a signed link
     const form = new FormData();
     form.set('file', new Blob([await fs.readFile(fixtures.audio)], { type: 'audio/mpeg' }), 'tone.mp3');
