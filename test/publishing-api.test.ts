@@ -140,7 +140,9 @@ describe('POST /v1/projects/{id}/publish', () => {
       expect(await publish(p, body('microblog'), id)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND', message: 'Project not found' } });
     }
     const noPlan = await publisher({ plan: false });
-    expect(await publish(noPlan, body('microblog'))).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } });
+    expect(await publish(noPlan, body('microblog'))).toMatchObject({ status: 403, body: { error: 'FORBIDDEN', message: 'Your plan does not allow API publishing' } });
+    // the plan comes first, whatever else is wrong
+    expect(await publish(noPlan, { platforms: { myspace: {} } }, crypto.randomUUID())).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } });
     const fresh = await publisher({ exported: false });
     expect(await publish(fresh, body('microblog'))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST', message: expect.stringMatching(/not exported/) } });
     for (const u of [noPlan, fresh]) expect(await credits(u)).toBe(50);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
 import { settle, syncAnalytics, utcDay, writeFollowers, writePostMetrics } from '../src/publishing/analytics.js';
+import { deliverPost } from '../src/publishing/delivery.js';
 import { createProfile } from '../src/publishing/profiles.js';
 import type { PostMetrics } from '../src/platforms/types.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
@@ -14,7 +15,9 @@ let app: TestApp;
 const db = () => app.runtime.app.db;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { SANDBOX_PUBLISH_DELAY_MS: '100' } });
+  // no workers: the analytics sync (due as a worker starts) would read the posts the tests write by hand;
+  // the end-to-end test delivers its posts itself
+  app = await startTestApp({ role: 'server', env: { SANDBOX_PUBLISH_DELAY_MS: '100' } });
 });
 afterAll(async () => {
   await app?.stop();
@@ -131,9 +134,11 @@ describe('the analytics sync', () => {
       json: { platforms: { microblog: { content: 'hello' }, socialnet: { content: 'quiet [sandbox:no-metrics]' } } },
     });
     expect(r.status).toBe(200);
+    // each post's delivery steps, as the worker's jobs run them: upload, then check until ready and finalize
     const deadline = Date.now() + 15_000;
     while ((await db().post.count({ where: { publicationId: r.body.id, publishStatus: 'published' } })) < 2) {
       if (Date.now() > deadline) throw new Error('posts not published');
+      for (const post of await db().post.findMany({ where: { publicationId: r.body.id } })) await deliverPost(app.runtime.app, post.id);
       await new Promise((res) => setTimeout(res, 100));
     }
     await new Promise((res) => setTimeout(res, 1100));

@@ -15,7 +15,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { debit, refund } from '../credits/ledger.js';
 import { paymentRequired } from '../credits/shortfall.js';
 import type { Prisma } from '../db/client.js';
-import { AppError, badRequest, FieldErrors, notFound } from '../errors.js';
+import { AppError, badRequest, FieldErrors, forbidden, notFound } from '../errors.js';
 import type { Project, Publication } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
 import { getProject } from '../projects/service.js';
@@ -23,6 +23,9 @@ import { isPlainObject, parseDateTime, readBody } from '../validation.js';
 import { publishBody, type PublishBody } from './schemas.js';
 import { API_CREDITS_PER_POST, dispatchPosts } from './delivery.js';
 import { publishPublicationEvent } from './events.js';
+
+/** The 403 of a plan without API publishing (SPEC.md, Authentication), both doors. */
+export const NO_API_PUBLISHING = 'Your plan does not allow API publishing';
 
 export const newPublicationId = () => `pub_${crypto.randomUUID()}`;
 
@@ -56,6 +59,8 @@ async function profileFor(app: App, userId: string, profileId: string | undefine
  * throws the first class of problem found, with every problem of that class.
  */
 export async function readPublish(app: App, user: AuthUser, projectId: string, input: unknown, now = new Date()): Promise<ReadPublish & { project: Project }> {
+  // the plan first, whichever door: the REST check reads the body before GraphQL's scope runs
+  if (!user.apiPublishing) throw forbidden(NO_API_PUBLISHING);
   const project = await getProject(app, user.id, projectId);
   const errors = new FieldErrors();
   const body = readBody(publishBody, input, errors);

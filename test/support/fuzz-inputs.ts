@@ -31,7 +31,7 @@ import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { SILENCE_PACES } from '../../src/catalog/silence-paces.js';
 import { DIRECTIONS, SORT_KEYS } from '../../src/publishing/listing.js';
 import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, PRIVACY_LEVELS } from '../../src/publishing/schemas.js';
-import { STATS_METRICS } from '../../src/publishing/stats.js';
+import { STATS_METRICS } from '../../src/stats/service.js';
 import { THEME_FONTS } from '../../src/themes/schemas.js';
 import type { Actor, Foreign } from './fuzz-server.js';
 import { multipartBody } from './raw.js';
