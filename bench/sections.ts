@@ -6,6 +6,7 @@ import { library } from './library.js';
 import { projects } from './projects.js';
 import { publishing } from './publishing.js';
 import { render } from './render.js';
+import { transcription } from './transcription.js';
 
 /** Benchmark sections in the order they run. */
 export const sections: Record<string, () => Promise<Row[]>> = {
@@ -16,4 +17,5 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   faces,
   clips,
   publishing,
+  transcription,
 };

@@ -39,9 +39,14 @@ export function parseCmuTranscription(content: string): Map<string, string> {
   return out;
 }
 
-export type EditOp =
-  | { op: 'hit' | 'sub'; ref: number; hyp: number }
-  | { op: 'del'; ref: number }
+/** a reference word and the hypothesis word aligned with it, the same (hit) or not (sub) */
+export interface PairOp {
+  op: 'hit' | 'sub';
+  ref: number;
+  hyp: number;
+}
+
+export type EditOp = PairOp | { op: 'del'; ref: number }
   | { op: 'ins'; hyp: number };
 
 export interface WerCounts {
@@ -114,7 +119,7 @@ export const wordErrorRate = (c: WerCounts) => (c.n === 0 ? NaN : (c.substitutio
  * within `tolerance` seconds of the reference start; for sets with a timed reference alignment.
  */
 export function startsWithin(alignment: Alignment, refStarts: readonly number[], hypStarts: readonly number[], tolerance: number): number {
-  const hits = alignment.ops.filter((o): o is Extract<EditOp, { op: 'hit' }> => o.op === 'hit');
+  const hits = alignment.ops.filter((o): o is PairOp => o.op === 'hit');
   if (alignment.n === 0) return NaN;
   return hits.filter((o) => Math.abs(refStarts[o.ref] - hypStarts[o.hyp]) <= tolerance).length / alignment.n;
 }
