@@ -128,7 +128,11 @@ describe.skipIf(!serverUrl())('a crash storm: workers SIGKILLed and restarted wh
     // the storm: while work remains, kill one worker (in turn) and start another in its place
     let nextKill = Date.now() + KILL_EVERY_MS;
     while (!(await finished())) {
-      if (Date.now() - t0 > 150_000) throw new Error('the projects did not all complete in 150 s');
+      if (Date.now() - t0 > 150_000) {
+        const left = await db.project.findMany({ where: { id: { in: ids } }, include: { exports: true } });
+        const states = left.map((p) => `${p.id.slice(0, 8)} ${p.status} ${JSON.stringify(p.progress)} exports ${p.exports.map((e) => e.status).join(',') || '-'}`);
+        throw new Error(`the projects did not all complete in 150 s (${kills} kills):\n${states.join('\n')}`);
+      }
       if (kills < KILLS && Date.now() >= nextKill && live.length > 0) {
         await live.shift()!.stop('SIGKILL');
         kills++;
