@@ -6,6 +6,7 @@ import pg from 'pg';
 import { RATE_LIMITS } from '../src/limits/rate-limits.js';
 import { decodeCursor, encodeCursor, type SortKey } from '../src/publishing/listing.js';
 import { STATS_METRICS } from '../src/stats/service.js';
+import { SAMPLE_POSTS as CONTENT } from '../test/support/publishing.js';
 import type { Row } from './run.js';
 import { admin, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
 
@@ -347,14 +348,6 @@ async function measureStats(c: Client, profileId: string): Promise<Row[]> {
   );
 }
 
-const CONTENT: Record<string, Record<string, string>> = {
-  videoshare: { title: 'Launch', description: 'Our launch video' },
-  shortvideo: { content: 'Launch day' },
-  photoshare: { format: 'reel', content: 'Launch reel' },
-  microblog: { content: 'We launched' },
-  socialnet: { content: 'We launched today' },
-  prosocial: { content: 'Proud to announce our launch' },
-};
 const PAIRS = [
   ['videoshare', 'shortvideo'],
   ['photoshare', 'microblog'],

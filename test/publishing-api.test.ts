@@ -7,6 +7,7 @@ import { publicationEvent } from '../src/publishing/events.js';
 import { loadPublications } from '../src/publishing/records.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { readSse } from './support/sse.js';
+import { SAMPLE_POSTS } from './support/publishing.js';
 
 // Publishing through both doors, on a real database with the workers running:
 // every rule and error of POST /v1/projects/{id}/publish, delivery on the
@@ -45,21 +46,7 @@ async function publisher(opts: { credits?: number; platforms?: readonly string[]
   return { ...user, profileId: profile.id, projectId: project.id };
 }
 
-const body = (...keys: string[]) => ({
-  platforms: Object.fromEntries(
-    keys.map((k) => [
-      k,
-      {
-        videoshare: { title: 'Launch', description: 'Our launch video' },
-        shortvideo: { content: 'Launch day' },
-        photoshare: { format: 'reel', content: 'Launch reel' },
-        microblog: { content: 'We launched' },
-        socialnet: { content: 'We launched today' },
-        prosocial: { content: 'Proud to announce our launch' },
-      }[k],
-    ]),
-  ),
-});
+const body = (...keys: string[]) => ({ platforms: Object.fromEntries(keys.map((k) => [k, SAMPLE_POSTS[k]])) });
 
 const publish = (p: Publisher, json: unknown, projectId = p.projectId) => request(app, 'POST', `/v1/projects/${projectId}/publish`, { key: p.key, json });
 const credits = async (p: TestUser) => (await db().user.findUniqueOrThrow({ where: { id: p.id } })).apiCredits;

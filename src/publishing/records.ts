@@ -9,15 +9,10 @@
 import { Prisma, type Db } from '../db/client.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { PLATFORM_KEYS } from '../catalog/platforms.js';
+import type { PostMetrics } from '../platforms/types.js';
 
-export interface PostAnalytics {
-  views: number;
-  likes: number;
-  comments: number;
-  shares: number;
-  impressions: number;
-  reach: number;
-  clicks: number;
+/** A post's totals as the platform reported them at the latest sync, and its engagement rate. */
+export interface PostAnalytics extends PostMetrics {
   /** (likes + comments + shares) / views; 0 without views */
   engagementRate: number;
 }

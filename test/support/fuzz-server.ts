@@ -21,6 +21,7 @@ import { signedPath } from '../../src/storage/signing.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './media.js';
 import { spawnServer, type Child } from './process.js';
+import { SAMPLE_POSTS } from './publishing.js';
 
 /** Tables whose rows may change on a refused request: the idempotency records (a 4xx answer is kept for replay). */
 const VOLATILE_TABLES = new Set(['IdempotencyKey']);
@@ -260,15 +261,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       },
     });
 
-  /** a publish member per platform, as a client writes it */
-  const MEMBERS: Record<string, unknown> = {
-    videoshare: { title: 'Launch', description: 'Our launch video' },
-    shortvideo: { content: 'Launch day' },
-    photoshare: { format: 'reel', content: 'Launch reel' },
-    microblog: { content: 'We launched' },
-    socialnet: { content: 'We launched today' },
-    prosocial: { content: 'Proud to announce our launch' },
-  };
+  const MEMBERS = SAMPLE_POSTS;
   const DAY_MS = 86_400_000;
 
   /**
