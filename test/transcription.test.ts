@@ -129,8 +129,8 @@ describe('pocketsphinx', () => {
   });
 
   it('reads words, fillers and pronunciation variants from its output lines', () => {
-    expect(parsePocketsphinxLine('and(2) 0.300 0.480 0.452670')).toEqual(w('and', 0.3, 0.48));
-    expect(parsePocketsphinxLine("i'm 1.000 1.200 0.9")).toEqual(w("I'm", 1, 1.2));
+    expect(parsePocketsphinxLine('and(2) 0.300 0.480 0.452670')).toEqual({ ...w('and', 0.3, 0.48), confidence: 0.45267 });
+    expect(parsePocketsphinxLine("i'm 1.000 1.200 0.9")).toEqual({ ...w("I'm", 1, 1.2), confidence: 0.9 });
     expect(parsePocketsphinxLine('<sil> 0.920 0.950 0.783465')).toEqual(w('', 0.92, 0.95, 'silence'));
     expect(parsePocketsphinxLine('[NOISE] 2.000 2.500 1.0')?.type).toBe('silence');
     expect(parsePocketsphinxLine('</s> 3.080 3.520 1.000000')?.type).toBe('silence');

@@ -10,6 +10,8 @@ export interface TimedWord {
   type: 'word' | 'silence' | 'punctuation';
   startTime: number;
   endTime: number;
+  /** how sure the engine was of a word, 0-1, where it says (pocketsphinx's posterior, Whisper's token probability) */
+  confidence?: number;
 }
 
 /** The stored form of a transcript word (Project.transcript): its id stays the same across edits. */

@@ -16,13 +16,14 @@ const FILLER = /^(<[^>]*>|\[[^\]]*\]|\+\+.*\+\+)$/;
 export function parsePocketsphinxLine(line: string): TimedWord | undefined {
   const m = TIMED.exec(line.trim());
   if (!m) return undefined;
-  const [, token, start, end] = m;
+  const [, token, start, end, posterior] = m;
   const startTime = Number(start);
   const endTime = Number(end);
   if (FILLER.test(token)) return { text: '', type: 'silence', startTime, endTime };
   // `read(2)`: alternate pronunciations are numbered; the dictionary's words are lower case
   const text = token.replace(/\(\d+\)$/, '').replace(/^i(?=$|')/, 'I');
-  return { text, type: 'word', startTime, endTime };
+  const confidence = Math.min(1, Math.max(0, Number(posterior)));
+  return { text, type: 'word', startTime, endTime, ...(Number.isFinite(confidence) ? { confidence } : {}) };
 }
 
 /**
