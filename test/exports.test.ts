@@ -6,7 +6,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resumeRenders } from '../src/exports/service.js';
+import { JOB_NAMES } from '../src/jobs/names.js';
 import { probe } from '../src/media/ffprobe.js';
+import { move } from '../src/projects/lifecycle.js';
 import { PREVIEW, previewSize } from '../src/media/render/graph.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
@@ -154,6 +157,39 @@ describe('POST /v1/projects/{id}/export', () => {
     expect(again.status).toBe(400);
     expect(again.body.message).toMatch(/already exporting/);
     await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
+  });
+
+  it('an export whose render job a crash left unqueued is rendered: by the project job\'s next run, or by the watchdog after a minute', async () => {
+    const p = await transcribed();
+    const core = app.runtime.app;
+    // what a process killed between the commit and the enqueue leaves: the project exporting, its export queued, no job
+    const strand = async () => {
+      const project = await core.db.project.findUniqueOrThrow({ where: { id: p.id } });
+      let exportId = '';
+      await move(core, project, 'export', { also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId: p.id, width: 160, height: 120, fps: 15 } })).id) });
+      return exportId;
+    };
+    const renderJobs = (exportId: string) => core.db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1 AND data->>'exportId' = $2`, JOB_NAMES.renderExport, exportId);
+    const rendered = async (exportId: string) => {
+      const done = await waitProject(p.id, (x) => x.status === 'completed');
+      expect(await core.db.export.findUniqueOrThrow({ where: { id: exportId } })).toMatchObject({ status: 'completed', outputKey: expect.any(String) });
+      expect(done.downloadUrl).toEqual(expect.any(String));
+      expect(await renderJobs(exportId)).toEqual([{ n: 1 }]);
+    };
+
+    // the project job runs again after the crash (its lock ran out): it queues the render
+    const first = await strand();
+    await core.jobs.enqueue(JOB_NAMES.processProject, { projectId: p.id, userId: user.id });
+    await rendered(first);
+
+    // an API process killed after creating the export: the watchdog queues it once it has waited a minute
+    const second = await strand();
+    expect(await resumeRenders(core, { olderThanMs: 60_000 })).toBe(0);
+    await core.db.export.update({ where: { id: second }, data: { createdAt: new Date(Date.now() - 61_000) } });
+    expect(await resumeRenders(core, { olderThanMs: 60_000 })).toBe(1);
+    // a second pass while it waits adds no second job
+    await resumeRenders(core, { olderThanMs: 60_000 });
+    await rendered(second);
   });
 
   it('a failed render leaves the project completed with its previous output and says why', async () => {

@@ -56,7 +56,7 @@ export async function requestExport(app: App, userId: string, projectId: string,
   });
   if (!moved || !created) throw badRequest('The project changed state meanwhile; try again');
   try {
-    await app.jobs.enqueue(JOB_NAMES.renderExport, { exportId: created.id, projectId: project.id, userId });
+    await enqueueRender(app, { id: created.id, projectId: project.id, userId });
   } catch (err) {
     // the render cannot start: put the project back as it was
     app.log.error({ err }, 'could not enqueue an export');
@@ -185,6 +185,32 @@ export async function startAutoRender(app: App, project: Project): Promise<boole
     },
   });
   if (!moved || !created) return false;
-  await app.jobs.enqueue(JOB_NAMES.renderExport, { exportId: created.id, projectId: project.id, userId: project.userId });
+  await enqueueRender(app, { id: created.id, projectId: project.id, userId: project.userId });
   return true;
+}
+
+/** The render job of an export, once: a second call for the same export adds nothing. */
+async function enqueueRender(app: App, exp: { id: string; projectId: string; userId: string }) {
+  await app.jobs.enqueue(JOB_NAMES.renderExport, { exportId: exp.id, projectId: exp.projectId, userId: exp.userId }, { once: { exportId: exp.id } });
+}
+
+/**
+ * Queues the render of every export still waiting for one: the export row and the
+ * project's move to exporting commit together, the job is queued just after, so a
+ * process killed in between leaves an export no job will render. The pipeline's next
+ * run calls this for its project; the watchdog, for exports queued longer than
+ * `olderThanMs` (an API process killed after creating one). Returns how many it queued.
+ */
+export async function resumeRenders(app: App, { projectId, olderThanMs = 0 }: { projectId?: string; olderThanMs?: number } = {}): Promise<number> {
+  const waiting = await app.db.export.findMany({
+    where: {
+      status: 'queued',
+      createdAt: { lte: new Date(Date.now() - olderThanMs) },
+      project: { status: 'exporting', ...(projectId ? { id: projectId } : {}) },
+    },
+    select: { id: true, projectId: true, project: { select: { userId: true } } },
+    take: 500,
+  });
+  for (const exp of waiting) await enqueueRender(app, { id: exp.id, projectId: exp.projectId, userId: exp.project.userId });
+  return waiting.length;
 }
