@@ -30,7 +30,9 @@ export async function extractAudio(
   const { duration, hasAudio } = opts.source ?? (await probeSound(videoPath));
   if (!(duration > 0)) throw new Error('The media has no duration to take sound from');
   const d = duration.toFixed(3);
-  const pcm = ['-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
+  // a plain 44-byte header: no metadata, no encoder tag, so no LIST chunk before the data.
+  // pocketsphinx_continuous skips exactly 44 bytes and would decode any chunk as samples
+  const pcm = ['-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
   if (!hasAudio) {
     await runTool('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], { signal: opts.signal });
     return { duration, hasAudio, loudness: null, peak: null };

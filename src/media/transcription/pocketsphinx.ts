@@ -7,6 +7,24 @@ import type { Transcriber } from './types.js';
 
 const PROGRAM = 'pocketsphinx_continuous';
 
+/**
+ * Decoder settings beyond the model's defaults, measured with `npm run bench -- transcription`
+ * (LibriVox tuning set, cards/goforward/tidigits check set):
+ * - `-remove_noise no`: the engine's spectral noise subtraction eats into clean close-mic
+ *   speech; off, the tuning set went from 36.6 % to 29.6 % word errors clip by clip (31.0 %
+ *   to 23.9 % as one source), the check set from 33.3 % to 36.7 % (one word of 30).
+ * - `-fwdflatlw 7.5 -bestpathlw 8.5` (defaults 8.5 and 9.5; the first pass keeps -lw 6.5):
+ *   the language model weighs less in the second and third passes, so the sound decides
+ *   more: 23.9 % to 19.7 % as one source, clip by clip and the check set unchanged.
+ *   7 / 8 gave the same; 8 / 9 was worse clip by clip (33.8 %).
+ * Tried and left at their defaults (little or no gain on the tuning set, or a loss): wider -beam,
+ * -wbeam, -pbeam and -maxhmmpf -1 (same words, twice the time), -lw 7, 8 and 10 (worse),
+ * -wip 0.2, -pip 0.5, -topn 8, -silprob 0.1, -vad_threshold 3, -remove_silence no; and
+ * preparing the sound before decoding (highpass 80 Hz + lowpass 7 kHz, dynaudnorm,
+ * loudnorm): no better than without, loudnorm worse.
+ */
+const DECODER_SETTINGS = ['-remove_noise', 'no', '-fwdflatlw', '7.5', '-bestpathlw', '8.5'];
+
 /** One line of `-time yes` output: `word start end confidence`. */
 const TIMED = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
 /** `<s>`, `</s>`, `<sil>`, `<unk>`, `[NOISE]`, `[BREATH]`, `++NOISE++`: no speech */
@@ -46,7 +64,7 @@ export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
       const { duration } = await readWavInfo(wavPath);
       const words: TimedWord[] = [];
       const report = progressReporter(opts.onProgress);
-      await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null'], {
+      await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null', ...DECODER_SETTINGS], {
         signal: opts.signal,
         onStdoutLine(line) {
           const w = parsePocketsphinxLine(line);
