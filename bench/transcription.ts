@@ -13,6 +13,8 @@
  * - librivox joined: the same five clips end to end (ffmpeg concat, no re-encode) as one
  *   24.7 s source, the way a video reaches the engine: one process, one model load, and
  *   the decoder's state carried from sentence to sentence.
+ * - librivox + noise: the tuning set with pink noise mixed in at about 20 dB and 10 dB
+ *   signal-to-noise (fixed seed), to judge the decoder's noise settings on noisy speech.
  * - synthetic, apart from both: espeak-ng reading the librivox references; not real speech.
  *
  * Each clip goes through what the service does with an upload (src/projects/ingest.ts):
@@ -114,6 +116,30 @@ async function syntheticSet(dir: string, librivox: Clip[]): Promise<SpeechSet | 
   return { name: 'synthetic', role: 'espeak-ng, not real speech', clips };
 }
 
+/**
+ * The clips with pink noise mixed in: speech at about -24 dB mean, the noise at -44.7 dB
+ * (amplitude 0.03) or -34.7 dB (0.095), so about 20 dB and 10 dB signal-to-noise.
+ */
+async function noisySets(dir: string, librivox: Clip[]): Promise<SpeechSet[]> {
+  const levels = [
+    { snr: 20, amplitude: 0.03 },
+    { snr: 10, amplitude: 0.095 },
+  ];
+  const sets: SpeechSet[] = [];
+  for (const { snr, amplitude } of levels) {
+    const clips: Clip[] = [];
+    for (const c of librivox) {
+      const file = path.join(dir, `noise${snr}-${c.id}.wav`);
+      const noise = `anoisesrc=color=pink:amplitude=${amplitude}:sample_rate=16000:seed=7`;
+      const mix = '[0:a]aformat=sample_rates=16000:channel_layouts=mono[s];[s][1:a]amix=inputs=2:duration=first:normalize=0';
+      await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', c.file, '-f', 'lavfi', '-i', noise, '-filter_complex', mix, '-ac', '1', '-c:a', 'pcm_s16le', file]);
+      clips.push({ ...c, file });
+    }
+    sets.push({ name: `librivox + noise ${snr} dB`, role: `the tuning set with pink noise, about ${snr} dB SNR`, clips });
+  }
+  return sets;
+}
+
 /** The peak resident memory of this process's children while `fn` runs (kB), sampled from /proc. */
 async function withChildPeak<T>(fn: () => Promise<T>): Promise<[T, number | null]> {
   const children = `/proc/${process.pid}/task/${process.pid}/children`;
@@ -208,7 +234,7 @@ export async function transcription(): Promise<Row[]> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-transcription-'));
   try {
     const real = realSets();
-    real.splice(1, 0, await joinedSet(dir, real[0]));
+    real.splice(1, 0, await joinedSet(dir, real[0]), ...(await noisySets(dir, real[0].clips)));
     const synthetic = await syntheticSet(dir, real[0].clips);
     const rows: Row[] = [
       {

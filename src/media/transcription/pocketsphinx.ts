@@ -9,21 +9,28 @@ const PROGRAM = 'pocketsphinx_continuous';
 
 /**
  * Decoder settings beyond the model's defaults, measured with `npm run bench -- transcription`
- * (LibriVox tuning set, cards/goforward/tidigits check set):
+ * (LibriVox tuning set clip by clip and joined, cards/goforward/tidigits check set, the
+ * tuning set with pink noise at 20 and 10 dB SNR):
  * - `-remove_noise no`: the engine's spectral noise subtraction eats into clean close-mic
  *   speech; off, the tuning set went from 36.6 % to 29.6 % word errors clip by clip (31.0 %
- *   to 23.9 % as one source), the check set from 33.3 % to 36.7 % (one word of 30).
- * - `-fwdflatlw 7.5 -bestpathlw 8.5` (defaults 8.5 and 9.5; the first pass keeps -lw 6.5):
- *   the language model weighs less in the second and third passes, so the sound decides
- *   more: 23.9 % to 19.7 % as one source, clip by clip and the check set unchanged.
- *   7 / 8 gave the same; 8 / 9 was worse clip by clip (33.8 %).
+ *   to 23.9 % joined), the check set from 33.3 % to 36.7 % (one word of 30). With noise at
+ *   20 dB SNR it makes no difference (45.1 % either way with the weights below); at 10 dB
+ *   both fail (85.9 % with it, 94.4 % without).
+ * - `-fwdflatlw 7.5 -bestpathlw 8.5` (defaults 8.5 and 9.5): the language model weighs less
+ *   in the second and third passes, so the sound decides more: joined 23.9 % to 19.7 %.
+ *   7 / 8 and 8.5 / 9.5 were worse clip by clip (29.6 %), 6 / 7 worse still (36.6 %).
+ * - `-lw 6` (default 6.5) in the first pass, with the two above: clip by clip 29.6 % to
+ *   21.1 %, joined and the check set unchanged; 5 and 5.5 gave the same as 6.
  * Tried and left at their defaults (little or no gain on the tuning set, or a loss): wider -beam,
  * -wbeam, -pbeam and -maxhmmpf -1 (same words, twice the time), -lw 7, 8 and 10 (worse),
- * -wip 0.2, -pip 0.5, -topn 8, -silprob 0.1, -vad_threshold 3, -remove_silence no; and
- * preparing the sound before decoding (highpass 80 Hz + lowpass 7 kHz, dynaudnorm,
- * loudnorm): no better than without, loudnorm worse.
+ * -wip 0.2, 0.5 and 0.9, -pip 0.5, -topn 8, -silprob 0.05 and 0.1, -fillprob 1e-4,
+ * -vad_threshold 1.5 and 3, -vad_prespeech/-vad_postspeech 40/80, -remove_silence no,
+ * -fwdflat no and -bestpath no (worse), -cmninit set to the speech's own cepstral mean (no
+ * change: the model's batch CMN already takes each utterance's own); and preparing the sound
+ * before decoding: half a second of silence around the speech, highpass 80 Hz + lowpass
+ * 7 kHz, dynaudnorm, loudnorm: no better than without, loudnorm worse.
  */
-const DECODER_SETTINGS = ['-remove_noise', 'no', '-fwdflatlw', '7.5', '-bestpathlw', '8.5'];
+const DECODER_SETTINGS = ['-remove_noise', 'no', '-lw', '6', '-fwdflatlw', '7.5', '-bestpathlw', '8.5'];
 
 /** One line of `-time yes` output: `word start end confidence`. */
 const TIMED = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
