@@ -31,7 +31,8 @@ export interface Config {
   production: boolean;
   /** where the transcription engines' programs are looked up (PATH) */
   searchPath: string;
-  whisper: { bin: string | undefined; model: string | undefined };
+  /** TRANSCRIBER=whisper: the ggml model file (WHISPER_MODEL) */
+  whisper: { model: string | undefined };
   /** yt-dlp, which finds the media URL of a video page (magic clips); a bare name is looked up on PATH */
   ytdlpPath: string;
   /** an OpenAI-compatible service: the openai transcription engine and the openai AI providers */
@@ -119,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     production: isProduction(env),
     searchPath: env.PATH ?? '',
-    whisper: { bin: env.WHISPER_CPP_BIN || undefined, model: env.WHISPER_MODEL || undefined },
+    whisper: { model: env.WHISPER_MODEL || undefined },
     ytdlpPath: env.YTDLP_PATH || 'yt-dlp',
     openai: {
       baseUrl: env.OPENAI_BASE_URL || undefined,

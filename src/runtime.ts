@@ -72,6 +72,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     const jobs = await createAgenda({ config, databaseUrl: database.url, log, role: opts.role, definitions: opts.definitions });
     const ai = { ...createAiProviders(config), ...opts.ai };
     const transcriber = opts.transcriber ?? configuredTranscriber(config);
+    if (!opts.transcriber && transcriber.close) closers.push(() => transcriber.close!());
     const app: App = { config, db, log, pubsub, jobs, limits, storage, ai, transcriber };
     jobs.attach(app);
     // what a killed process left a day ago or more: swept in the background, awaited before the pools close

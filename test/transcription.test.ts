@@ -13,8 +13,9 @@ import { postProcess } from '../src/media/transcription/post-process.js';
 import { loadConfig } from '../src/config.js';
 import { createTranscriber as engineOf, type EngineName } from '../src/media/transcription/transcriber.js';
 import type { TimedWord, Word } from '../src/media/transcript.js';
-import { parseWhisperJson } from '../src/media/transcription/whisper.js';
+import { joinPieces, type TimedPiece } from '../src/media/transcription/timed-pieces.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fixtures/fake-openai.js';
+import { generatedTinyEn } from './support/whisper-model.js';
 
 /** The engine as a process with this environment would build it. */
 const createTranscriber = (engine: EngineName, env: NodeJS.ProcessEnv = process.env) => engineOf(loadConfig({ ...env, TRANSCRIBER: engine }));
@@ -33,6 +34,7 @@ let gap: { start: number; end: number };
 let speechDuration: number;
 
 const w = (text: string, startTime: number, endTime: number, type: TimedWord['type'] = 'word'): TimedWord => ({ text, type, startTime, endTime });
+const w2 = (word: string, start: number, end: number) => ({ word, start, end });
 const texts = (words: Word[]) => words.map((x) => (x.type === 'silence' ? '_' : x.text));
 const core = (s: string) => s.toLowerCase().replace(/[^a-z']/g, '');
 
@@ -392,163 +394,141 @@ describe('openai', () => {
       text: 'Well, it\'s a well-known fact: "quokkas" smile!',
       words: ['Well', "it's", 'a', 'well', 'known', 'fact', 'quokkas', 'smile'].map((word, i) => ({ word, start: i, end: i + 0.5 })),
     };
-    expect(parseVerboseTranscription(answer).map((x) => x.text)).toEqual(['Well,', "it's", 'a', 'well', 'known', 'fact:', '"quokkas"', 'smile!']);
+    expect(parseVerboseTranscription(answer).map((x) => x.text)).toEqual(['Well,', "it's", 'a', 'well-known', 'fact:', '"quokkas"', 'smile!']);
+    expect(parseVerboseTranscription(answer)[3]).toMatchObject({ startTime: 3, endTime: 4.5 });
+  });
+
+  it('keeps word times within the piece of audio, in order, as with Whisper', () => {
+    const answer = { text: 'One, two three.', duration: 2, words: [w2('One', -0.5, 0.4), w2('two', 1.2, 1.0), w2('three', 0.9, 2.6)] };
+    expect(parseVerboseTranscription(answer, 10).map((x) => [x.text, x.startTime, x.endTime])).toEqual([
+      ['One,', 10, 10.4],
+      ['two', 11.2, 11.2],
+      ['three.', 11.2, 12],
+    ]);
   });
 });
 
-describe('whisper.cpp', () => {
-  /** whisper-cli -oj -ml 1 -sow output, byte for byte as its output_json writes it (tab indents, key order) */
-  const SAMPLE = [
-    '{',
-    '\t"systeminfo": "AVX = 1 | AVX2 = 1 | AVX512 = 0 | FMA = 1 | NEON = 0 | ARM_FMA = 0 | F16C = 1 | FP16_VA = 0 | WASM_SIMD = 0 | SSE3 = 1 | SSSE3 = 1 | VSX = 0 | ",',
-    '\t"model": {',
-    '\t\t"type": "base",',
-    '\t\t"multilingual": true,',
-    '\t\t"vocab": 51865,',
-    '\t\t"audio": {',
-    '\t\t\t"ctx": 1500,',
-    '\t\t\t"state": 512,',
-    '\t\t\t"head": 8,',
-    '\t\t\t"layer": 6',
-    '\t\t},',
-    '\t\t"text": {',
-    '\t\t\t"ctx": 448,',
-    '\t\t\t"state": 512,',
-    '\t\t\t"head": 8,',
-    '\t\t\t"layer": 6',
-    '\t\t},',
-    '\t\t"mels": 80,',
-    '\t\t"ftype": 1',
-    '\t},',
-    '\t"params": {',
-    '\t\t"model": "models/ggml-base.bin",',
-    '\t\t"language": "en",',
-    '\t\t"translate": false',
-    '\t},',
-    '\t"result": {',
-    '\t\t"language": "en"',
-    '\t},',
-    '\t"transcription": [',
-    ...[
-      ['00:00:00,000', '00:00:00,000', 0, 0, ''],
-      ['00:00:00,000', '00:00:00,410', 0, 410, ' Hello,'],
-      ['00:00:00,410', '00:00:00,590', 410, 590, ' and'],
-      ['00:00:00,590', '00:00:01,020', 590, 1020, ' welcome'],
-      ['00:00:01,020', '00:00:01,300', 1020, 1300, ' to'],
-      ['00:00:01,300', '00:00:01,940', 1300, 1940, ' "Quokka"'],
-      ['00:00:01,940', '00:00:02,000', 1940, 2000, ' -'],
-      ['00:00:02,000', '00:00:03,400', 2000, 3400, ' captions.'],
-      ['00:00:03,400', '00:00:04,000', 3400, 4000, ' (upbeat'],
-      ['00:00:04,000', '00:00:04,900', 4000, 4900, ' music)'],
-      ['00:00:04,900', '00:00:05,500', 4900, 5500, ' [BLANK_AUDIO]'],
-      ['00:00:05,500', '00:00:06,100', 5500, 6100, ' Now we'],
-      ['00:00:06,100', '00:00:06,700', 6100, 6700, ' talk.'],
-    ].map(
-      ([from, to, f, t, text], i, all) =>
-        `\t\t{\n\t\t\t"timestamps": {\n\t\t\t\t"from": "${from}",\n\t\t\t\t"to": "${to}"\n\t\t\t},\n\t\t\t"offsets": {\n\t\t\t\t"from": ${f},\n\t\t\t\t"to": ${t}\n\t\t\t},\n\t\t\t"text": "${String(text).replace(/"/g, '\\"')}"\n\t\t}${i === all.length - 1 ? '' : ','}`,
-    ),
-    '\t]',
-    '}',
-    '',
-  ].join('\n');
+describe('joining timed pieces', () => {
+  const piece = (text: string, start: number, end: number, p?: number): TimedPiece => ({ text, start, end, ...(p === undefined ? {} : { p }) });
 
-  it('parses word segments, annotations as silence, several words sharing a span', () => {
-    const words = parseWhisperJson(SAMPLE);
-    expect(words.map((x) => (x.type === 'silence' ? '_' : x.text))).toEqual(['Hello,', 'and', 'welcome', 'to', '"Quokka"', '-', 'captions.', '_', '_', '_', 'Now', 'we', 'talk.']);
-    expect(words[0]).toEqual(w('Hello,', 0, 0.41));
-    expect(words[5].type).toBe('punctuation');
-    expect(words.slice(10, 12)).toEqual([w('Now', 5.5, 5.86), w('we', 5.86, 6.1)].map((x) => ({ ...x, startTime: expect.closeTo(x.startTime, 6), endTime: expect.closeTo(x.endTime, 6) })));
-    const transcript = postProcess(words, { duration: 6.8, dictionary: ['quokka'] });
-    expect(texts(transcript)).toEqual(['Hello,', 'and', 'welcome', 'to', '"quokka"', '-', 'captions.', '_', 'Now', 'we', 'talk.']);
-    expect(transcript[7]).toMatchObject({ startTime: 3.4, endTime: 5.5 });
+  it('joins sub-word pieces into words, attaches punctuation, types what has no letter as punctuation', () => {
+    const words = joinPieces([
+      piece(' Hel', 0, 0.2, 0.9),
+      piece('lo', 0.2, 0.4, 0.7),
+      piece(',', 0.4, 0.45, 0.1),
+      piece(' "', 0.5, 0.5),
+      piece('Qu', 0.5, 0.7, 0.6),
+      piece('okka', 0.7, 0.9, 0.8),
+      piece('"', 0.9, 0.9),
+      piece(' -', 1, 1.1),
+      piece(' well', 1.1, 1.3),
+      piece('-', 1.3, 1.3),
+      piece('known', 1.3, 1.6),
+      piece(' ', 1.6, 1.6),
+      piece('fact', 1.7, 2),
+      piece('.', 2, 2),
+    ]);
+    expect(words.map((x) => [x.text, x.type])).toEqual([
+      ['Hello,', 'word'],
+      ['"Quokka"', 'word'],
+      ['-', 'punctuation'],
+      ['well-known', 'word'],
+      ['fact.', 'word'],
+    ]);
+    expect(words[0]).toMatchObject({ startTime: 0, endTime: 0.45, confidence: 0.8 });
+    expect(words[1]).toMatchObject({ startTime: 0.5, endTime: 0.9, confidence: 0.7 });
+    expect(words[3].confidence).toBeUndefined();
   });
 
-  it('parses the full format (-ojf), falls back to the clock times, survives raw control characters', () => {
-    const full = JSON.stringify({
-      transcription: [
-        {
-          timestamps: { from: '00:00:00,000', to: '00:00:00,500' },
-          offsets: { from: 0, to: 500 },
-          text: ' Hi',
-          tokens: [
-            { text: '[_BEG_]', timestamps: { from: '00:00:00,000', to: '00:00:00,000' }, offsets: { from: 0, to: 0 }, id: 50364, p: 0.98, t_dtw: -1 },
-            { text: ' Hi', timestamps: { from: '00:00:00,000', to: '00:00:00,500' }, offsets: { from: 0, to: 500 }, id: 2421, p: 0.9, t_dtw: -1 },
-          ],
-        },
-        { timestamps: { from: '00:01:02,345', to: '00:01:02,900' }, text: ' there' },
-      ],
-    });
-    expect(parseWhisperJson(full)).toEqual([w('Hi', 0, 0.5), { ...w('there', 0, 0), startTime: expect.closeTo(62.345, 6), endTime: expect.closeTo(62.9, 6) }]);
-    // a raw tab inside a string: not strict JSON; it separates two words
-    const raw = '{"transcription": [{"offsets": {"from": 0, "to": 700}, "text": " tab\there"}]}';
-    expect(parseWhisperJson(raw)).toEqual([w('tab', 0, 0.3), w('here', 0.3, 0.7)].map((x) => ({ ...x, startTime: expect.closeTo(x.startTime, 6), endTime: expect.closeTo(x.endTime, 6) })));
-    expect(() => parseWhisperJson('{"nothing": 1}')).toThrow(/transcription/);
+  it('clamps times to the audio, never runs backwards, ends at or after the start', () => {
+    const words = joinPieces([piece(' early', -1, 0.5), piece(' late', 2, 1.5), piece(' back', 1, 1.2), piece(' beyond', 2.5, 9)], 3);
+    expect(words.map((x) => [x.text, x.startTime, x.endTime])).toEqual([
+      ['early', 0, 0.5],
+      ['late', 2, 2],
+      ['back', 2, 2],
+      ['beyond', 2.5, 3],
+    ]);
+    expectWellFormed(words, 3);
+  });
+});
+
+describe('whisper', () => {
+  let model: string;
+  const whisper = (env: NodeJS.ProcessEnv = {}) => createTranscriber('whisper', { WHISPER_MODEL: model, ...env });
+  beforeAll(() => {
+    model = generatedTinyEn();
   });
 
-  describe('installation', () => {
-    let bin: string;
-    let model: string;
-    let englishModel: string;
-    const ggml = (vocab: number) => {
-      const b = Buffer.alloc(64);
-      b.writeUInt32LE(0x67676d6c, 0);
-      b.writeInt32LE(vocab, 4);
-      return b;
-    };
-    beforeAll(async () => {
-      bin = path.join(dir, 'bin');
-      await fs.mkdir(bin, { recursive: true });
-      model = path.join(dir, 'ggml-base.bin');
-      englishModel = path.join(dir, 'ggml-base.en.bin');
-      await fs.writeFile(model, ggml(51865));
-      await fs.writeFile(englishModel, ggml(51864));
-      await fs.writeFile(path.join(dir, 'sample.json'), SAMPLE);
-      // stands in for whisper-cli: records its arguments, prints progress, writes the sample as <-of>.json
-      const script = [
-        '#!/bin/sh',
-        `printf '%s\\n' "$@" > "${path.join(dir, 'args.txt')}"`,
-        'out=""',
-        'while [ $# -gt 0 ]; do if [ "$1" = "-of" ]; then out="$2"; fi; shift; done',
-        'for p in 0 25 50 75 100; do echo "whisper_print_progress_callback: progress = $p%" >&2; done',
-        `cp "${path.join(dir, 'sample.json')}" "$out.json"`,
-      ].join('\n');
-      await fs.writeFile(path.join(bin, 'whisper-cli'), script, { mode: 0o755 });
-    });
-
-    it('refuses to be created without its program or model, saying what is missing', () => {
-      const noProgram = () => createTranscriber('whisper', { PATH: dir, WHISPER_MODEL: model });
-      expect(noProgram).toThrow(TranscriberUnavailableError);
-      expect(noProgram).toThrow(/whisper-cli.*WHISPER_CPP_BIN/);
-      expect(() => createTranscriber('whisper', { WHISPER_CPP_BIN: path.join(dir, 'nope'), WHISPER_MODEL: model })).toThrow(/WHISPER_CPP_BIN/);
-      expect(() => createTranscriber('whisper', { PATH: bin })).toThrow(/WHISPER_MODEL must name/);
-      expect(() => createTranscriber('whisper', { PATH: bin, WHISPER_MODEL: path.join(dir, 'missing.bin') })).toThrow(/cannot be read/);
-      expect(() => createTranscriber('whisper', { PATH: bin, WHISPER_MODEL: speech })).toThrow(/not a whisper.cpp ggml model/);
-    });
-
-    it('supports the model languages: all Whisper languages, or English for *.en models', () => {
-      const multi = createTranscriber('whisper', { PATH: bin, WHISPER_MODEL: model });
-      expect(multi.name).toBe('whisper');
-      expect(['en', 'fr', 'de-DE', 'yue'].every((l) => multi.supports(l))).toBe(true);
-      expect(multi.supports('xx')).toBe(false);
-      const english = createTranscriber('whisper', { WHISPER_CPP_BIN: path.join(bin, 'whisper-cli'), WHISPER_MODEL: englishModel });
-      expect(english.supports('en')).toBe(true);
-      expect(english.supports('fr')).toBe(false);
-    });
-
-    it('runs the program with word-level JSON output and the dictionary prompt', async () => {
-      const engine = createTranscriber('whisper', { PATH: bin, WHISPER_MODEL: model });
+  it('transcribes with the generated tiny.en model: words joined from tokens, timed within the audio, with confidence and progress', async () => {
+    const engine = whisper();
+    try {
       const progress: number[] = [];
-      const words = await engine.transcribe(speech, { language: 'en-US', dictionary: ['Quokka'], onProgress: (p) => progress.push(p) });
-      expect(words.filter((x) => x.type === 'word').map((x) => x.text)).toEqual(['Hello,', 'and', 'welcome', 'to', '"Quokka"', 'captions.', 'Now', 'we', 'talk.']);
-      const args = (await fs.readFile(path.join(dir, 'args.txt'), 'utf8')).trim().split('\n');
-      const after = (flag: string) => args[args.indexOf(flag) + 1];
-      expect(after('-m')).toBe(model);
-      expect(after('-f')).toBe(speech);
-      expect(after('-l')).toBe('en');
-      expect(after('-ml')).toBe('1');
-      expect(args).toEqual(expect.arrayContaining(['-oj', '-sow', '-pp']));
-      expect(after('--prompt')).toBe('Quokka');
-      expect(progress).toEqual([0.25, 0.5, 0.75, 0.99, 1]);
-    });
+      const heard = await engine.transcribe(speech, { language: 'en-US', dictionary: ['Quokka'], onProgress: (p) => progress.push(p) });
+      // random weights: the words are junk, but there are some, in order, within the audio
+      const words = heard.filter((x) => x.type === 'word');
+      expect(words.length).toBeGreaterThan(0);
+      expect(words.every((x) => x.text.trim() === x.text && x.text !== '' && !/\[_/.test(x.text))).toBe(true);
+      expect(words.every((x) => x.confidence !== undefined && x.confidence >= 0 && x.confidence <= 1)).toBe(true);
+      for (let i = 1; i < heard.length; i++) expect(heard[i].startTime).toBeGreaterThanOrEqual(heard[i - 1].startTime);
+      expect(heard.every((x) => x.startTime >= 0 && x.endTime >= x.startTime && x.endTime <= speechDuration + 0.001)).toBe(true);
+      expect(progress.at(-1)).toBe(1);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expectWellFormed(postProcess(heard, { duration: speechDuration }), speechDuration);
+      // the model stays loaded: a second job gives the same words (greedy decoding is deterministic)
+      const again = await engine.transcribe(speech, { language: 'en', dictionary: ['Quokka'] });
+      expect(again.map((x) => x.text)).toEqual(heard.map((x) => x.text));
+    } finally {
+      await engine.close?.();
+    }
+  });
+
+  it('refuses other languages with an English-only model', async () => {
+    const engine = whisper();
+    expect(engine.name).toBe('whisper');
+    expect(['en', 'en-GB'].every((l) => engine.supports(l))).toBe(true);
+    expect(['fr', 'de', 'yue'].some((l) => engine.supports(l))).toBe(false);
+    await expect(engine.transcribe(speech, { language: 'fr' })).rejects.toThrow(/English-only/);
+  });
+
+  it('is stopped by its abort signal, and the next job still runs', async () => {
+    const long = path.join(dir, 'long-whisper.wav');
+    await run('ffmpeg', [...FF, '-stream_loop', '5', '-i', speech, '-c', 'copy', long]);
+    const engine = whisper();
+    try {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 500);
+      const t0 = performance.now();
+      await expect(engine.transcribe(long, { language: 'en', signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError' });
+      expect(performance.now() - t0).toBeLessThan(2000);
+      await expect(engine.transcribe(long, { language: 'en', signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+      expect((await engine.transcribe(speech, { language: 'en' })).length).toBeGreaterThan(0);
+    } finally {
+      await engine.close?.();
+    }
+  });
+
+  it('refuses a missing, truncated or foreign model file when it is loaded, saying what is wrong', async () => {
+    const broken = async (name: string, bytes: Buffer) => {
+      const file = path.join(dir, name);
+      await fs.writeFile(file, bytes);
+      return file;
+    };
+    const whole = await fs.readFile(model);
+    const fails = (file: string | undefined, message: RegExp) => {
+      const create = () => createTranscriber('whisper', file === undefined ? {} : { WHISPER_MODEL: file });
+      expect(create).toThrow(TranscriberUnavailableError);
+      expect(create).toThrow(message);
+    };
+    fails(undefined, /WHISPER_MODEL must name/);
+    fails(path.join(dir, 'missing.bin'), /cannot be read/);
+    fails(speech, /not a ggml file \(wrong magic number\)/);
+    fails(await broken('truncated.bin', whole.subarray(0, Math.floor(whole.length / 2))), /ends at byte \d+, in the middle of its tensor "/);
+    fails(await broken('header-only.bin', whole.subarray(0, 40)), /ends at byte 40, in the middle of its (header|mel filters)/);
+    // one tensor too few: whisper.cpp would load it and answer every job with nothing
+    fails(await broken('short.bin', whole.subarray(0, whole.length - 4 * 384 - 16 - 'decoder.blocks.3.cross_attn.out.bias'.length)), /1 of its 167 tensors are missing/);
+    // a wider text decoder than audio encoder: whisper.cpp asserts and ends the process
+    const wide = Buffer.from(whole);
+    wide.writeInt32LE(768, 4 + 4 * 6);
+    fails(await broken('wide.bin', wide), /text and audio widths differ/);
   });
 });

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
+import { RENDER_NICENESS } from '../cpu.js';
 import type { RenderGraph } from './graph.js';
 
 export interface RenderOptions {
@@ -73,7 +74,8 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   await fs.writeFile(script, graph.filterScript);
   try {
     await new Promise<void>((resolve, reject) => {
-      const command = ffmpeg({ stdoutLines: 5 });
+      // below normal priority, so a transcription beside it keeps its core (media/cpu.ts)
+      const command = ffmpeg({ stdoutLines: 5, niceness: RENDER_NICENESS });
       for (const input of graph.inputs) command.input(input.path).inputOptions(input.args);
       command
         .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])

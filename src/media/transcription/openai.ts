@@ -4,6 +4,7 @@ import { dictionaryPrompt } from './dictionary.js';
 import { abortReason, TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
 import { segmentWords } from './segment-words.js';
+import { joinPieces, type TimedPiece } from './timed-pieces.js';
 import type { Config } from '../../config.js';
 import type { TimedWord } from '../transcript.js';
 import type { Transcriber } from './types.js';
@@ -171,47 +172,49 @@ function wavHeader(wav: WavInfo, dataBytes: number): Buffer {
 
 /**
  * Words of a verbose_json answer, shifted by `offset` seconds. The API's words carry no
- * punctuation; it is taken back from `text`, so captions read "Hello," and "world.".
+ * punctuation: each word is taken with the text that leads up to it, and the words are joined
+ * as Whisper's tokens are (timed-pieces.ts), so captions read "Hello," and "well-known".
  * Without words (a server that ignores the granularity), segments' words share their span.
+ * Times stay within the piece of audio sent (`pieceDuration`, else the answer's duration).
  */
 export function parseVerboseTranscription(answer: VerboseTranscription, offset = 0, pieceDuration?: number): TimedWord[] {
-  const shift = (t: number) => Math.max(0, t) + offset;
+  const duration = pieceDuration ?? answer.duration ?? Infinity;
+  let pieces: TimedPiece[];
   if (Array.isArray(answer.words) && answer.words.length > 0) {
-    const texts = withPunctuation(answer.words.map((w) => w.word), answer.text ?? '');
-    return answer.words
-      .map((w, i) => ({ text: texts[i], type: 'word' as const, startTime: shift(w.start), endTime: shift(Math.max(w.start, w.end)) }))
-      .filter((w) => w.text !== '' && Number.isFinite(w.startTime) && Number.isFinite(w.endTime));
+    pieces = textPieces(answer.words, answer.text ?? '');
+  } else {
+    const segments =
+      Array.isArray(answer.segments) && answer.segments.length > 0
+        ? answer.segments
+        : answer.text?.trim()
+          ? [{ start: 0, end: Number.isFinite(duration) ? duration : 0, text: answer.text }]
+          : [];
+    pieces = segments.flatMap((seg) => segmentWords(seg.text, seg.start, seg.end).map((w) => ({ text: ` ${w.text}`, start: w.startTime, end: w.endTime })));
   }
-  const segments =
-    Array.isArray(answer.segments) && answer.segments.length > 0
-      ? answer.segments
-      : answer.text?.trim()
-        ? [{ start: 0, end: answer.duration ?? pieceDuration ?? 0, text: answer.text }]
-        : [];
-  return segments.flatMap((seg) =>
-    segmentWords(seg.text, seg.start, seg.end).map((x) => ({ ...x, startTime: shift(x.startTime), endTime: shift(x.endTime) })),
-  );
+  return joinPieces(pieces, duration).map((w) => ({ ...w, startTime: w.startTime + offset, endTime: w.endTime + offset }));
 }
 
 const PUNCT = /[^\s\p{L}\p{N}]/u;
 const SPACE = /\s/;
 
-/** Each word as spelled in the full text, with the punctuation that stands against it. */
-function withPunctuation(words: string[], text: string): string[] {
+/**
+ * Each word with the text from the end of the word before it: the space or punctuation that
+ * leads up to it, and the punctuation that stands against it at its end.
+ */
+function textPieces(words: NonNullable<VerboseTranscription['words']>, text: string): TimedPiece[] {
   const lower = text.toLowerCase();
   let pos = 0;
-  return words.map((raw) => {
-    const word = raw.trim();
+  return words.map((w) => {
+    const word = String(w.word ?? '').trim();
     const at = word ? lower.indexOf(word.toLowerCase(), pos) : -1;
-    // lost sync (numbers written differently, ...): keep the word as the API gave it
-    if (at < 0 || at - pos > 200) return word;
-    let start = at;
-    while (start > pos && PUNCT.test(text[start - 1])) start--;
-    if (start > 0 && !SPACE.test(text[start - 1])) start = at;
+    // lost sync (numbers written differently, ...): the word as the API gave it
+    if (at < 0 || at - pos > 200) return { text: ` ${word}`, start: w.start, end: w.end };
     let end = at + word.length;
-    while (end < text.length && PUNCT.test(text[end])) end++;
-    if (end < text.length && !SPACE.test(text[end])) end = at + word.length;
+    let stuck = end;
+    while (stuck < text.length && PUNCT.test(text[stuck])) stuck++;
+    if (stuck === text.length || SPACE.test(text[stuck])) end = stuck;
+    const piece = text.slice(pos, end);
     pos = end;
-    return text.slice(start, end);
+    return { text: piece, start: w.start, end: w.end };
   });
 }

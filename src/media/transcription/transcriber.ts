@@ -15,8 +15,8 @@ export type TranscriberConfig = Pick<Config, 'transcriber' | 'searchPath' | 'whi
  * no API key).
  *
  * - pocketsphinx: `pocketsphinx_continuous` on PATH (Debian pocketsphinx + pocketsphinx-en-us); English only.
- * - whisper: WHISPER_CPP_BIN (default: whisper-cli, whisper-cpp or main on PATH) and
- *   WHISPER_MODEL (a ggml model file; `*.en` models are English only).
+ * - whisper: whisper.cpp through the optional smart-whisper binding, built at install, and
+ *   WHISPER_MODEL (a ggml model file, checked whole here; `*.en` models are English only).
  * - openai: OPENAI_BASE_URL (default https://api.openai.com), OPENAI_API_KEY (required for
  *   the default URL), OPENAI_TRANSCRIPTION_MODEL (default whisper-1).
  */

@@ -20,4 +20,6 @@ export interface Transcriber {
   supports(language: string): boolean;
   /** wav: 16 kHz mono PCM; returns words in time order, seconds from the start of the audio */
   transcribe(wavPath: string, opts: TranscribeOptions): Promise<TimedWord[]>;
+  /** frees what the engine keeps between jobs (whisper: its process and model); the runtime calls it on shutdown */
+  close?(): Promise<void>;
 }

@@ -1,202 +1,257 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { whisperThreads } from '../cpu.js';
+import { readWavInfo } from '../wav.js';
 import { dictionaryPrompt } from './dictionary.js';
-import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
+import { abortReason, TranscriberUnavailableError, TranscriptionError } from './errors.js';
+import { readWhisperModel, type WhisperModelInfo } from './ggml-model.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
-import { findExecutable, progressReporter, runTool } from './process.js';
-import { segmentWords } from './segment-words.js';
+import { progressReporter } from './process.js';
+import { joinPieces, type TimedPiece } from './timed-pieces.js';
 import type { Config } from '../../config.js';
 import type { TimedWord } from '../transcript.js';
 import type { Transcriber } from './types.js';
 
-/** Names whisper.cpp's command-line program has had: whisper-cli (1.7.4+), packaged whisper-cpp, `main` before. */
-const PROGRAM_NAMES = ['whisper-cli', 'whisper-cpp', 'main'];
-const GGML_MAGIC = 0x67676d6c;
-/** whisper.cpp: a model is multilingual when its vocabulary has at least this many tokens */
-const MULTILINGUAL_VOCAB = 51865;
+/** the Node binding of whisper.cpp, an optional dependency built from source at install */
+const BINDING = 'smart-whisper';
+const require = createRequire(import.meta.url);
 
 export interface WhisperOptions {
-  /** absolute path of whisper.cpp's CLI */
-  program: string;
-  /** ggml model file */
-  model: string;
-  /** false for the English-only `*.en` models */
-  multilingual: boolean;
-}
-
-/** Finds the program and checks the model file; throws TranscriberUnavailableError saying what is missing. */
-export function whisperOptions({ whisper, searchPath }: Pick<Config, 'whisper' | 'searchPath'>): WhisperOptions {
-  const names = whisper.bin ? [whisper.bin] : PROGRAM_NAMES;
-  const program = names.map((n) => findExecutable(n, searchPath)).find(Boolean);
-  if (!program) {
-    throw new TranscriberUnavailableError(
-      whisper.bin
-        ? `WHISPER_CPP_BIN "${whisper.bin}" is not an executable program`
-        : `whisper.cpp is not installed: none of ${PROGRAM_NAMES.join(', ')} is on PATH (set WHISPER_CPP_BIN to its whisper-cli)`,
-    );
-  }
-  const { model } = whisper;
-  if (!model) throw new TranscriberUnavailableError('WHISPER_MODEL must name a whisper.cpp ggml model file (for example ggml-base.bin)');
-  return { program, model: path.resolve(model), multilingual: readModelHeader(model).multilingual };
-}
-
-/** Reads the ggml header: magic, then n_vocab (whisper.cpp's own loader reads the same fields). */
-export function readModelHeader(model: string): { multilingual: boolean } {
-  const header = Buffer.alloc(8);
-  let read: number;
-  try {
-    const fd = fs.openSync(model, 'r');
-    try {
-      read = fs.readSync(fd, header, 0, 8, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (e) {
-    throw new TranscriberUnavailableError(`WHISPER_MODEL "${model}" cannot be read: ${(e as Error).message}`);
-  }
-  if (read < 8 || header.readUInt32LE(0) !== GGML_MAGIC) {
-    throw new TranscriberUnavailableError(`WHISPER_MODEL "${model}" is not a whisper.cpp ggml model file`);
-  }
-  return { multilingual: header.readInt32LE(4) >= MULTILINGUAL_VOCAB };
+  model: WhisperModelInfo;
+  /** whisper.cpp threads (media/cpu.ts) */
+  threads?: number;
 }
 
 /**
- * whisper.cpp's command-line program. One segment per word (`-ml 1 -sow`) in its JSON
- * output (`-oj`) gives word times; the dictionary goes in as the initial prompt.
+ * Checks that the binding is installed and the model file is whole (header, hyperparameters,
+ * every tensor); throws TranscriberUnavailableError saying what is missing or wrong.
  */
-export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
-  const supports = (language: string) => {
-    const code = primaryLanguage(language);
-    return options.multilingual ? WHISPER_LANGUAGES.has(code) : code === 'en';
-  };
-  // whisper.cpp's own default: up to four threads
-  const threads = Math.min(4, os.availableParallelism());
-  return {
-    name: 'whisper',
-    supports,
-    async transcribe(wavPath, opts) {
-      if (!supports(opts.language)) {
-        throw new TranscriptionError(
-          options.multilingual ? `whisper does not know the language "${opts.language}"` : `the whisper model ${path.basename(options.model)} is English-only`,
-        );
-      }
-      const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'whisper-'));
-      try {
-        const out = path.join(dir, 'transcript');
-        const prompt = dictionaryPrompt(opts.dictionary);
-        const args = ['-m', options.model, '-f', wavPath, '-l', primaryLanguage(opts.language), '-t', String(threads)];
-        args.push('-oj', '-ml', '1', '-sow', '-pp', '-of', out, ...(prompt ? ['--prompt', prompt] : []));
-        const report = progressReporter(opts.onProgress);
-        await runTool(options.program, args, {
-          signal: opts.signal,
-          onStderrLine(line) {
-            // whisper_print_progress_callback: progress =  35%
-            const m = /progress\s*=\s*(\d+)%/.exec(line);
-            if (m) report(Number(m[1]) / 100);
-          },
-        });
-        let json: string;
-        try {
-          json = await fsp.readFile(`${out}.json`, 'utf8');
-        } catch {
-          throw new TranscriptionError(`${path.basename(options.program)} wrote no JSON transcript (is it whisper.cpp's CLI?)`);
-        }
-        const words = parseWhisperJson(json);
-        opts.onProgress?.(1);
-        return words;
-      } finally {
-        await fsp.rm(dir, { recursive: true, force: true });
-      }
-    },
-  };
+export function whisperOptions({ whisper }: Pick<Config, 'whisper'>): WhisperOptions {
+  let addon: string | undefined;
+  try {
+    addon = path.join(path.dirname(require.resolve(`${BINDING}/package.json`)), 'build/Release/smart-whisper.node');
+  } catch {
+    addon = undefined;
+  }
+  if (!addon || !fs.existsSync(addon)) {
+    throw new TranscriberUnavailableError(
+      `the Whisper engine is not installed: the optional package ${BINDING} ${addon ? 'has no built addon' : 'is missing'} (it builds whisper.cpp from source at npm install, which needs g++, make and python3; \`npm run whisper:build\` shows why it fails)`,
+    );
+  }
+  if (!whisper.model) throw new TranscriberUnavailableError('WHISPER_MODEL must name a whisper.cpp ggml model file (`npm run model -- base.en` downloads one)');
+  return { model: readWhisperModel(whisper.model) };
 }
 
-interface WhisperJson {
-  transcription?: Array<{
-    timestamps?: { from?: string; to?: string };
-    offsets?: { from?: number; to?: number };
-    text?: string;
-  }>;
+/** A segment as the binding gives it in its `detail` format; times in milliseconds. */
+export interface NativeSegment {
+  from: number;
+  to: number;
+  text: string;
+  tokens?: Array<{ text: string; id: number; p: number; from?: number; to?: number }>;
 }
 
-/** "00:01:02,345" → 62.345 */
-const clock = (s: string | undefined) => {
-  const m = /^(\d+):(\d+):(\d+)[,.](\d+)$/.exec(s ?? '');
-  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(`0.${m[4]}`) : NaN;
-};
+/** What whisper.ts asks of its host process (whisper-host.ts). */
+export type HostRequest = { op: 'load'; model: string } | { op: 'transcribe'; id: number; wav: string; params: Record<string, unknown> } | { op: 'free' };
+/** What the host answers. */
+export type HostReply =
+  | { op: 'loaded' }
+  | { op: 'freed' }
+  | { op: 'segment'; id: number; to: number }
+  | { op: 'result'; id: number; segments: NativeSegment[]; samples: number }
+  | { op: 'error'; id?: number; message: string };
+
+const HOST = fileURLToPath(new URL('./whisper-host.ts', import.meta.url));
+const STDERR_TAIL = 2000;
+
+/** The host process with the model loaded, started on first use. */
+interface Host {
+  child: ChildProcess;
+  ready: Promise<void>;
+  /** whisper.cpp's last log lines, for the error when the process dies */
+  stderr: () => string;
+}
+
+function startHost(model: string): Host {
+  // the host is TypeScript like the rest: run it through the same loader as the service
+  const child = fork(HOST, [], { execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+  let tail = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    tail = (tail + chunk).slice(-STDERR_TAIL);
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const onMessage = (m: HostReply) => {
+      if (m.op === 'loaded') resolve();
+      else if (m.op === 'error') reject(new TranscriptionError(`whisper.cpp could not load ${path.basename(model)}: ${m.message}`));
+      else return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      reject(new TranscriptionError(`the Whisper process ended while loading ${path.basename(model)} (${signal ?? `exit ${code}`}): ${lastLines(tail)}`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  ready.catch(() => child.kill('SIGKILL'));
+  child.send({ op: 'load', model } satisfies HostRequest);
+  return { child, ready, stderr: () => tail };
+}
+
+const lastLines = (text: string) => text.trim().split('\n').slice(-3).join(' | ');
 
 /** Sound annotations Whisper writes instead of speech: [BLANK_AUDIO], (upbeat music), ♪ */
 const ANNOTATION_OPEN: Record<string, string> = { '[': ']', '(': ')' };
 const MUSIC = /^[♪♫\s]+$/u;
 
 /**
- * Words from whisper.cpp's JSON output (`-oj`, `-ojf` alike: the segment list under
- * `transcription`, times in `offsets` as milliseconds). With `-ml 1 -sow` each segment is a
- * word with its punctuation attached; a segment of several words has its span shared
- * between them by length. Sound annotations become silence, even when split over segments.
+ * whisper.cpp in a child process that keeps the model loaded from one job to the next. A child,
+ * not this process: the binding cannot stop a running transcription (an abort kills the child,
+ * and the next job loads the model again), and whisper.cpp ends its process on some faults.
+ * Jobs take turns: each runs on the threads media/cpu.ts allows. Word times come from the
+ * token timestamps, words from joining tokens (timed-pieces.ts), a word's confidence from its
+ * tokens' probabilities; the dictionary goes in as the initial prompt.
  */
-export function parseWhisperJson(json: string): TimedWord[] {
-  let doc: WhisperJson;
-  try {
-    doc = JSON.parse(json) as WhisperJson;
-  } catch {
-    // whisper.cpp escapes only quotes and backslashes: a control character in a token breaks strict JSON
-    try {
-      doc = JSON.parse(escapeControlCharacters(json)) as WhisperJson;
-    } catch (e) {
-      throw new TranscriptionError(`whisper.cpp wrote unreadable JSON: ${(e as Error).message}`);
-    }
+export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
+  const { model } = options;
+  const threads = options.threads ?? whisperThreads();
+  // whisper.cpp's special tokens (end of text, timestamps, languages) follow the text tokens
+  const firstSpecial = model.multilingual ? 50257 : 50256;
+  const supports = (language: string) => {
+    const code = primaryLanguage(language);
+    return model.multilingual ? WHISPER_LANGUAGES.has(code) : code === 'en';
+  };
+  let host: Host | undefined;
+  let turn: Promise<unknown> = Promise.resolve();
+  let nextId = 1;
+
+  const dropHost = (h: Host) => {
+    if (host === h) host = undefined;
+    h.child.kill('SIGKILL');
+  };
+
+  async function run(wavPath: string, language: string, prompt: string | undefined, signal: AbortSignal | undefined, onProgress: (f: number) => void) {
+    signal?.throwIfAborted();
+    const h = (host ??= startHost(model.path));
+    const duration = (await readWavInfo(wavPath)).duration;
+    const id = nextId++;
+    const params = {
+      language,
+      n_threads: threads,
+      // greedy decoding, with whisper.cpp's temperature fallback when a window decodes badly
+      strategy: 0,
+      token_timestamps: true,
+      format: 'detail',
+      print_progress: false,
+      print_realtime: false,
+      ...(prompt ? { initial_prompt: prompt } : {}),
+    };
+    return new Promise<{ segments: NativeSegment[]; duration: number }>((resolve, reject) => {
+      const done = (err: unknown, value?: { segments: NativeSegment[]; duration: number }) => {
+        h.child.off('message', onMessage);
+        h.child.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve(value!);
+      };
+      const onMessage = (m: HostReply) => {
+        if (!('id' in m) || m.id !== id) return;
+        if (m.op === 'segment' && duration > 0) onProgress(m.to / 1000 / duration);
+        else if (m.op === 'result') done(null, { segments: m.segments, duration: m.samples / 16_000 });
+        else if (m.op === 'error') done(new TranscriptionError(`whisper.cpp failed: ${m.message}`));
+      };
+      const onExit = (code: number | null, sig: string | null) => {
+        dropHost(h);
+        done(new TranscriptionError(`the Whisper process ended (${sig ?? `exit ${code}`}): ${lastLines(h.stderr())}`, { retryable: true }));
+      };
+      // the binding cannot stop whisper.cpp midway: the process goes, and the model with it
+      const onAbort = () => {
+        dropHost(h);
+        done(abortReason(signal!));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      h.child.on('message', onMessage);
+      h.child.once('exit', onExit);
+      h.ready.then(
+        () => {
+          if (!signal?.aborted) h.child.send({ op: 'transcribe', id, wav: path.resolve(wavPath), params } satisfies HostRequest);
+        },
+        (e: unknown) => {
+          dropHost(h);
+          done(e);
+        },
+      );
+    });
   }
-  if (!Array.isArray(doc.transcription)) throw new TranscriptionError('whisper.cpp JSON has no "transcription" list');
-  const words: TimedWord[] = [];
-  let closing: string | undefined;
-  for (const seg of doc.transcription) {
-    const text = (seg.text ?? '').trim();
-    const start = typeof seg.offsets?.from === 'number' ? seg.offsets.from / 1000 : clock(seg.timestamps?.from);
-    const end = typeof seg.offsets?.to === 'number' ? seg.offsets.to / 1000 : clock(seg.timestamps?.to);
-    if (!text || !Number.isFinite(start) || !Number.isFinite(end)) continue;
-    const silence = () => words.push({ text: '', type: 'silence', startTime: start, endTime: Math.max(start, end) });
-    if (closing) {
-      silence();
-      if (text.includes(closing)) closing = undefined;
-      continue;
-    }
-    const closer = ANNOTATION_OPEN[text[0]];
-    if (closer) {
-      silence();
-      if (!text.slice(1).includes(closer)) closing = closer;
-      continue;
-    }
-    if (MUSIC.test(text)) {
-      silence();
-      continue;
-    }
-    words.push(...segmentWords(text, start, end));
-  }
-  return words;
+
+  return {
+    name: 'whisper',
+    supports,
+    async transcribe(wavPath, opts) {
+      if (!supports(opts.language)) {
+        throw new TranscriptionError(
+          model.multilingual ? `whisper does not know the language "${opts.language}"` : `the whisper model ${path.basename(model.path)} is English-only`,
+        );
+      }
+      const report = progressReporter(opts.onProgress);
+      const mine = turn.then(() => run(wavPath, primaryLanguage(opts.language), dictionaryPrompt(opts.dictionary), opts.signal, report));
+      turn = mine.catch(() => undefined);
+      const { segments, duration } = await mine;
+      const words = wordsOfSegments(segments, firstSpecial, duration);
+      opts.onProgress?.(1);
+      return words;
+    },
+    async close() {
+      const h = host;
+      host = undefined;
+      if (!h) return;
+      await turn;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => h.child.kill('SIGKILL'), 5000);
+        h.child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        if (h.child.connected) h.child.send({ op: 'free' } satisfies HostRequest, () => h.child.disconnect());
+        else h.child.kill('SIGKILL');
+      });
+    },
+  };
 }
 
-/** Escapes raw control characters inside JSON string literals. */
-function escapeControlCharacters(json: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json[i];
-    if (inString) {
-      if (c === '\\') {
-        out += c + (json[i + 1] ?? '');
-        i++;
-        continue;
-      }
-      if (c === '"') inString = false;
-      else if (c < ' ') {
-        out += `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-        continue;
-      }
-    } else if (c === '"') inString = true;
-    out += c;
+/**
+ * Words of whisper.cpp's segments: text tokens (special ones dropped) joined into words with
+ * their times and probabilities, sound annotations ([BLANK_AUDIO], (music), ♪) as silence.
+ */
+export function wordsOfSegments(segments: NativeSegment[], firstSpecial: number, duration: number): TimedWord[] {
+  const pieces: TimedPiece[] = [];
+  for (const seg of segments) {
+    for (const t of seg.tokens ?? []) {
+      if (t.id >= firstSpecial) continue;
+      pieces.push({ text: t.text, start: (t.from ?? seg.from) / 1000, end: (t.to ?? seg.to) / 1000, p: t.p });
+    }
   }
-  return out;
+  const words: TimedWord[] = [];
+  let closing: string | undefined;
+  for (const w of joinPieces(pieces, duration)) {
+    const silence = () => words.push({ text: '', type: 'silence', startTime: w.startTime, endTime: w.endTime });
+    if (closing) {
+      silence();
+      if (w.text.includes(closing)) closing = undefined;
+      continue;
+    }
+    const closer = ANNOTATION_OPEN[w.text[0]];
+    if (closer) {
+      silence();
+      if (!w.text.slice(1).includes(closer)) closing = closer;
+      continue;
+    }
+    if (MUSIC.test(w.text)) {
+      silence();
+      continue;
+    }
+    words.push(w);
+  }
+  return words;
 }

@@ -1,0 +1,24 @@
+/**
+ * How transcription and renders share this process's cores (docs/concurrency.md).
+ *
+ * whisper.cpp's threads wait for each other at every step of a layer by spinning, not by
+ * sleeping: when another program takes one of their cores, the others spin until it is
+ * given back, and a transcription beside an x264 encode ran 200 times slower. So:
+ * - whisper.cpp never has every core: it takes one fewer than there are (at most four), and
+ *   on two cores runs one thread, which has no one to wait for;
+ * - renders (ffmpeg) run at a lower priority (nice 10): they take every cycle nobody else
+ *   wants, and give way to a transcription, the API and the job bookkeeping when these want
+ *   a core. A render alone runs as fast as before.
+ */
+import os from 'node:os';
+
+/** cores this process may use */
+export const CPU_CORES = os.availableParallelism();
+
+/** whisper.cpp's thread count: one core is always left for the rest of the process. */
+export function whisperThreads(cores = CPU_CORES): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
+/** the niceness renders run at (0 is normal, 19 the lowest) */
+export const RENDER_NICENESS = 10;
