@@ -1,5 +1,6 @@
 import type { Row } from './run.js';
 import { clips } from './clips.js';
+import { concurrency } from './concurrency.js';
 import { faces } from './faces.js';
 import { foundation } from './foundation.js';
 import { library } from './library.js';
@@ -18,4 +19,5 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   clips,
   publishing,
   transcription,
+  concurrency,
 };

@@ -27,6 +27,8 @@ export interface RenderOptions {
    * time, and `timeoutMs` covers them.
    */
   stallMs?: number;
+  /** process priority; default RENDER_NICENESS, below normal, so a transcription beside it keeps its core (media/cpu.ts) */
+  niceness?: number;
 }
 
 /** Where the outputs go: the video, and the preview when the graph writes one (RenderGraph.previewArgs). */
@@ -65,7 +67,7 @@ export function lastOutTime(chunk: string): number | null {
  * no partial output behind.
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
-  const { onProgress, signal, timeoutMs, stallMs } = options;
+  const { onProgress, signal, timeoutMs, stallMs, niceness = RENDER_NICENESS } = options;
   const { video: outputPath, preview: previewPath } = typeof target === 'string' ? { video: target } : target;
   if (Boolean(graph.previewArgs) !== Boolean(previewPath)) throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
   signal?.throwIfAborted();
@@ -74,8 +76,7 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   await fs.writeFile(script, graph.filterScript);
   try {
     await new Promise<void>((resolve, reject) => {
-      // below normal priority, so a transcription beside it keeps its core (media/cpu.ts)
-      const command = ffmpeg({ stdoutLines: 5, niceness: RENDER_NICENESS });
+      const command = ffmpeg({ stdoutLines: 5, niceness });
       for (const input of graph.inputs) command.input(input.path).inputOptions(input.args);
       command
         .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
