@@ -88,6 +88,14 @@ describe('PUT /v1/projects/{id}: words', () => {
     expect(r.body).toEqual({ message: 'Project updated successfully', id: talkId, status: 'completed' });
     const after = (await waitProject(user.key, talkId, () => true)).words as any[];
     expect(after).toHaveLength(before.length + 1);
+    // the engine's confidence is stored with each heard word, never shown; the word the user wrote has none
+    for (const w of after) expect(Object.keys(w).sort()).toEqual(['endTime', 'id', 'startTime', 'text', 'type']);
+    const stored = (await db().project.findUniqueOrThrow({ where: { id: talkId } })).transcript as any[];
+    const heard = stored.filter((w) => w.type === 'word' && w.id !== before[i].id && w.text !== 'inserted');
+    expect(heard.length).toBeGreaterThan(0);
+    for (const w of heard) expect(w.confidence).toBeGreaterThanOrEqual(0);
+    expect(stored.find((w) => w.id === before[i].id)).not.toHaveProperty('confidence');
+    expect(stored.find((w) => w.text === 'inserted')).not.toHaveProperty('confidence');
     expect(after.filter((w) => before.some((b) => b.id === w.id))).toHaveLength(before.length);
     expect(after.find((w) => w.id === before[i].id).text).toBe('Edited');
     expect(after[i + 1]).toMatchObject({ text: 'inserted', id: expect.stringMatching(/^w_[\w-]{8}$/) });
@@ -174,12 +182,25 @@ describe('PUT /v1/projects/{id}: other fields', () => {
     });
   });
 
-  it('hookTitle true writes the default hook from the first sentence; false removes it', async () => {
-    const id = await row(user.id);
+  it('hookTitle true writes the default hook from words the engine was sure of; a word the user edits is sure; false removes it', async () => {
+    // "the secret is that autobots win every time", the engine unsure of "autobots"
+    const heard = 'the secret is that autobots win every time'.split(' ').map((text, i) => ({
+      id: `w_${i}`, text, type: 'word', startTime: 0.2 + i * 0.3, endTime: 0.45 + i * 0.3, confidence: text === 'autobots' ? 0.2 : 0.95,
+    }));
+    const id = await row(user.id, { transcript: heard });
     expect((await put(user.key, id, { hookTitle: true })).status).toBe(200);
-    expect((await db().project.findUniqueOrThrow({ where: { id } })).hookTitle).toEqual({ text: 'Hello world.', template: expect.any(String), top: 50, size: 30 });
+    expect((await db().project.findUniqueOrThrow({ where: { id } })).hookTitle).toEqual({ text: 'Win every time', template: expect.any(String), top: 50, size: 30 });
+    const words = plain(heard).map((w) => (w.text === 'autobots' ? { ...w, text: 'habits' } : w));
+    expect((await put(user.key, id, { words, hookTitle: true })).status).toBe(200);
+    const p = await db().project.findUniqueOrThrow({ where: { id } });
+    expect(p.hookTitle).toMatchObject({ text: 'The secret is that habits win every time' });
+    expect((p.transcript as any[]).map((w) => w.confidence)).toEqual(heard.map((w) => (w.text === 'autobots' ? undefined : 0.95)));
     expect((await put(user.key, id, { hookTitle: false })).status).toBe(200);
     expect((await db().project.findUniqueOrThrow({ where: { id } })).hookTitle).toBeNull();
+    // no usable line ("Hello world." is two words): the hook stays asked for, without text, and no hook is drawn
+    const short = await row(user.id);
+    expect((await put(user.key, short, { hookTitle: true })).status).toBe(200);
+    expect((await db().project.findUniqueOrThrow({ where: { id: short } })).hookTitle).toEqual({ template: expect.any(String), top: 50, size: 30 });
   });
 
   it('a music track from the catalogue, an item replacing the list', async () => {

@@ -27,7 +27,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { TitleCardBroll, type BrollGenerator } from './broll.js';
 import { ChatCompletionsClipScorer } from './clips.js';
-import { ChatCompletionsHook, FirstSentenceHook, type HookWriter } from './hook.js';
+import { ChatCompletionsHook, StrongestLineHook, type HookWriter } from './hook.js';
 import { ChatCompletionsTakeDetector } from './takes.js';
 import { VideosApiBroll } from './video.js';
 import { repeatedPhraseDetector, type TakeDetector } from '../media/render/timeline.js';
@@ -37,7 +37,7 @@ export { BrollError, TitleCardBroll, type BrollGenerator, type BrollOptions } fr
 export { ChatCompletionsTakeDetector, parseTakeRanges } from './takes.js';
 export { VideosApiBroll } from './video.js';
 export { ChatCompletionsClipScorer, parseClipScores } from './clips.js';
-export { ChatCompletionsHook, FirstSentenceHook, HOOK_MAX_CHARS, transcriptText, trimAtWord, type HookWriter } from './hook.js';
+export { ChatCompletionsHook, StrongestLineHook, HOOK_MAX_CHARS, transcriptText, trimAtWord, type HookWriter } from './hook.js';
 
 /** The AI features of a process: `app.ai`. */
 export interface AiProviders {
@@ -81,7 +81,7 @@ function hookWriter({ ai, openai }: AiConfig): HookWriter {
   if (ai.hook === 'openai' && openai.apiKey) {
     return new ChatCompletionsHook({ baseUrl: openai.baseUrl ?? DEFAULT_BASE_URL, apiKey: openai.apiKey, model: openai.hookModel });
   }
-  return new FirstSentenceHook();
+  return new StrongestLineHook();
 }
 
 /** The scorer of magic clips' moments. */

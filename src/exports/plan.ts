@@ -117,7 +117,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const hook: HookTitle | null = hookSetting
     ? {
         // the text given, or one the hook writer derives from the transcript
-        text: hookSetting.text || (await app.ai.hook.write(words)),
+        text: hookSetting.text || (await app.ai.hook.write(words, { language: project.language })),
         template: findHookTitleTemplate(hookSetting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE,
         top: hookSetting.top,
         size: hookSetting.size,

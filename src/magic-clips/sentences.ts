@@ -3,7 +3,7 @@
  * Engines that punctuate (whisper, the OpenAI engine) mark sentence ends
  * themselves; pocketsphinx gives none, so there a pause ends a sentence.
  */
-import type { Word } from '../media/transcript.js';
+import type { TimedWord } from '../media/transcript.js';
 import type { Sentence } from './types.js';
 
 /**
@@ -33,7 +33,7 @@ const OPENING = /^[([{“‘«¿¡]+$/u;
 /** Words whose full stop is not a sentence's end. */
 const ABBREVIATIONS = new Set(['mr.', 'mrs.', 'ms.', 'dr.', 'prof.', 'st.', 'jr.', 'sr.', 'vs.', 'e.g.', 'i.e.', 'approx.']);
 
-const endsSentence = (w: Word) => {
+const endsSentence = (w: TimedWord) => {
   const text = w.text.trim();
   if (w.type === 'silence' || !SENTENCE_END.test(text)) return false;
   return w.type === 'punctuation' || !ABBREVIATIONS.has(text.toLowerCase());
@@ -48,7 +48,7 @@ const endsSentence = (w: Word) => {
  * long. Punctuation stays with its sentence (an opening mark with the next
  * one); silences belong to none.
  */
-export function sentencesOf(words: readonly Word[]): Sentence[] {
+export function sentencesOf(words: readonly TimedWord[]): Sentence[] {
   const punctuated = words.some(endsSentence);
   const pause = punctuated ? LONG_PAUSE_SECONDS : PAUSE_SECONDS;
   const out: Sentence[] = [];

@@ -76,7 +76,7 @@ async function updateOnce(app: App, userId: string, projectId: string, input: un
   const transcript = words ?? current;
   let hook: HookTitle | null | undefined = hookTitle;
   if (hook && !hook.text && transcript?.length) {
-    const text = await app.ai.hook.write(transcript);
+    const text = await app.ai.hook.write(transcript, { language: project.language });
     if (text) hook = { ...hook, text };
   }
 
@@ -161,14 +161,25 @@ function checkWordIds(words: unknown[], current: Word[], e: FieldErrors) {
   });
 }
 
-/** The new transcript: ids of the current one kept, new words get new ids, silences stored with empty text. */
+/**
+ * The new transcript: ids of the current one kept, new words get new ids,
+ * silences stored with empty text. A word keeps the engine's confidence only
+ * while its text is the one the engine heard: a word the user wrote is sure.
+ */
 function newTranscript(words: WordDraft[], current: Word[]): Word[] {
   const taken = new Set(current.map((w) => w.id));
-  return words.map((w) => ({
-    id: typeof w.id === 'string' ? w.id : newWordId(taken),
-    text: w.type === 'silence' ? '' : (w.text as string),
-    type: w.type,
-    startTime: w.startTime,
-    endTime: w.endTime,
-  }));
+  const heard = new Map(current.map((w) => [w.id, w]));
+  return words.map((w) => {
+    const text = w.type === 'silence' ? '' : (w.text as string);
+    const before = typeof w.id === 'string' ? heard.get(w.id) : undefined;
+    const confidence = before?.confidence !== undefined && w.type === 'word' && before.type === 'word' && before.text === text ? before.confidence : undefined;
+    return {
+      id: typeof w.id === 'string' ? w.id : newWordId(taken),
+      text,
+      type: w.type,
+      startTime: w.startTime,
+      endTime: w.endTime,
+      ...(confidence !== undefined ? { confidence } : {}),
+    };
+  });
 }
