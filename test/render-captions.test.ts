@@ -76,12 +76,17 @@ describe('buildAss', () => {
     const ass = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 540, height: 960 });
     expect(ass).toContain('PlayResX: 540\nPlayResY: 960');
     const s = style(ass, 'Caption');
-    expect(s[1]).toBe('Open Sans');
-    expect(s[2]).toBe('36'); // 72 × 540/1080
+    expect(s[1]).toBe('Lato');
+    expect(s[2]).toBe('84'); // 168 × 540/1080
     expect(s[3]).toBe('&H00FFFFFF');
     expect(s[5]).toBe('&H00000000');
     expect(s[7]).toBe('-1');
-    expect(s[16]).toBe('2'); // outline 4 scaled
+    expect(s[16]).toBe('5'); // outline 10 scaled
+    // lines wrap between the safe area's sides: 6 % on the left, 14 % on the right (the button column)
+    expect([s[19], s[20]]).toEqual(['32', '76']);
+    // sizes follow the short side: a wide 1920x1080 frame gets the 1080x1920 sizes, and no button column
+    const wide = style(buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1920, height: 1080 }), 'Caption');
+    expect([wide[2], wide[19], wide[20]]).toEqual(['168', '115', '115']);
     const themed = buildAss({
       words: WORDS,
       keep: ALL,
@@ -97,14 +102,18 @@ describe('buildAss', () => {
     // a translucent background band is an opaque box in the band colour
     const band = style(buildAss({ words: WORDS, keep: ALL, template: tpl('subtitle'), width: 1080, height: 1920 }), 'Caption');
     expect(band[15]).toBe('3');
-    expect(band[5]).toBe('&H5F000000');
+    expect(band[5]).toBe('&H4F000000');
   });
 
-  it('places captions with \\an5\\pos from positionX/positionY, template position by default', () => {
+  it('places captions with \\an5\\pos from positionX/positionY, by default in the safe area, with the font weight', () => {
     const def = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1080, height: 1920 });
-    expect(dialogues(def)[0]).toContain('{\\an5\\pos(540,1344)}');
-    const moved = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1080, height: 1920, positionX: 25, positionY: 10 });
-    expect(dialogues(moved)[0]).toContain('{\\an5\\pos(270,192)}');
+    // the middle of the safe area's sides (6 % to 86 %), the template's height (66 %)
+    expect(dialogues(def)[0]).toContain('{\\an5\\pos(497,1267)\\b900}');
+    // a position the user sets is kept as given, even in the platforms' areas
+    const moved = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1080, height: 1920, positionX: 50, positionY: 80 });
+    expect(dialogues(moved)[0]).toContain('{\\an5\\pos(540,1536)\\b900}');
+    // a wide frame has no button column: centred
+    expect(dialogues(buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1920, height: 1080 }))[0]).toContain('\\pos(960,713)');
   });
 
   it('times pages on the cut timeline', () => {
@@ -125,7 +134,7 @@ describe('buildAss', () => {
     const base = { words: WORDS.slice(0, 5), keep: ALL, width: 1080, height: 1920 };
     const as = (template: CaptionTemplate) => buildAss({ ...base, template });
     // color: one event per page, timed \t colour steps (ms from the event start)
-    const color = dialogues(as(tpl('classic')));
+    const color = dialogues(as({ ...tpl('classic'), wordsPerLine: 3 }));
     expect(color).toHaveLength(1);
     expect(color[0]).toContain('{\\1c&H00D4FF&\\t(300,301,\\1c&HFFFFFF&)}Hi,{\\1c&HFFFFFF&}');
     expect(color[0]).toContain('{\\1c&HFFFFFF&\\t(300,301,\\1c&H00D4FF&)\\t(700,701,\\1c&HFFFFFF&)}there');
@@ -144,7 +153,7 @@ describe('buildAss', () => {
     expect(bd[0]).toContain('{\\1a&HFF&\\3a&H00&}HI,{\\1a&HFF&\\3a&HFF&\\4a&HFF&} THERE');
     // none: plain text
     const none = dialogues(buildAss({ ...base, template: tpl('subtitle') }));
-    expect(none[0]).toMatch(/\{\\an5\\pos\(540,1574\)\}Hi, there world\.$/);
+    expect(none[0]).toMatch(/\{\\an5\\pos\(497,1306\)\}Hi, there world\.$/);
   });
 
   it('adds the hook title with fade, box and scaled size, and can leave captions out', () => {
@@ -152,11 +161,11 @@ describe('buildAss', () => {
     const ass = buildAss({ words: WORDS, keep: [{ start: 0, end: 2 }], template: tpl('classic'), width: 540, height: 960, hook, captions: false });
     const ds = dialogues(ass);
     expect(ds).toHaveLength(1);
-    expect(ds[0]).toBe('Dialogue: 2,0:00:00.00,0:00:02.00,Hook,,0,0,0,,{\\an8\\pos(270,96)\\fad(200,200)}WATCH \\{THIS\\}\\NNOW');
+    expect(ds[0]).toBe('Dialogue: 2,0:00:00.00,0:00:02.00,Hook,,0,0,0,,{\\an8\\pos(248,96)\\b800\\fad(200,200)}WATCH \\{THIS\\}\\NNOW');
     const s = style(ass, 'Hook');
     expect([s[1], s[2], s[3], s[5], s[15]]).toEqual(['Open Sans', '42', '&H00FFFFFF', '&H003A30E8', '3']);
     const plain = style(buildAss({ words: [], keep: ALL, template: tpl('classic'), width: 1080, height: 1920, hook: { ...hook, template: findHookTitleTemplate('outline')!, size: 80 } }), 'Hook');
-    expect([s[15], plain[15], plain[2], plain[16]]).toEqual(['3', '1', '184', '6']);
+    expect([s[15], plain[15], plain[2], plain[16]]).toEqual(['3', '1', '184', '8']);
     const d = dialogues(buildAss({ words: [], keep: ALL, template: tpl('classic'), width: 1080, height: 1920, hook: { ...hook, template: findHookTitleTemplate('outline')! } }));
     expect([field(d[0], 1), field(d[0], 2)]).toEqual(['0:00:00.00', '0:00:03.50']);
   });
@@ -223,7 +232,8 @@ describe('fonts and a real render', () => {
       expect(asked).toEqual(new Set([template.font, hookTemplate.font]));
       for (const [family, face] of selected) {
         expect(face).not.toMatch(/dejavu/i);
-        expect(face.toLowerCase().startsWith(family.replace(/\s+/g, '').toLowerCase())).toBe(true);
+        // a heavy weight comes by path: "/usr/share/fonts/.../OpenSans-ExtraBold.ttf"
+        expect(path.basename(face).toLowerCase().startsWith(family.replace(/\s+/g, '').toLowerCase())).toBe(true);
       }
       const burnt = await frame(1, vf);
       // caption block centred at 60 % (384 px): the frame differs there, and in the hook's band at the top

@@ -1,11 +1,14 @@
 /**
  * Hook-title templates: the look of the title shown over the first seconds.
- * The first entry is the default hook template. Sizes are for a 1080-wide frame.
+ * The first entry is the default hook template. Sizes are for a frame whose
+ * short side is 1080 (as caption templates).
  */
 export interface HookTitleTemplate {
   name: string;
   description: string;
   font: string;
+  /** CSS-style weight (700 bold, 800 extra bold, 900 black) */
+  fontWeight: number;
   bold: boolean;
   uppercase: boolean;
   textColor: string;
@@ -24,6 +27,7 @@ export const HOOK_TITLE_TEMPLATES: readonly HookTitleTemplate[] = [
     name: 'headline',
     description: 'Black bold text on a white card.',
     font: 'Roboto',
+    fontWeight: 900,
     bold: true,
     uppercase: false,
     textColor: '#111111',
@@ -37,6 +41,7 @@ export const HOOK_TITLE_TEMPLATES: readonly HookTitleTemplate[] = [
     name: 'banner',
     description: 'White upper-case text on a bold colour band.',
     font: 'Open Sans',
+    fontWeight: 800,
     bold: true,
     uppercase: true,
     textColor: '#FFFFFF',
@@ -50,12 +55,13 @@ export const HOOK_TITLE_TEMPLATES: readonly HookTitleTemplate[] = [
     name: 'outline',
     description: 'Large white text with a thick black outline, no card.',
     font: 'Lato',
+    fontWeight: 900,
     bold: true,
     uppercase: false,
     textColor: '#FFFFFF',
     backgroundColor: null,
     outlineColor: '#000000',
-    outlineWidth: 6,
+    outlineWidth: 8,
     duration: 3.5,
     fade: 0.3,
   },
@@ -63,6 +69,7 @@ export const HOOK_TITLE_TEMPLATES: readonly HookTitleTemplate[] = [
     name: 'sticker',
     description: 'Yellow card with dark text, like a sticky note.',
     font: 'Open Sans',
+    fontWeight: 800,
     bold: true,
     uppercase: false,
     textColor: '#1A1A1A',

@@ -12,12 +12,13 @@ export const LanguageType = builder.objectRef<Language>('Language').implement({
 });
 
 export const CaptionTemplateType = builder.objectRef<CaptionTemplate>('CaptionTemplate').implement({
-  description: 'A caption style: font, colours, sizes (pixels at 1080 wide), highlight style and words per line',
+  description: 'A caption style: font, colours, sizes (pixels for a frame whose short side is 1080), highlight style and words per line',
   fields: (t) => ({
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     font: t.exposeString('font'),
     fontSize: t.exposeInt('fontSize'),
+    fontWeight: t.exposeInt('fontWeight', { description: '400 regular, 700 bold, 800 extra bold, 900 black' }),
     bold: t.exposeBoolean('bold'),
     uppercase: t.exposeBoolean('uppercase'),
     primaryColor: t.exposeString('primaryColor'),
@@ -38,6 +39,7 @@ export const HookTitleTemplateType = builder.objectRef<HookTitleTemplate>('HookT
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     font: t.exposeString('font'),
+    fontWeight: t.exposeInt('fontWeight', { description: '400 regular, 700 bold, 800 extra bold, 900 black' }),
     bold: t.exposeBoolean('bold'),
     uppercase: t.exposeBoolean('uppercase'),
     textColor: t.exposeString('textColor'),

@@ -3,7 +3,7 @@
  * by the renderer (word pages, active-word highlight, hook title), and SRT/VTT
  * side files. Pure: no ffmpeg here.
  */
-import { HIGHLIGHT_STYLES, type CaptionTemplate, type HighlightStyle } from '../../catalog/caption-templates.js';
+import { HIGHLIGHT_STYLES, safeAreaOf, type CaptionTemplate, type HighlightStyle } from '../../catalog/caption-templates.js';
 import type { HookTitleTemplate } from '../../catalog/hook-title-templates.js';
 import { mapSpan, outputDuration } from './timeline.js';
 import type { Segment, TimedWord } from '../transcript.js';
@@ -43,7 +43,7 @@ export interface BuildAssOptions {
   height: number;
   /** centre of the caption block, percent from the top (0-80); default the template's positionY */
   positionY?: number | null;
-  /** centre of the caption block, percent from the left (0-100, 50 = centred); default 50 */
+  /** centre of the caption block, percent from the left (0-100, 50 = centred); default the middle of the safe area (SAFE_AREA) */
   positionX?: number | null;
   /** false: no word captions (disableCaptions); the hook title is still drawn */
   captions?: boolean;
@@ -182,19 +182,24 @@ interface StyleSpec {
   outlineWidth: number;
   shadow: number;
   alignment: number;
-  marginH: number;
+  /** left and right margins: libass wraps lines between them, \pos or not */
+  marginL: number;
+  marginR: number;
 }
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const styleLine = (s: StyleSpec) =>
-  `Style: ${s.name.replace(/,/g, ' ')},${s.font.replace(/,/g, ' ')},${r2(s.size)},${assColor(s.primary)},${assColor(s.primary)},${assColor(s.outline)},${assColor(s.back)},${s.bold ? -1 : 0},0,0,0,100,100,0,0,${s.borderStyle},${r2(s.outlineWidth)},${r2(s.shadow)},${s.alignment},${Math.round(s.marginH)},${Math.round(s.marginH)},0,1`;
+  `Style: ${s.name.replace(/,/g, ' ')},${s.font.replace(/,/g, ' ')},${r2(s.size)},${assColor(s.primary)},${assColor(s.primary)},${assColor(s.outline)},${assColor(s.back)},${s.bold ? -1 : 0},0,0,0,100,100,0,0,${s.borderStyle},${r2(s.outlineWidth)},${r2(s.shadow)},${s.alignment},${Math.round(s.marginL)},${Math.round(s.marginR)},0,1`;
 
 const dialogue = (layer: number, start: number, end: number, style: string, text: string) =>
   `Dialogue: ${layer},${assTime(start)},${assTime(end)},${style},,0,0,0,,${text}`;
 
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
-/** Hook font size in pixels for a 1080-wide frame: size 0 → 24 px, 30 (default) → 84 px, 80 → 184 px. */
+/** The weight as an override (\b900); none for plain bold and regular, which the style's Bold field says. */
+const weightTag = (weight: number) => (weight === 400 || weight === 700 ? '' : `\\b${Math.round(weight)}`);
+
+/** Hook font size in pixels for a frame whose short side is 1080: size 0 → 24 px, 30 (default) → 84 px, 80 → 184 px. */
 export const hookFontSize = (size: number) => 24 + 2 * clamp(size, 0, 80);
 
 /** The caption look once a user theme's non-null fields replace the template's. */
@@ -212,6 +217,7 @@ export function resolveCaptionStyle(template: CaptionTemplate, theme?: CaptionTh
     wordsPerLine: t.wordsPerLine && t.wordsPerLine > 0 ? t.wordsPerLine : template.wordsPerLine,
     uppercase: t.uppercase ?? template.uppercase,
     bold: template.bold,
+    fontWeight: template.fontWeight,
     outlineWidth: template.outlineWidth,
     shadow: template.shadow,
   };
@@ -225,14 +231,19 @@ export function resolveCaptionStyle(template: CaptionTemplate, theme?: CaptionTh
  * `CaptionBox` for the `box` highlight), `Hook` for the hook title; one
  * Dialogue per page with timed \t colour steps for the `color` highlight, one
  * Dialogue per active word for `underline` and `box` (\u and boxes cannot be
- * animated); every caption event is placed with \an5\pos(x,y).
+ * animated); every caption event is placed with \an5\pos(x,y) and carries
+ * the font weight (\b900: a style's Bold field is only bold or not). Sizes
+ * scale with the frame's short side; lines wrap inside the safe area's sides,
+ * and the default positions are inside it (SAFE_AREA).
  */
 export function buildAss(o: BuildAssOptions): string {
   const { width, height } = o;
-  const scale = width / 1080;
+  const scale = Math.min(width, height) / 1080;
   const look = resolveCaptionStyle(o.template, o.theme);
   const size = look.fontSize * scale;
-  const margin = Math.round(width * 0.06);
+  const safe = safeAreaOf(width, height);
+  const margins = { marginL: width * safe.left, marginR: width * safe.right };
+  const safeCentreX = (safe.left + 1 - safe.right) / 2;
   const hasBand = !!look.backgroundColor;
   const styles: StyleSpec[] = [
     {
@@ -247,7 +258,7 @@ export function buildAss(o: BuildAssOptions): string {
       outlineWidth: hasBand ? Math.max(look.outlineWidth, 10) * scale : look.outlineWidth * scale,
       shadow: hasBand ? 0 : look.shadow * scale,
       alignment: 5,
-      marginH: margin,
+      ...margins,
     },
   ];
   if (look.highlightStyle === 'box') {
@@ -263,7 +274,7 @@ export function buildAss(o: BuildAssOptions): string {
       outlineWidth: Math.max(6, look.outlineWidth * 2) * scale,
       shadow: 0,
       alignment: 5,
-      marginH: margin,
+      ...margins,
     });
   }
   const hook = o.hook && o.hook.text.trim() ? o.hook : null;
@@ -282,13 +293,14 @@ export function buildAss(o: BuildAssOptions): string {
       outlineWidth: ht.backgroundColor ? hsize * 0.3 : ht.outlineWidth * scale,
       shadow: 0,
       alignment: 8,
-      marginH: margin,
+      ...margins,
     });
   }
 
-  const x = Math.round((clamp(o.positionX ?? 50, 0, 100) / 100) * width);
+  // a position the user set is kept as given; the defaults sit in the safe area
+  const x = Math.round((o.positionX === null || o.positionX === undefined ? safeCentreX : clamp(o.positionX, 0, 100) / 100) * width);
   const y = Math.round((clamp(o.positionY ?? o.template.positionY, 0, 100) / 100) * height);
-  const pos = `\\an5\\pos(${x},${y})`;
+  const pos = `\\an5\\pos(${x},${y})${weightTag(look.fontWeight)}`;
   const events: string[] = [];
 
   if (o.captions !== false) {
@@ -347,7 +359,7 @@ export function buildAss(o: BuildAssOptions): string {
       const pad = ht.backgroundColor ? hsize * 0.3 : 0;
       const hy = Math.round(Math.max((top / 100) * height, pad + 4 * scale));
       const txt = escapeAssText(ht.uppercase ? hook.text.toLocaleUpperCase() : hook.text, '\\N');
-      events.push(dialogue(2, start, end, 'Hook', `{\\an8\\pos(${Math.round(width / 2)},${hy})\\fad(${fade},${fade})}${txt}`));
+      events.push(dialogue(2, start, end, 'Hook', `{\\an8\\pos(${Math.round(width * safeCentreX)},${hy})${weightTag(ht.fontWeight)}\\fad(${fade},${fade})}${txt}`));
     }
   }
 
