@@ -58,9 +58,9 @@ describe('catalogue reads through both doors', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ templates: CAPTION_TEMPLATES.map((t) => t.name) });
     expect(r.body.templates[0]).toBe('classic');
-    const g = await gql(app, user.key, '{ captionTemplates { name font fontSize highlightColor highlightStyle wordsPerLine } }');
+    const g = await gql(app, user.key, '{ captionTemplates { name font fontSize fontWeight highlightColor highlightStyle wordsPerLine } }');
     expect(g.body.data.captionTemplates.map((t: { name: string }) => t.name)).toEqual(r.body.templates);
-    expect(g.body.data.captionTemplates[0]).toMatchObject({ font: 'Open Sans', highlightStyle: 'color', wordsPerLine: 3 });
+    expect(g.body.data.captionTemplates[0]).toMatchObject({ font: 'Lato', fontSize: 176, fontWeight: 900, highlightStyle: 'color', wordsPerLine: 2 });
   });
 
   it('GET /v1/hook-title/templates lists the hook-title template names, default first', async () => {

@@ -77,7 +77,7 @@ describe('buildAss', () => {
     expect(ass).toContain('PlayResX: 540\nPlayResY: 960');
     const s = style(ass, 'Caption');
     expect(s[1]).toBe('Lato');
-    expect(s[2]).toBe('84'); // 168 × 540/1080
+    expect(s[2]).toBe('88'); // 176 × 540/1080
     expect(s[3]).toBe('&H00FFFFFF');
     expect(s[5]).toBe('&H00000000');
     expect(s[7]).toBe('-1');
@@ -86,7 +86,7 @@ describe('buildAss', () => {
     expect([s[19], s[20]]).toEqual(['32', '76']);
     // sizes follow the short side: a wide 1920x1080 frame gets the 1080x1920 sizes, and no button column
     const wide = style(buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1920, height: 1080 }), 'Caption');
-    expect([wide[2], wide[19], wide[20]]).toEqual(['168', '115', '115']);
+    expect([wide[2], wide[19], wide[20]]).toEqual(['176', '115', '115']);
     const themed = buildAss({
       words: WORDS,
       keep: ALL,
