@@ -257,6 +257,27 @@ describe('postProcess', () => {
     ]);
   });
 
+  it("keeps the engine's confidence on the words it heard; a dictionary spelling carries none", () => {
+    const heard = [
+      { ...w('welcome', 0, 0.2), confidence: 0.97 },
+      { ...w('to', 0.2, 0.3), confidence: 0.4 },
+      { ...w('clipcast', 0.3, 0.8), confidence: 0.95 },
+      { ...w('quo', 0.8, 1), confidence: 0.9 },
+      { ...w('kka', 1, 1.2), confidence: 0.9 },
+      w('today', 1.2, 1.5),
+    ];
+    const out = postProcess(heard, { dictionary: ['ClipCast', 'Quokka'] });
+    expect(out.map((x) => [x.text, x.confidence])).toEqual([
+      ['welcome', 0.97],
+      ['to', 0.4],
+      ['ClipCast', undefined],
+      ['Quokka', undefined],
+      ['today', undefined],
+    ]);
+    // the spelling the engine heard already: still the engine's word
+    expect(postProcess([{ ...w('ClipCast', 0, 0.5), confidence: 0.8 }], { dictionary: ['ClipCast'] })[0].confidence).toBe(0.8);
+  });
+
   describe('dictionary', () => {
     const spell = (words: TimedWord[], dictionary: string[]) => texts(postProcess(words, { dictionary }));
 

@@ -192,30 +192,8 @@ export async function transcribeSource(app: IngestApp, input: TranscribeSourceIn
     );
     if (sound.hasAudio) await input.inspectAudio?.(wav);
     const transcript = postProcess(words, { dictionary: input.dictionary, duration: meta.duration });
-    return { transcript: withConfidence(transcript, words, meta.duration), audioLevels };
+    return { transcript, audioLevels };
   } finally {
     await fs.rm(wav, { force: true });
   }
-}
-
-/**
- * The engine's confidence carried onto the transcript's words (a derived hook
- * leaves out the words the engine was unsure of, also when it is written long
- * after transcription): a stored word gets the confidence of the heard word
- * with its start (to the millisecond, as postProcess times it) and its text. A
- * word the dictionary respelled gets none: its spelling is the user's.
- */
-export function withConfidence(transcript: Word[], heard: readonly TimedWord[], duration?: number): Word[] {
-  const key = (start: number, text: string) => `${Math.min(Math.max(Math.round(start * 1000), 0), duration === undefined ? Infinity : Math.round(duration * 1000))} ${text.replace(/\s+/g, ' ').trim()}`;
-  const sure = new Map<string, number>();
-  for (const w of heard) {
-    if (w.type === 'silence' || typeof w.confidence !== 'number' || !Number.isFinite(w.confidence)) continue;
-    const k = key(w.startTime, w.text);
-    sure.set(k, Math.min(sure.get(k) ?? 1, w.confidence));
-  }
-  if (sure.size === 0) return transcript;
-  return transcript.map((w) => {
-    const confidence = w.type === 'silence' ? undefined : sure.get(key(w.startTime, w.text));
-    return confidence === undefined ? w : { ...w, confidence };
-  });
 }

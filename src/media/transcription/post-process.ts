@@ -17,6 +17,8 @@ interface Token {
   type: 'word' | 'punctuation';
   start: number;
   end: number;
+  /** the engine's, while the text is what it heard */
+  confidence?: number;
 }
 
 const DEFAULT_MIN_SILENCE = 0.3;
@@ -30,7 +32,8 @@ const ms = (seconds: number) => Math.round(seconds * 1000);
  * millisecond, punctuation that stands alone typed as such, dictionary spellings applied,
  * silence elements (empty text) in every gap of at least `minSilence`, and a unique id on
  * each element. Silences the engine reported are dropped and recomputed from the gaps, so
- * every engine yields the same shape.
+ * every engine yields the same shape. A word keeps the engine's confidence while its text
+ * is what the engine heard; a dictionary spelling is the user's and carries none.
  */
 export function postProcess(words: TimedWord[], opts: PostProcessOptions = {}): Word[] {
   const minSilence = ms(opts.minSilence ?? DEFAULT_MIN_SILENCE);
@@ -39,7 +42,12 @@ export function postProcess(words: TimedWord[], opts: PostProcessOptions = {}): 
 
   const tokens: Token[] = words
     .filter((w) => w.type !== 'silence' && Number.isFinite(w.startTime) && Number.isFinite(w.endTime))
-    .map((w) => ({ text: w.text.replace(/\s+/g, ' ').trim(), start: clamp(ms(w.startTime)), end: clamp(ms(w.endTime)) }))
+    .map((w) => ({
+      text: w.text.replace(/\s+/g, ' ').trim(),
+      start: clamp(ms(w.startTime)),
+      end: clamp(ms(w.endTime)),
+      ...(typeof w.confidence === 'number' && Number.isFinite(w.confidence) ? { confidence: w.confidence } : {}),
+    }))
     .filter((w) => w.text !== '')
     .map((w) => ({ ...w, end: Math.max(w.end, w.start), type: letterKey(w.text) ? ('word' as const) : ('punctuation' as const) }))
     .sort((a, b) => a.start - b.start);
@@ -52,13 +60,13 @@ export function postProcess(words: TimedWord[], opts: PostProcessOptions = {}): 
 
   const out: Word[] = [];
   const ids = new Set<string>();
-  const push = (text: string, type: TimedWord['type'], start: number, end: number) => {
-    out.push({ id: newWordId(ids), text, type, startTime: start / 1000, endTime: end / 1000 });
+  const push = (text: string, type: TimedWord['type'], start: number, end: number, confidence?: number) => {
+    out.push({ id: newWordId(ids), text, type, startTime: start / 1000, endTime: end / 1000, ...(confidence !== undefined ? { confidence } : {}) });
   };
   let cursor = 0;
   for (const t of spelled) {
     if (t.start - cursor >= minSilence) push('', 'silence', cursor, t.start);
-    push(t.text, t.type, t.start, t.end);
+    push(t.text, t.type, t.start, t.end, t.confidence);
     cursor = Math.max(cursor, t.end);
   }
   if (duration !== undefined && duration - cursor >= minSilence) push('', 'silence', cursor, duration);
@@ -95,13 +103,14 @@ function applyDictionary(tokens: Token[], entries: DictionaryEntry[], maxGap: nu
       if (run.some((w, k) => w.type !== 'word' || (k > 0 && w.start - run[k - 1].end >= maxGap))) continue;
       const entry = byKey.get(run.map((w) => letterKey(w.text)).join(''));
       if (!entry) continue;
-      out.push({ ...t, text: respell(t.text, run[n - 1].text, entry.spelling), end: run[n - 1].end });
+      out.push({ text: respell(t.text, run[n - 1].text, entry.spelling), type: t.type, start: t.start, end: run[n - 1].end });
       i += n - 1;
       joined = true;
     }
     if (joined) continue;
     const entry = matchEntry(splitPunctuation(t.text).core, entries);
-    out.push(entry ? { ...t, text: respell(t.text, t.text, entry.spelling) } : t);
+    const text = entry ? respell(t.text, t.text, entry.spelling) : t.text;
+    out.push(text === t.text ? t : { text, type: t.type, start: t.start, end: t.end });
   }
   return out;
 }
