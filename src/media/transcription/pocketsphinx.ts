@@ -1,6 +1,7 @@
 import { readWavInfo } from '../wav.js';
 import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage } from './languages.js';
+import { decoderVocabulary } from './pocketsphinx-dictionary.js';
 import { findExecutable, progressReporter, runTool } from './process.js';
 import type { TimedWord } from '../transcript.js';
 import type { Transcriber } from './types.js';
@@ -53,7 +54,8 @@ export function parsePocketsphinxLine(line: string): TimedWord | undefined {
 
 /**
  * CMU pocketsphinx with the US English model: offline, about a quarter of real time here.
- * It has no prompt, so the dictionary is applied afterwards (postProcess).
+ * The dictionary's words join the decoder's vocabulary (pocketsphinx-dictionary.ts); their
+ * spellings are applied again afterwards (postProcess) to what it still mishears.
  */
 export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
   const program = findExecutable(PROGRAM, searchPath);
@@ -71,16 +73,18 @@ export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
       const { duration } = await readWavInfo(wavPath);
       const words: TimedWord[] = [];
       const report = progressReporter(opts.onProgress);
-      await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null', ...DECODER_SETTINGS], {
+      const vocabulary = await decoderVocabulary(opts.dictionary, { searchPath, signal: opts.signal });
+      await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null', ...DECODER_SETTINGS, ...(vocabulary?.args ?? [])], {
         signal: opts.signal,
         onStdoutLine(line) {
           const w = parsePocketsphinxLine(line);
           if (!w) return;
+          if (vocabulary) w.text = vocabulary.spell(w.text);
           words.push(w);
           // results come an utterance at a time; how far the last one reached is the progress
           if (duration > 0) report(w.endTime / duration);
         },
-      });
+      }).finally(() => vocabulary?.dispose());
       opts.onProgress?.(1);
       return words.sort((a, b) => a.startTime - b.startTime);
     },
