@@ -79,13 +79,13 @@ describe('generated pronunciations', () => {
 });
 
 describe('decoder vocabulary', () => {
-  it('gives each word a token, each entry a class shared by its words', () => {
+  it('gives each word a token and a pronunciation per variant, all in one class, equally likely', () => {
     const phones: Record<string, string[]> = { jane: ['JH EY N'], doe: ['D OW', 'D OW2'], zyntrix: ['Z IH N T R IH K S'] };
-    const plan = planVocabulary([['Jane', 'Doe'], ['!'], ['Zyntrix']], (w) => phones[w.toLowerCase()] ?? []);
-    expect(plan.pronunciations).toEqual(['dict-0-0 JH EY N', 'dict-0-1 D OW', 'dict-0-1(2) D OW2', 'dict-2-0 Z IH N T R IH K S']);
-    expect(plan.classes).toEqual(['[dict-0]', '[dict-2]']);
-    expect(plan.classdef).toBe('LMCLASS [dict-0]\ndict-0-0 0.5\ndict-0-1 0.5\nEND [dict-0]\nLMCLASS [dict-2]\ndict-2-0 1\nEND [dict-2]\n');
-    expect(Object.fromEntries(plan.spellings)).toEqual({ 'dict-0-0': 'Jane', 'dict-0-1': 'Doe', 'dict-2-0': 'Zyntrix' });
+    const plan = planVocabulary([['Jane', 'Doe'], ['!'], ['Zyntrix'], ['Jane']], (w) => phones[w.toLowerCase()] ?? []);
+    expect(plan.pronunciations).toEqual(['dict-0-0 JH EY N', 'dict-0-1 D OW', 'dict-0-1(2) D OW2', 'dict-2-0 Z IH N T R IH K S', 'dict-3-0 JH EY N']);
+    expect(plan.classdef).toBe('LMCLASS [dictionary]\ndict-0-0 0.25\ndict-0-1 0.25\ndict-2-0 0.25\ndict-3-0 0.25\nEND [dictionary]\n');
+    expect(Object.fromEntries(plan.spellings)).toEqual({ 'dict-0-0': 'Jane', 'dict-0-1': 'Doe', 'dict-2-0': 'Zyntrix', 'dict-3-0': 'Jane' });
+    expect(planVocabulary([['!']], () => [])).toEqual({ pronunciations: [], classdef: '', spellings: new Map() });
   });
 
   it("writes the job's dictionary and control file, spells tokens back, and removes them", async () => {
@@ -103,7 +103,9 @@ describe('decoder vocabulary', () => {
     expect(added).toContain('dict-2-0 K OW V AH L EH NG K OW');
     expect(added.every((l) => /^dict-\d-\d(\(\d\))? [A-Z]+( [A-Z]+)*$/.test(l))).toBe(true);
     const lmctl = await fs.readFile(at('-lmctl'), 'utf8');
-    expect(lmctl).toBe(`{ words.classdef }\n${POCKETSPHINX_MODEL}/en-us.lm.bin dictionary { [dict-0] [dict-1] [dict-2] }\n`);
+    expect(lmctl).toBe(`{ words.classdef }\n${POCKETSPHINX_MODEL}/en-us.lm.bin dictionary { [dictionary] }\n`);
+    const classdef = await fs.readFile(path.join(path.dirname(at('-lmctl')), 'words.classdef'), 'utf8');
+    expect(classdef.trim().split('\n')).toEqual(['LMCLASS [dictionary]', 'dict-0-0 0.25', 'dict-0-1 0.25', 'dict-1-0 0.25', 'dict-2-0 0.25', 'END [dictionary]']);
     expect(['dict-0-0', 'dict-0-1', 'dict-1-0', 'dict-2-0', 'dict-9-0', 'osaka'].map(v!.spell)).toEqual(['Jane', 'Doe', 'Zyntrix', 'Kovalenko', 'dict-9-0', 'osaka']);
     await v!.dispose();
     await expect(fs.access(path.dirname(at('-dict')))).rejects.toThrow();

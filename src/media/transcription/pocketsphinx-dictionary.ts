@@ -8,10 +8,13 @@
  *   as the model's dictionary has it and as espeak-ng reads it (IPA mapped to the model's
  *   ARPAbet phones), both where they differ;
  * - a language model control file (`-lmctl`): the stock model, loaded unchanged, with one
- *   class per listed entry. pocketsphinx gives a class the probability of a uniform unigram
- *   (1/72,500: more likely than 94 % of the model's words, about as likely as "john"),
- *   shared by the entry's words. Rewriting the model per job is out of reach (sphinxbase's
- *   sphinx_lm_convert aborts writing Debian's trie model as text), and a class costs
+ *   class holding the listed words. pocketsphinx gives the class the probability of a
+ *   uniform unigram (1/72,500: the model's 4,000th most likely word, about as likely as
+ *   "john"), shared equally by its words: each of 2 words is as likely as its 6,400th word,
+ *   each of 20 as its 23,000th, each of 100 as its 45,000th (of 72,500). One class only:
+ *   with more, sphinxbase 0.8 reads freed memory once the model's word table grows (seen
+ *   with valgrind, a crash from 6 classes on). Rewriting the model per job is out of reach
+ *   (sphinx_lm_convert aborts writing Debian's trie model as text), and the class costs
  *   nothing to load.
  *
  * Every listed word gets a token of its own (`dict-3-1`), also a word the model knows: it is
@@ -30,8 +33,8 @@ const LANGUAGE_MODEL = 'en-us.lm.bin';
 const PRONUNCIATIONS = 'cmudict-en-us.dict';
 /** the name of the control file's one model, given to -lmname */
 const LM_NAME = 'dictionary';
-/** sphinxbase refuses a language model with more classes */
-const MAX_CLASSES = 128;
+/** the one class's name, a word no dictionary has */
+const CLASS = '[dictionary]';
 
 export interface DecoderVocabulary {
   /** arguments for pocketsphinx_continuous: -dict, -lmctl, -lmname */
@@ -57,7 +60,6 @@ export interface VocabularyOptions {
  */
 export async function decoderVocabulary(dictionary: readonly string[] | undefined, opts: VocabularyOptions): Promise<DecoderVocabulary | undefined> {
   const entries = dictionaryEntries(dictionary)
-    .slice(0, MAX_CLASSES)
     .map((e) => e.spelling.split(' ').map((w) => splitPunctuation(w).core).filter(Boolean));
   if (entries.length === 0) return undefined;
   const model = opts.model ?? POCKETSPHINX_MODEL;
@@ -69,7 +71,7 @@ export async function decoderVocabulary(dictionary: readonly string[] | undefine
   const generated = await generatePronunciations(lower, opts.searchPath, opts.signal);
   // the model's own first; espeak-ng's reading too where it differs (a name the model's dictionary spells oddly)
   const plan = planVocabulary(entries, (w) => [...new Set([...(known.get(w.toLowerCase()) ?? []), ...(generated.get(w.toLowerCase()) ?? [])])]);
-  if (plan.classes.length === 0) return undefined;
+  if (plan.spellings.size === 0) return undefined;
 
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pocketsphinx-'));
   const dispose = () => fs.rm(dir, { recursive: true, force: true });
@@ -79,7 +81,7 @@ export async function decoderVocabulary(dictionary: readonly string[] | undefine
     await fs.writeFile(dict, `${base}${base.endsWith('\n') ? '' : '\n'}${plan.pronunciations.join('\n')}\n`);
     await fs.writeFile(path.join(dir, 'words.classdef'), plan.classdef);
     // the class file is named relative to the control file: a temporary folder's path may hold spaces
-    await fs.writeFile(lmctl, `{ words.classdef }\n${path.join(model, LANGUAGE_MODEL)} ${LM_NAME} { ${plan.classes.join(' ')} }\n`);
+    await fs.writeFile(lmctl, `{ words.classdef }\n${path.join(model, LANGUAGE_MODEL)} ${LM_NAME} { ${CLASS} }\n`);
   } catch (e) {
     await dispose();
     throw e;
@@ -90,36 +92,31 @@ export async function decoderVocabulary(dictionary: readonly string[] | undefine
 export interface VocabularyPlan {
   /** lines for the pronunciation dictionary: `dict-0-0 K OW V AH L EH NG K OW`, variants as `dict-0-0(2)` */
   pronunciations: string[];
-  /** the class definition file: one class per entry, its words equally likely */
+  /** the class definition file: the listed words, equally likely */
   classdef: string;
-  /** the class names, for the control file */
-  classes: string[];
   /** token to the word as listed */
   spellings: Map<string, string>;
 }
 
 /**
- * Tokens, pronunciations and classes for the dictionary's entries (each a list of words).
- * A word without a pronunciation is left out, an entry without any word left is too.
+ * Tokens (`dict-<entry>-<word>`), pronunciations and the class for the dictionary's entries,
+ * each a list of words. A word without a pronunciation is left out.
  */
 export function planVocabulary(entries: readonly string[][], pronounce: (word: string) => string[]): VocabularyPlan {
-  const plan: VocabularyPlan = { pronunciations: [], classdef: '', classes: [], spellings: new Map() };
+  const pronunciations: string[] = [];
+  const spellings = new Map<string, string>();
   entries.forEach((words, i) => {
-    const members: string[] = [];
     words.forEach((word, j) => {
       const phones = pronounce(word);
       if (phones.length === 0) return;
       const token = `dict-${i}-${j}`;
-      plan.spellings.set(token, word);
-      phones.forEach((p, k) => plan.pronunciations.push(`${k === 0 ? token : `${token}(${k + 1})`} ${p}`));
-      members.push(token);
+      spellings.set(token, word);
+      phones.forEach((p, k) => pronunciations.push(`${k === 0 ? token : `${token}(${k + 1})`} ${p}`));
     });
-    if (members.length === 0) return;
-    const name = `[dict-${i}]`;
-    plan.classes.push(name);
-    plan.classdef += [`LMCLASS ${name}`, ...members.map((m) => `${m} ${1 / members.length}`), `END ${name}`, ''].join('\n');
   });
-  return plan;
+  const tokens = [...spellings.keys()];
+  const classdef = spellings.size === 0 ? '' : [`LMCLASS ${CLASS}`, ...tokens.map((t) => `${t} ${1 / tokens.length}`), `END ${CLASS}`, ''].join('\n');
+  return { pronunciations, classdef, spellings };
 }
 
 /** The model dictionary's pronunciations (all variants, in its order) of the wanted lower-case words. */
