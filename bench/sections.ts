@@ -8,6 +8,7 @@ import { projects } from './projects.js';
 import { publishing } from './publishing.js';
 import { render } from './render.js';
 import { transcription } from './transcription.js';
+import { transcriptionDictionary } from './transcription-dictionary.js';
 
 /** Benchmark sections in the order they run. */
 export const sections: Record<string, () => Promise<Row[]>> = {
@@ -20,4 +21,5 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   publishing,
   transcription,
   concurrency,
+  'transcription-dictionary': transcriptionDictionary,
 };

@@ -49,14 +49,14 @@ const DATA = process.env.BENCH_SPEECH_DIR || '/usr/share/pocketsphinx/test/data'
 const ENGINES: EngineName[] = ['pocketsphinx', 'whisper', 'openai'];
 const run = promisify(execFile);
 
-interface Clip {
+export interface Clip {
   id: string;
   /** a WAV file, or 16 kHz 16-bit mono little-endian PCM (.raw) */
   file: string;
   reference: string;
 }
 
-interface SpeechSet {
+export interface SpeechSet {
   name: string;
   /** what the set is, for the notes */
   role: string;
@@ -76,7 +76,7 @@ function cmuSet(dir: string, transcription: string, fileids: string): Clip[] {
     });
 }
 
-function realSets(): SpeechSet[] {
+export function realSets(): SpeechSet[] {
   return [
     { name: 'librivox', role: 'tuning set', clips: cmuSet('librivox', 'transcription', 'fileids') },
     {
@@ -92,7 +92,7 @@ function realSets(): SpeechSet[] {
 }
 
 /** The clips end to end as one WAV, scored against their references joined. */
-async function joinedSet(dir: string, set: SpeechSet): Promise<SpeechSet> {
+export async function joinedSet(dir: string, set: SpeechSet): Promise<SpeechSet> {
   const list = path.join(dir, `${set.name}.txt`);
   const file = path.join(dir, `${set.name}-joined.wav`);
   await fsp.writeFile(list, set.clips.map((c) => `file '${c.file.replace(/'/g, "'\\''")}'\n`).join(''));
@@ -163,7 +163,7 @@ async function withChildPeak<T>(fn: () => Promise<T>): Promise<[T, number | null
   }
 }
 
-interface ClipResult {
+export interface ClipResult {
   counts: WerCounts;
   duration: number;
   engineMs: number;
@@ -171,8 +171,8 @@ interface ClipResult {
   hypothesis: string;
 }
 
-/** One clip through the service's steps: extraction, the engine, post-processing. */
-async function transcribeClip(engine: Transcriber, clip: Clip, dir: string): Promise<ClipResult> {
+/** One clip through the service's steps: extraction, the engine, post-processing (no dictionary unless given). */
+export async function transcribeClip(engine: Transcriber, clip: Clip, dir: string, dictionary: string[] = []): Promise<ClipResult> {
   let source = clip.file;
   if (clip.file.endsWith('.raw')) {
     source = path.join(dir, `${path.basename(clip.file, '.raw')}-source.wav`);
@@ -181,9 +181,9 @@ async function transcribeClip(engine: Transcriber, clip: Clip, dir: string): Pro
   const wav = path.join(dir, 'extracted.wav');
   const sound = await extractAudio(source, wav);
   const t0 = performance.now();
-  const [words, peakKb] = await withChildPeak(() => engine.transcribe(wav, { language: 'en', dictionary: [] }));
+  const [words, peakKb] = await withChildPeak(() => engine.transcribe(wav, { language: 'en', dictionary }));
   const engineMs = performance.now() - t0;
-  const transcript = postProcess(words, { dictionary: [], duration: sound.duration });
+  const transcript = postProcess(words, { dictionary, duration: sound.duration });
   const hypothesis = transcript
     .filter((w) => w.type === 'word')
     .map((w) => w.text)
