@@ -7,6 +7,7 @@ import { readBody } from '../validation.js';
 import { exportBody } from './schemas.js';
 import type { Logger } from '../logger.js';
 import { buildRenderGraph } from '../media/render/graph.js';
+import { renderNiceness } from '../media/cpu.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
 import { getProject, metaOf, wordsOf } from '../projects/service.js';
 import { move } from '../projects/lifecycle.js';
@@ -110,6 +111,7 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
         onProgress: (f) => void report('render', f * 100).catch(() => {}),
         timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
         stallMs: app.config.renderStallMs,
+        niceness: renderNiceness(app.config),
       });
       const { createReadStream } = await import('node:fs');
       await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });

@@ -11,6 +11,7 @@ import type { App } from '../app.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
 import type { MagicClip, Project } from '../generated/prisma/client.ts';
 import { buildAss } from '../media/render/captions.js';
+import { renderNiceness } from '../media/cpu.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
 import { fontsDir } from '../media/render/fonts.js';
 import { buildRenderGraph, type RenderPlan } from '../media/render/graph.js';
@@ -86,6 +87,7 @@ export async function renderClip(
     onProgress: opts.onProgress,
     timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
     stallMs: app.config.renderStallMs,
+    niceness: renderNiceness(app.config),
   });
   return { video, preview, duration: graph.duration };
 }

@@ -6,9 +6,11 @@
  * given back, and a transcription beside an x264 encode ran 200 times slower. So:
  * - whisper.cpp never has every core: it takes one fewer than there are (at most four), and
  *   on two cores runs one thread, which has no one to wait for;
- * - renders (ffmpeg) run at a lower priority (nice 10): they take every cycle nobody else
- *   wants, and give way to a transcription, the API and the job bookkeeping when these want
- *   a core. A render alone runs as fast as before.
+ * - with the Whisper engine, renders (ffmpeg) run at a lower priority (nice 10): they take
+ *   every cycle nobody else wants, and give way to a transcription, the API and the job
+ *   bookkeeping when these want a core. A render alone runs as fast as before. With the
+ *   other engines renders keep the normal priority: pocketsphinx is one thread that does
+ *   not spin, and a niced render would wait behind every other program of the machine.
  */
 import os from 'node:os';
 
@@ -20,5 +22,10 @@ export function whisperThreads(cores = CPU_CORES): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
-/** the niceness renders run at (0 is normal, 19 the lowest) */
+/** the niceness renders run at beside the Whisper engine (0 is normal, 19 the lowest) */
 export const RENDER_NICENESS = 10;
+
+/** The niceness of this process's renders: lowered only where a Whisper transcription may run beside them. */
+export function renderNiceness(config: { transcriber: string }): number {
+  return config.transcriber === 'whisper' ? RENDER_NICENESS : 0;
+}

@@ -9,7 +9,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
-import { RENDER_NICENESS } from '../cpu.js';
 import type { RenderGraph } from './graph.js';
 
 export interface RenderOptions {
@@ -27,7 +26,7 @@ export interface RenderOptions {
    * time, and `timeoutMs` covers them.
    */
   stallMs?: number;
-  /** process priority; default RENDER_NICENESS, below normal, so a transcription beside it keeps its core (media/cpu.ts) */
+  /** process priority (default 0, normal); renderNiceness() in media/cpu.ts gives a service's */
   niceness?: number;
 }
 
@@ -67,7 +66,7 @@ export function lastOutTime(chunk: string): number | null {
  * no partial output behind.
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
-  const { onProgress, signal, timeoutMs, stallMs, niceness = RENDER_NICENESS } = options;
+  const { onProgress, signal, timeoutMs, stallMs, niceness = 0 } = options;
   const { video: outputPath, preview: previewPath } = typeof target === 'string' ? { video: target } : target;
   if (Boolean(graph.previewArgs) !== Boolean(previewPath)) throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
   signal?.throwIfAborted();
