@@ -6,14 +6,18 @@ import type { Context } from '../src/graphql/context.js';
 import { AppError, unauthorized } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
 import { sendError, sendErrorFor } from '../src/http/errors.js';
+import { registerReference } from '../src/http/reference.js';
 import { setCaller } from './caller.js';
 import { executeOperation } from './execute.js';
 import { idempotent, keepAnswer, type RunRoute } from './idempotency.js';
 import { MultipartForm } from './multipart.js';
+import { openApiDocument } from './openapi.js';
+import { readQuery } from './query.js';
 import { routes } from './routes.js';
 
-/** Mounts the route table; anything else answers 404 in the spec's error shape. */
+/** Mounts the route table and its reference (/openapi.json, /docs); anything else answers 404 in the spec's error shape. */
 export async function registerRest(fastify: FastifyInstance, graphql: GraphQLServer, db: Db): Promise<void> {
+  registerReference(fastify, openApiDocument);
   for (const r of routes) {
     const run: RunRoute = async (req, reply, formSpec = r.form) => {
       const responseHeaders = new Map<string, string>();
@@ -25,7 +29,7 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
       const form = formSpec ? new MultipartForm(req, formSpec) : null;
       let data;
       try {
-        const variables = form ? {} : ((await r.variables?.(req)) ?? {});
+        const variables = form ? {} : ((await r.variables?.(req, readQuery(req, r.query))) ?? {});
         const check = form ? (ctx: Context, v: unknown) => form.read(ctx, v as Record<string, unknown>) : r.check;
         data = await executeOperation(graphql, req, r.operation, variables, { responseHeaders, check });
       } finally {

@@ -2,6 +2,33 @@ import type { FastifyRequest } from 'fastify';
 import { fieldError } from '../src/errors.js';
 import { MAX_PAGE_SIZE } from '../src/pagination.js';
 import { unstorable } from '../src/validation.js';
+import type { JsonSchema } from './response.js';
+
+/** A query parameter: how it is read, and the schema the reference gives it. */
+export interface QueryParam<T> {
+  read: (req: FastifyRequest, name: string) => T | undefined;
+  schema: JsonSchema;
+}
+
+/** The declared parameters of a request, each read in order (the first refused one answers). */
+export function readQuery(req: FastifyRequest, params: Record<string, QueryParam<unknown>> = {}): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([name, p]) => [name, p.read(req, name)]));
+}
+
+/** Text the service judges (a cursor, a date, a filter), described by `schema`. */
+export const textParam = (schema: JsonSchema): QueryParam<string> => ({ read: queryString, schema: { type: 'string', ...schema } });
+
+/** One of `values`, judged here. */
+export const enumParam = <T extends string>(values: readonly T[], schema: JsonSchema): QueryParam<T> => ({
+  read: (req, name) => queryEnum(req, name, values),
+  schema: { type: 'string', enum: values, ...schema },
+});
+
+/** The size of a page, 1-100 (its range judged by the service). */
+export const pageSize = (fallback: number): QueryParam<number> => ({
+  read: (req, name) => queryInt(req, name),
+  schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: fallback, description: `items per page, 1-${MAX_PAGE_SIZE}` },
+});
 
 /**
  * A query-string integer. Only the text is judged here (is it a whole number that

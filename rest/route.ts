@@ -1,21 +1,40 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { ErrorCode } from '../src/errors.js';
 import type { Context } from '../src/graphql/context.js';
 import type { FormSpec } from './multipart.js';
+import type { QueryParam } from './query.js';
+import type { JsonSchema, OperationData } from './response.js';
 
 /**
  * One /v1 endpoint: the named GraphQL operation it runs, how the request
- * becomes variables, and how the data becomes the SPEC.md body.
+ * becomes variables, and how the data becomes the SPEC.md body. The API
+ * reference (openapi.ts) is made of these fields and of nothing else.
  */
-export interface Route<TResult = unknown, TVariables = unknown> {
+export interface Route<TResult = unknown, TVariables = unknown, TQuery extends Record<string, unknown> = Record<string, unknown>> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
+  /** one line for the reference */
+  summary: string;
   operation: TypedDocumentNode<TResult, TVariables>;
+  /** the query parameters, each read and described in one place */
+  query?: { [K in keyof TQuery]: QueryParam<TQuery[K]> };
   /** none for a form route: its variables come from its form */
-  variables?: (req: FastifyRequest) => TVariables | Promise<TVariables>;
+  variables?: (req: FastifyRequest, query: Partial<TQuery>) => TVariables | Promise<TVariables>;
+  /** the schema `check` (or the form's fields check) reads the JSON body (or the form's text parts) with */
+  body?: z.ZodType;
   respond: (data: TResult, req: FastifyRequest, reply: FastifyReply) => unknown;
+  /** the body `respond` makes, from the schema of the operation's data */
+  response: (data: OperationData) => JsonSchema;
+  /** the media types of an answer that is not JSON */
+  produces?: readonly string[];
+  /** refusals of this route beyond those every route may give (authentication, limits, validation, faults), and when */
+  errors?: Partial<Record<ErrorCode, string>>;
   /** the success status: a number, or from the data (200 or 202 by what happened) */
   status?: number | ((data: TResult) => number);
+  /** the success statuses a `status` function picks from, and what each says */
+  statuses?: Record<number, string>;
   /**
    * The domain's reading of the raw body the variables carry, run after
    * authentication and rate limits and before GraphQL coerces them into the
@@ -30,6 +49,6 @@ export interface Route<TResult = unknown, TVariables = unknown> {
 }
 
 /** Types one route against its operation, then erases the types for the table. */
-export const route = <TResult, TVariables>(r: Route<TResult, TVariables>) => r as unknown as Route;
+export const route = <TResult, TVariables, TQuery extends Record<string, unknown> = Record<string, never>>(r: Route<TResult, TVariables, TQuery>) => r as unknown as Route;
 
 export const noVariables = () => ({});

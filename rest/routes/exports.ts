@@ -2,7 +2,9 @@ import { badRequest } from '../../src/errors.js';
 import { readExportRequest } from '../../src/exports/service.js';
 import { currentUser } from '../../src/graphql/context.js';
 import { ExportProjectDocument, ProjectCaptionsDocument, type ExportProjectInput } from '../generated/operations.js';
-import { queryEnum } from '../query.js';
+import { exportBody } from '../../src/exports/schemas.js';
+import { enumParam } from '../query.js';
+import { string } from '../response.js';
 import { route } from '../route.js';
 
 type Params = { id: string };
@@ -13,21 +15,30 @@ export const exportRoutes = [
   route({
     method: 'POST',
     url: '/v1/projects/:id/export',
+    summary: 'Renders the project to a video file, in the background',
     operation: ExportProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as ExportProjectInput }),
+    body: exportBody,
     check: (ctx, { id, input }) => readExportRequest(ctx.app, currentUser(ctx).id, id, input),
     respond: (d) => d.exportProject,
+    response: (d) => d.at('exportProject'),
+    errors: { BAD_REQUEST: 'the project is not ready to export (not transcribed yet, or still uploading)' },
   }),
   route({
     method: 'GET',
     url: '/v1/projects/:id/captions',
+    summary: "The transcript's captions as an SRT or WebVTT file",
     operation: ProjectCaptionsDocument,
-    variables: (req) => ({ id: (req.params as Params).id, format: queryEnum(req, 'format', ['srt', 'vtt'] as const) ?? 'srt' }),
+    query: { format: enumParam(['srt', 'vtt'] as const, { default: 'srt', description: 'the file format' }) },
+    variables: (req, q) => ({ id: (req.params as Params).id, format: q.format ?? 'srt' }),
     respond: (d, req, reply) => {
       if (d.project.captions == null) throw badRequest('The project has no transcript yet');
       const format = ((req.query as { format?: string }).format ?? 'srt') as keyof typeof CAPTION_TYPES;
       reply.type(CAPTION_TYPES[format]);
       return d.project.captions;
     },
+    response: () => string,
+    produces: Object.values(CAPTION_TYPES),
+    errors: { BAD_REQUEST: 'the project has no transcript yet' },
   }),
 ];

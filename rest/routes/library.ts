@@ -1,6 +1,7 @@
-import { readUserMediaBody } from '../../src/library/fetch-media.js';
 import { CreateUserMediaDocument, MusicCatalogueDocument, UploadUserMediaDocument, UserMediaPageDocument } from '../generated/operations.js';
-import { nextCursorOf, queryEnum, queryInt, queryString } from '../query.js';
+import { readUserMediaBody, userMediaBody } from '../../src/library/fetch-media.js';
+import { enumParam, nextCursorOf, pageSize, textParam } from '../query.js';
+import { boolean, object, string, withoutNulls } from '../response.js';
 import { noVariables, route } from '../route.js';
 
 const MEDIA_TYPES = ['VIDEO', 'AUDIO', 'IMAGE'] as const;
@@ -9,25 +10,33 @@ export const libraryRoutes = [
   route({
     method: 'POST',
     url: '/v1/user-media',
+    summary: 'Adds a file to your media library from a public URL; it is fetched and probed in the background',
     operation: CreateUserMediaDocument,
     variables: (req) => ({ url: (req.body as { url?: unknown } | undefined)?.url as string }),
+    body: userMediaBody,
     check: (_ctx, variables) => readUserMediaBody(variables),
     respond: (d) => ({ userMediaId: d.createUserMedia.userMediaId }),
+    response: (d) => object({ userMediaId: d.at('createUserMedia.userMediaId') }),
     status: 201,
   }),
   route({
     method: 'POST',
     url: '/v1/user-media/upload',
+    summary: 'Adds an uploaded file (multipart part file) to your media library',
     operation: UploadUserMediaDocument,
     form: { variables: (_fields, file) => ({ file }) },
     respond: (d) => ({ userMediaId: d.uploadUserMedia.userMediaId }),
+    response: (d) => object({ userMediaId: d.at('uploadUserMedia.userMediaId') }),
+    errors: { PAYLOAD_TOO_LARGE: 'the file is larger than the library takes' },
     status: 201,
   }),
   route({
     method: 'GET',
     url: '/v1/user-media',
+    summary: 'Your media library, newest first, a page at a time',
     operation: UserMediaPageDocument,
-    variables: (req) => ({ first: queryInt(req, 'limit'), after: queryString(req, 'cursor'), type: queryEnum(req, 'type', MEDIA_TYPES) }),
+    query: { limit: pageSize(50), cursor: textParam({ description: 'the nextCursor of the previous page' }), type: enumParam(MEDIA_TYPES, { description: 'only files of this type' }) },
+    variables: (_req, q) => ({ first: q.limit, after: q.cursor, type: q.type }),
     respond: ({ userMedia: { edges, pageInfo } }) => ({
       items: edges.map(({ node: { status, failureReason, ...entry } }) => ({
         ...entry,
@@ -37,12 +46,16 @@ export const libraryRoutes = [
       hasMore: pageInfo.hasNextPage,
       ...nextCursorOf(pageInfo),
     }),
+    response: (d) =>
+      object({ items: withoutNulls(d.at('userMedia.edges[].node'), ['failureReason']), hasMore: boolean, nextCursor: { ...string, description: 'present only when hasMore' } }, ['nextCursor']),
   }),
   route({
     method: 'GET',
     url: '/v1/music',
+    summary: 'The trendy-music catalogue: its ids go in music.userMediaId',
     operation: MusicCatalogueDocument,
     variables: noVariables,
     respond: (d) => ({ items: d.music.map(({ id, name, duration }) => ({ id, name, duration })) }),
+    response: (d) => object({ items: d.at('music') }),
   }),
 ];

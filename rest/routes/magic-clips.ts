@@ -1,32 +1,53 @@
 import { currentUser } from '../../src/graphql/context.js';
 import { assertMayMakeClips, readMagicClipsBody } from '../../src/magic-clips/creation.js';
-import { uploadMagicClipsBody } from '../../src/magic-clips/schemas.js';
+import { createMagicClipsBody, uploadMagicClipsBody } from '../../src/magic-clips/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
 import type { CreateMagicClipsInput, MagicClipsRecordFragment, UploadMagicClipsInput } from '../generated/operations.js';
 import { CreateMagicClipsDocument, UploadMagicClipsDocument } from '../generated/operations.js';
+import { pick, withoutNulls, type JsonSchema } from '../response.js';
 import { route } from '../route.js';
+
+/** The members of a Magic-clips project record. */
+const CLIPS_RECORD = [
+  'id', 'title', 'language', 'status', 'webhookUrl', 'templateName', 'userThemeId', 'minClipLength', 'maxClipLength', 'faceTracking', 'createdAt', 'updatedAt',
+] as const satisfies ReadonlyArray<keyof MagicClipsRecordFragment>;
 
 /** The Magic-clips project of SPEC.md (202 on creation): webhookUrl only when given; the clip settings it was made with. */
 export function magicClipsRecord(p: MagicClipsRecordFragment) {
-  const { id, title, language, status, webhookUrl, templateName, userThemeId, minClipLength, maxClipLength, faceTracking, createdAt, updatedAt } = p;
-  return { id, title, language, status, ...(webhookUrl ? { webhookUrl } : {}), templateName, userThemeId, minClipLength, maxClipLength, faceTracking, createdAt, updatedAt };
+  const record: Partial<MagicClipsRecordFragment> = {};
+  for (const k of CLIPS_RECORD) if (k !== 'webhookUrl' || p.webhookUrl) Object.assign(record, { [k]: p[k] });
+  return record;
 }
+
+/** The schema of what magicClipsRecord makes of a record's schema. */
+export const magicClipsRecordSchema = (p: JsonSchema) => withoutNulls(pick(p, [...CLIPS_RECORD]), ['webhookUrl']);
+
+const CLIPS_ERRORS = {
+  FORBIDDEN: 'you have no clips subscription',
+  PAYMENT_REQUIRED: 'you have no clip credit left (a project costs 1)',
+} as const;
 
 export const magicClipsRoutes = [
   route({
     method: 'POST',
     url: '/v1/projects/magic-clips',
+    summary: 'Makes short clips of a long video on a video platform, each with a virality score, in the background',
     operation: CreateMagicClipsDocument,
+    body: createMagicClipsBody,
     // the body as sent: the check reads it (subscription first) before it becomes the typed input
     variables: (req) => ({ input: (req.body ?? {}) as CreateMagicClipsInput }),
     check: (ctx, { input }) => readMagicClipsBody(ctx.app, currentUser(ctx), input, 'url'),
     respond: (d) => magicClipsRecord(d.createMagicClips),
+    response: (d) => magicClipsRecordSchema(d.at('createMagicClips')),
     status: 202,
+    errors: CLIPS_ERRORS,
   }),
   route({
     method: 'POST',
     url: '/v1/projects/magic-clips/upload',
+    summary: 'Makes short clips of an uploaded long video (multipart: the text parts below and the file)',
     operation: UploadMagicClipsDocument,
+    body: uploadMagicClipsBody,
     form: {
       // a caller without the subscription or a clip credit is refused before the file is sent
       caller: (ctx) => assertMayMakeClips(ctx.app, currentUser(ctx)),
@@ -38,6 +59,8 @@ export const magicClipsRoutes = [
       variables: (fields, file) => ({ input: fromFormFields(uploadMagicClipsBody, fields) as UploadMagicClipsInput, file }),
     },
     respond: (d) => magicClipsRecord(d.uploadMagicClips),
+    response: (d) => magicClipsRecordSchema(d.at('uploadMagicClips')),
     status: 202,
+    errors: { ...CLIPS_ERRORS, PAYLOAD_TOO_LARGE: 'the file is over 10 GB', UNSUPPORTED_MEDIA_TYPE: 'the file is not an mp4 or mov video' },
   }),
 ];

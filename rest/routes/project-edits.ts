@@ -1,4 +1,5 @@
 import { currentUser } from '../../src/graphql/context.js';
+import { updateProjectBody } from '../../src/projects/schemas.js';
 import { readProjectUpdate } from '../../src/projects/update.js';
 import { UpdateProjectDocument, type UpdateProjectInput } from '../generated/operations.js';
 import { route } from '../route.js';
@@ -9,9 +10,13 @@ export const projectEditRoutes = [
   route({
     method: 'PUT',
     url: '/v1/projects/:id',
+    summary: 'Changes a transcribed project (transcript, effects, hook title, music, items); export again to see it',
     operation: UpdateProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdateProjectInput }),
+    body: updateProjectBody,
     check: (ctx, { id, input }) => readProjectUpdate(ctx.app, currentUser(ctx).id, id, input),
     respond: (d) => d.updateProject,
+    response: (d) => d.at('updateProject'),
+    errors: { BAD_REQUEST: 'the project cannot be updated now (not completed yet), or changed meanwhile' },
   }),
 ];

@@ -2,10 +2,11 @@ import { currentUser } from '../../src/graphql/context.js';
 import { readCreateBody } from '../../src/projects/creation.js';
 import type { CreateProjectInput, ProjectQuery, ProjectRecordFragment, UploadProjectInput } from '../generated/operations.js';
 import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
-import { uploadProjectBody } from '../../src/projects/schemas.js';
+import { createProjectBody, uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
+import { anyOf, merge, omit, optional, pick, withoutNulls, type JsonSchema } from '../response.js';
 import { route } from '../route.js';
-import { magicClipsRecord } from './magic-clips.js';
+import { magicClipsRecord, magicClipsRecordSchema } from './magic-clips.js';
 
 type Params = { id: string };
 
@@ -24,6 +25,11 @@ export function projectRecord(p: ProjectRecordFragment) {
   if (!autoRender) record.autoRender = false;
   return record;
 }
+
+const projectRecordSchema = (p: JsonSchema) => optional(withoutNulls(p), ['magicBrollsPercentage', 'dictionary', 'disableCaptions', 'autoRender']);
+
+const DETAILS = ['transcriptionStatus', 'failureReason', 'videoMetaData', 'words'];
+const OUTPUTS = ['downloadUrl', 'directUrl', 'previewUrl'];
 
 /**
  * GET /v1/projects/{id}: the record of the project's kind plus transcript,
@@ -50,21 +56,34 @@ function fullRecord(p: NonNullable<ProjectQuery['project']>) {
   };
 }
 
+/** What fullRecord makes of the project's schema: an edit project's record, or a magic-clips project's. */
+function fullRecordSchema(p: JsonSchema) {
+  const details = optional(withoutNulls(pick(p, DETAILS)), DETAILS);
+  const edit = merge(projectRecordSchema(omit(p, [...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking'])), details, optional(withoutNulls(pick(p, OUTPUTS)), OUTPUTS));
+  const clips = merge(magicClipsRecordSchema(p), details, pick(p, ['magicClips']));
+  return anyOf(edit, clips);
+}
+
 export const projectRoutes = [
   route({
     method: 'POST',
     url: '/v1/projects',
+    summary: 'Makes a project from a public video URL: transcribed, then (autoRender) exported, in the background',
     operation: CreateProjectDocument,
+    body: createProjectBody,
     // the body as sent: the check reads it before it becomes the typed input
     variables: (req) => ({ input: (req.body ?? {}) as CreateProjectInput }),
     check: (ctx, { input }) => readCreateBody(ctx.app, currentUser(ctx).id, input, 'url'),
     respond: (d) => projectRecord(d.createProject),
+    response: (d) => projectRecordSchema(d.at('createProject')),
     status: 201,
   }),
   route({
     method: 'POST',
     url: '/v1/projects/upload',
+    summary: 'Makes a project from an uploaded video (multipart: the text parts below and the file)',
     operation: UploadProjectDocument,
+    body: uploadProjectBody,
     form: {
       // every part is text (SPEC.md): read as the fields' types of the body's schema
       fields: {
@@ -74,13 +93,17 @@ export const projectRoutes = [
       variables: (fields, file) => ({ input: fromFormFields(uploadProjectBody, fields) as UploadProjectInput, file }),
     },
     respond: (d) => projectRecord(d.uploadProject),
+    response: (d) => projectRecordSchema(d.at('uploadProject')),
     status: 201,
+    errors: { PAYLOAD_TOO_LARGE: 'the file is over 2 GB', UNSUPPORTED_MEDIA_TYPE: 'the file is not an mp4 or mov video' },
   }),
   route({
     method: 'GET',
     url: '/v1/projects/:id',
+    summary: 'One of your projects: its settings, status, transcript and outputs (or its clips)',
     operation: ProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id }),
     respond: (d) => fullRecord(d.project),
+    response: (d) => fullRecordSchema(d.at('project')),
   }),
 ];

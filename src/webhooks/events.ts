@@ -1,65 +1,82 @@
-/** The webhook events and their payloads (DECISIONS.md, Webhook payloads). */
+/**
+ * The webhook events and their payloads (DECISIONS.md, Webhook payloads), as
+ * zod schemas: the types below are inferred from them, and the API reference's
+ * `webhooks` are made of them.
+ */
+import { z } from 'zod';
 
-export type ProjectEvent = 'project.completed' | 'project.failed';
-export type ExportEvent = 'export.completed' | 'export.failed';
-export type MagicClipsEvent = 'magic_clips.completed' | 'magic_clips.failed';
-export type WebhookEvent = ProjectEvent | ExportEvent | MagicClipsEvent;
+const url = (what: string) => z.string().nullable().meta({ description: `${what}; null when nothing was rendered` });
+const timestamp = (what: string) => z.string().meta({ format: 'date-time', description: `ISO 8601, ${what}` });
+const failureReason = z.string().optional().meta({ description: 'why it failed, on a failure' });
 
-export interface ProjectPayload {
-  event: ProjectEvent;
-  projectId: string;
-  status: 'completed' | 'failed';
-  /** null when nothing was rendered (autoRender false, or failed) */
-  downloadUrl: string | null;
-  directUrl: string | null;
-  failureReason?: string;
-  /** ISO 8601, when the project reached `status` */
-  timestamp: string;
-}
+export const projectPayload = z
+  .object({
+    event: z.enum(['project.completed', 'project.failed']),
+    projectId: z.string(),
+    status: z.enum(['completed', 'failed']),
+    downloadUrl: url('the rendered video (autoRender false renders nothing)'),
+    directUrl: url('the rendered video, playable in place'),
+    failureReason,
+    timestamp: timestamp('when the project reached status'),
+  })
+  .meta({ description: 'A project was made (transcribed, and rendered unless autoRender was false) or failed' });
 
-export interface ExportPayload {
-  event: ExportEvent;
-  projectId: string;
-  exportId: string;
-  status: 'completed' | 'failed';
-  downloadUrl: string | null;
-  directUrl: string | null;
-  width: number;
-  height: number;
-  fps: number;
-  /** seconds; null when the export failed before it was known */
-  duration: number | null;
-  /** why a failed export failed */
-  failureReason?: string;
-  timestamp: string;
-}
+export const exportPayload = z
+  .object({
+    event: z.enum(['export.completed', 'export.failed']),
+    projectId: z.string(),
+    exportId: z.string(),
+    status: z.enum(['completed', 'failed']),
+    downloadUrl: url('the exported video'),
+    directUrl: url('the exported video, playable in place'),
+    width: z.number(),
+    height: z.number(),
+    fps: z.number(),
+    duration: z.number().nullable().meta({ description: 'seconds; null when the export failed before it was known' }),
+    failureReason,
+    timestamp: timestamp('when the export ended'),
+  })
+  .meta({ description: 'An export that was given a webhookUrl completed or failed' });
 
-export interface MagicClipPayload {
-  id: string;
-  title: string;
-  duration: number;
-  viralityScores: { total: number; shareability: number; hook_strength: number; story_quality: number; emotional_impact: number };
-  /** processing, completed or failed */
-  status: string;
-  /** null for a clip that failed */
-  previewUrl: string | null;
-  downloadUrl: string | null;
-  directUrl: string | null;
-}
+export const magicClipPayload = z.object({
+  id: z.string(),
+  title: z.string().meta({ description: 'written from the clip' }),
+  duration: z.number().meta({ description: 'seconds' }),
+  viralityScores: z.object({ total: z.number(), shareability: z.number(), hook_strength: z.number(), story_quality: z.number(), emotional_impact: z.number() }),
+  status: z.string().meta({ description: 'processing, completed or failed' }),
+  previewUrl: z.string().nullable().meta({ description: 'null for a clip that failed' }),
+  downloadUrl: z.string().nullable(),
+  directUrl: z.string().nullable(),
+});
 
 /** SPEC.md's magic-clips payload plus `event` */
-export interface MagicClipsPayload {
-  event: MagicClipsEvent;
-  projectId: string;
-  status: 'completed' | 'failed';
-  title: string;
-  /** seconds, of the original video */
-  duration: number;
-  completedAt: string;
-  /** why the project failed */
-  failureReason?: string;
-  magicClips: MagicClipPayload[];
-}
+export const magicClipsPayload = z
+  .object({
+    event: z.enum(['magic_clips.completed', 'magic_clips.failed']),
+    projectId: z.string(),
+    status: z.enum(['completed', 'failed']),
+    title: z.string(),
+    duration: z.number().meta({ description: 'seconds, of the original video' }),
+    completedAt: timestamp('when the clips were made'),
+    failureReason,
+    magicClips: z.array(magicClipPayload),
+  })
+  .meta({ description: 'The clips of a magic-clips project were made, or the project failed' });
+
+export type ProjectPayload = z.infer<typeof projectPayload>;
+export type ExportPayload = z.infer<typeof exportPayload>;
+export type MagicClipPayload = z.infer<typeof magicClipPayload>;
+export type MagicClipsPayload = z.infer<typeof magicClipsPayload>;
+
+export type ProjectEvent = ProjectPayload['event'];
+export type ExportEvent = ExportPayload['event'];
+export type MagicClipsEvent = MagicClipsPayload['event'];
+export type WebhookEvent = ProjectEvent | ExportEvent | MagicClipsEvent;
+
+/** Each event's payload schema, by event name. */
+export const WEBHOOK_PAYLOADS = Object.fromEntries(
+  [projectPayload, exportPayload, magicClipsPayload].flatMap((schema) => schema.shape.event.options.map((event) => [event, schema])),
+) as Record<WebhookEvent, typeof projectPayload | typeof exportPayload | typeof magicClipsPayload>;
 
 export type WebhookPayload<E extends WebhookEvent> = E extends ProjectEvent
   ? ProjectPayload

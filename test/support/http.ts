@@ -1,4 +1,5 @@
 /** Talking to a running service over HTTP: REST, GraphQL, and waiting for a project or a library entry. */
+import { checkAnswer } from './openapi.js';
 
 export interface Answer<T = any> {
   status: number;
@@ -11,7 +12,7 @@ export interface Reachable {
   url: string;
 }
 
-/** A request over the real HTTP port, JSON in and out. */
+/** A request over the real HTTP port, JSON in and out; a /v1 answer must fit the API reference (openapi.ts). */
 export async function request<T = any>(
   app: Reachable,
   method: string,
@@ -29,6 +30,7 @@ export async function request<T = any>(
   } catch {
     /* not JSON */
   }
+  checkAnswer(method, url, res.status, res.headers, parsed);
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 

@@ -1,0 +1,188 @@
+/**
+ * JSON schemas of what /v1 answers, derived from the one source of its data:
+ * the named GraphQL operation a route runs, its selection set typed by the
+ * GraphQL schema (a non-null field is required, a nullable one may be null,
+ * each field keeps its description). A route's `response` then says how its
+ * `respond` reshapes that data, with the few helpers below.
+ */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  GraphQLEnumType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  Kind,
+  type FragmentDefinitionNode,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** The data of one operation, as a route's `response` reads it. */
+export interface OperationData {
+  /**
+   * The schema of `data.a.b`; `[]` maps over a list: `captionTemplates[].name`
+   * is the list of the templates' names. A nullable step is read as present,
+   * as the route's code reads it.
+   */
+  at(path: string): JsonSchema;
+}
+
+const SCALARS: Record<string, JsonSchema> = {
+  ID: { type: 'string' },
+  String: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  DateTime: { type: 'string', format: 'date-time' },
+  JSON: {},
+};
+
+const NULL: JsonSchema = { type: 'null' };
+
+export const nullable = (s: JsonSchema): JsonSchema => (Object.keys(s).length === 0 ? s : { anyOf: [s, NULL] });
+
+/** The schema inside `nullable`, or the schema itself. */
+function present(s: JsonSchema): JsonSchema {
+  const any = s.anyOf as JsonSchema[] | undefined;
+  if (any?.length === 2 && any[1] === NULL) return any[0];
+  return s;
+}
+
+function typeSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  if (type instanceof GraphQLNonNull) return typeSchema(type.ofType, selections, fragments);
+  const inner = (): JsonSchema => {
+    if (type instanceof GraphQLList) return { type: 'array', items: typeSchema(type.ofType, selections, fragments) };
+    if (type instanceof GraphQLEnumType) return { type: 'string', enum: type.getValues().map((v) => v.value) };
+    if (type instanceof GraphQLScalarType) return SCALARS[type.name] ?? {};
+    if (type instanceof GraphQLObjectType && selections) return objectSchema(type, selections, fragments);
+    throw new Error(`no JSON schema for the GraphQL type ${String(type)}`);
+  };
+  return nullable(inner());
+}
+
+/** The fields a selection set picks on `type`, fragments spread in place. */
+function objectSchema(type: GraphQLObjectType, selections: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const visit = (set: SelectionSetNode) => {
+    for (const s of set.selections) {
+      if (s.kind === Kind.FRAGMENT_SPREAD) visit(fragments.get(s.name.value)!.selectionSet);
+      else if (s.kind === Kind.INLINE_FRAGMENT) visit(s.selectionSet);
+      else if (s.name.value === '__typename') {
+        properties[s.alias?.value ?? '__typename'] = { type: 'string' };
+      } else {
+        const field = type.getFields()[s.name.value];
+        const key = s.alias?.value ?? s.name.value;
+        const schema = typeSchema(field.type, s.selectionSet, fragments);
+        properties[key] = field.description ? { description: field.description, ...schema } : schema;
+        if (field.type instanceof GraphQLNonNull && !required.includes(key)) required.push(key);
+      }
+    }
+  };
+  visit(selections);
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** The schema of an operation's `data`, as `schema` types its selection set. */
+export function operationData(schema: GraphQLSchema, doc: TypedDocumentNode<unknown, unknown>): OperationData {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (!op || op.kind !== Kind.OPERATION_DEFINITION) throw new Error('a route runs one operation');
+  const root = schema.getRootType(op.operation)!;
+  const data = objectSchema(root, op.selectionSet, fragments);
+  return { at: (path) => at(data, path.split('.')) };
+}
+
+function at(s: JsonSchema, steps: string[]): JsonSchema {
+  if (!steps.length) return s;
+  const [step, ...rest] = steps;
+  const name = step.replace(/\[]$/, '');
+  const props = present(s).properties as Record<string, JsonSchema> | undefined;
+  if (!props || !(name in props)) throw new Error(`the operation selects no ${name}`);
+  const field = present(props[name]);
+  if (!step.endsWith('[]')) return at(field, rest);
+  return { type: 'array', items: at(present(field.items as JsonSchema), rest) };
+}
+
+/** The operation's root field: the name its rate limit and its data go by. */
+export function rootField(doc: TypedDocumentNode<unknown, unknown>): string {
+  const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const first = op && op.kind === Kind.OPERATION_DEFINITION ? op.selectionSet.selections[0] : undefined;
+  return first?.kind === Kind.FIELD ? first.name.value : '';
+}
+
+/** An object of these members, all required but `optional`. */
+export const object = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  additionalProperties: false,
+});
+
+/** Applies `f` to an object, or to the items of a list of objects. */
+function onObject(s: JsonSchema, f: (o: JsonSchema) => JsonSchema): JsonSchema {
+  if (present(s) !== s) return nullable(onObject(present(s), f));
+  if (s.type === 'array') return { ...s, items: onObject(s.items as JsonSchema, f) };
+  return f(s);
+}
+
+/** `keys` (every member when left out) left out when null, as `respond` leaves them out: never null, not required. */
+export const withoutNulls = (s: JsonSchema, keys?: string[]): JsonSchema =>
+  onObject(s, (o) => {
+    const props = { ...(o.properties as Record<string, JsonSchema>) };
+    const nulls = (keys ?? Object.keys(props)).filter((k) => present(props[k]) !== props[k]);
+    for (const k of nulls) props[k] = present(props[k]);
+    return { ...o, properties: props, required: (o.required as string[]).filter((k) => !nulls.includes(k)) };
+  });
+
+/** `keys` present only when they apply. */
+export const optional = (s: JsonSchema, keys: string[]): JsonSchema =>
+  onObject(s, (o) => ({ ...o, required: (o.required as string[]).filter((k) => !keys.includes(k)) }));
+
+/** Only `keys` of an object. */
+export const pick = (s: JsonSchema, keys: string[]): JsonSchema =>
+  onObject(s, (o) => {
+    const props = o.properties as Record<string, JsonSchema>;
+    return { ...o, properties: Object.fromEntries(keys.map((k) => [k, props[k]])), required: (o.required as string[]).filter((k) => keys.includes(k)) };
+  });
+
+/** An object without `keys`. */
+export const omit = (s: JsonSchema, keys: string[]): JsonSchema =>
+  onObject(s, (o) => pick(o, Object.keys(o.properties as object).filter((k) => !keys.includes(k))));
+
+/** An object with more members (required), or members replaced. */
+export const extend = (s: JsonSchema, more: Record<string, JsonSchema>): JsonSchema =>
+  onObject(s, (o) => ({
+    ...o,
+    properties: { ...(o.properties as object), ...more },
+    required: [...new Set([...(o.required as string[]), ...Object.keys(more)])],
+  }));
+
+/** The schema of member `key` of an object, or of the items' members of a list. */
+export const member = (s: JsonSchema, key: string): JsonSchema =>
+  s.type === 'array' ? member(s.items as JsonSchema, key) : (s.properties as Record<string, JsonSchema>)[key];
+
+/** Applies `f` to member `key` of an object (of each item of a list). */
+export const mapMember = (s: JsonSchema, key: string, f: (m: JsonSchema) => JsonSchema): JsonSchema =>
+  onObject(s, (o) => ({ ...o, properties: { ...(o.properties as object), [key]: f((o.properties as Record<string, JsonSchema>)[key]) } }));
+
+export const string: JsonSchema = { type: 'string' };
+export const boolean: JsonSchema = { type: 'boolean' };
+
+/** One object of the members of all: required where any requires them. */
+export function merge(...objects: JsonSchema[]): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...objects.map((o) => o.properties)),
+    required: [...new Set(objects.flatMap((o) => o.required as string[]))],
+    additionalProperties: false,
+  };
+}
+
+/** Any one of these shapes. */
+export const anyOf = (...shapes: JsonSchema[]): JsonSchema => ({ anyOf: shapes });

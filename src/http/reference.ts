@@ -1,0 +1,85 @@
+/**
+ * The API reference over HTTP, without an API key: the OpenAPI document at
+ * /openapi.json and a page at /docs that renders it with swagger-ui, whose
+ * files this server serves itself (the page works without internet).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** The page's own start-up script: an inline script would need a looser Content-Security-Policy. */
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#reference',
+  deepLinking: true,
+  persistAuthorization: true,
+  // the public validator's badge would call out to the internet
+  validatorUrl: null,
+});
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>clipcast API reference</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+/** The files of /docs/: swagger-ui's, and the start-up script. */
+const ASSETS: Record<string, { type: string; body: () => Buffer }> = {
+  'swagger-ui.css': { type: 'text/css; charset=utf-8', body: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, 'swagger-ui.css')) },
+  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js')) },
+  'favicon-32x32.png': { type: 'image/png', body: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, 'favicon-32x32.png')) },
+  'init.js': { type: 'text/javascript; charset=utf-8', body: () => Buffer.from(INIT) },
+};
+
+interface Served {
+  type: string;
+  body: Buffer;
+  etag: string;
+}
+
+/** An answer that a client may keep and revalidate (ETag): the files change only with the package. */
+function serve(req: FastifyRequest, reply: FastifyReply, file: Served, cacheControl: string) {
+  reply.header('cache-control', cacheControl).header('etag', file.etag).header('x-content-type-options', 'nosniff');
+  if (req.headers['if-none-match'] === file.etag) return reply.code(304).send();
+  return reply.type(file.type).send(file.body);
+}
+
+const served = (type: string, body: Buffer): Served => ({ type, body, etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+
+/** Mounts /openapi.json, /docs and its files; `document` is made on the first request. */
+export function registerReference(fastify: FastifyInstance, document: () => unknown): void {
+  let json: Served | undefined;
+  const files = new Map<string, Served>();
+  const page = served('text/html; charset=utf-8', Buffer.from(PAGE));
+
+  fastify.get('/openapi.json', async (req, reply) => {
+    json ??= served('application/json; charset=utf-8', Buffer.from(JSON.stringify(document())));
+    return serve(req, reply, json, 'no-cache');
+  });
+  fastify.get('/docs', async (req, reply) => serve(req, reply, page, 'no-cache'));
+  fastify.get('/docs/', async (_req, reply) => reply.redirect('/docs', 301));
+  fastify.get<{ Params: { file: string } }>('/docs/:file', async (req, reply) => {
+    const asset = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined;
+    if (!asset) return reply.callNotFound();
+    let file = files.get(req.params.file);
+    if (!file) files.set(req.params.file, (file = served(asset.type, asset.body())));
+    // a day, then revalidated by ETag: the names carry no version
+    return serve(req, reply, file, 'public, max-age=86400');
+  });
+}
