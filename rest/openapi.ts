@@ -82,7 +82,7 @@ const header = (description: string, schema: JsonSchema = { type: 'integer' }) =
 
 /** The response headers, described once (components.headers) and referred to. */
 const HEADERS = {
-  'X-RateLimit-Limit': header('requests per hour this operation allows you'),
+  'X-RateLimit-Limit': header('requests per hour this operation allows you (not on a replayed answer, which spends nothing)'),
   'X-RateLimit-Remaining': header('requests left in the current hour'),
   'X-RateLimit-Reset': header('when the hour resets, in Unix seconds'),
   'Retry-After': header('seconds until the limit resets'),

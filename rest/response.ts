@@ -25,8 +25,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface OperationData {
   /**
    * The schema of `data.a.b`; `[]` maps over a list: `captionTemplates[].name`
-   * is the list of the templates' names. A nullable step is read as present,
-   * as the route's code reads it.
+   * is the list of the templates' names. A nullable step before the last is
+   * read as present, as the route's code reads it.
    */
   at(path: string): JsonSchema;
 }
@@ -53,15 +53,13 @@ function present(s: JsonSchema): JsonSchema {
 }
 
 function typeSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
-  if (type instanceof GraphQLNonNull) return typeSchema(type.ofType, selections, fragments);
-  const inner = (): JsonSchema => {
-    if (type instanceof GraphQLList) return { type: 'array', items: typeSchema(type.ofType, selections, fragments) };
-    if (type instanceof GraphQLEnumType) return { type: 'string', enum: type.getValues().map((v) => v.value) };
-    if (type instanceof GraphQLScalarType) return SCALARS[type.name] ?? {};
-    if (type instanceof GraphQLObjectType && selections) return objectSchema(type, selections, fragments);
-    throw new Error(`no JSON schema for the GraphQL type ${String(type)}`);
-  };
-  return nullable(inner());
+  if (!(type instanceof GraphQLNonNull)) return nullable(typeSchema(new GraphQLNonNull(type), selections, fragments));
+  const t = type.ofType;
+  if (t instanceof GraphQLList) return { type: 'array', items: typeSchema(t.ofType, selections, fragments) };
+  if (t instanceof GraphQLEnumType) return { type: 'string', enum: t.getValues().map((v) => v.value) };
+  if (t instanceof GraphQLScalarType) return SCALARS[t.name] ?? {};
+  if (t instanceof GraphQLObjectType && selections) return objectSchema(t, selections, fragments);
+  throw new Error(`no JSON schema for the GraphQL type ${String(t)}`);
 }
 
 /** The fields a selection set picks on `type`, fragments spread in place. */
@@ -104,9 +102,8 @@ function at(s: JsonSchema, steps: string[]): JsonSchema {
   const name = step.replace(/\[]$/, '');
   const props = present(s).properties as Record<string, JsonSchema> | undefined;
   if (!props || !(name in props)) throw new Error(`the operation selects no ${name}`);
-  const field = present(props[name]);
-  if (!step.endsWith('[]')) return at(field, rest);
-  return { type: 'array', items: at(present(field.items as JsonSchema), rest) };
+  if (!step.endsWith('[]')) return rest.length ? at(present(props[name]), rest) : props[name];
+  return { type: 'array', items: at(present(present(props[name]).items as JsonSchema), rest) };
 }
 
 /** The operation's root field: the name its rate limit and its data go by. */

@@ -27,7 +27,7 @@ export const libraryRoutes = [
     form: { variables: (_fields, file) => ({ file }) },
     respond: (d) => ({ userMediaId: d.uploadUserMedia.userMediaId }),
     response: (d) => object({ userMediaId: d.at('uploadUserMedia.userMediaId') }),
-    errors: { PAYLOAD_TOO_LARGE: 'the file is larger than the library takes' },
+    errors: { PAYLOAD_TOO_LARGE: 'the file is larger than the library takes', UNSUPPORTED_MEDIA_TYPE: 'the file is not a video, audio or image whose first frames decode' },
     status: 201,
   }),
   route({
