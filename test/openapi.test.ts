@@ -5,7 +5,7 @@ import { RATE_LIMITS } from '../src/limits/rate-limits.js';
 import { rootField } from '../rest/response.js';
 import { routes } from '../rest/routes.js';
 import { createUser, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
-import { checkAnswer } from './support/openapi.js';
+import { checkAnswer, checkWebhook } from './support/openapi.js';
 
 let app: TestApp;
 let user: TestUser;
@@ -96,6 +96,16 @@ describe('answers checked against the reference', () => {
     expect(() => checkAnswer('GET', '/v1/presets/x', 404, json, { error: 'NOT_FOUND' })).toThrow(/message/);
     expect(() => checkAnswer('GET', '/v1/languages', 200, new Headers({ 'content-type': 'text/plain' }), 'x')).toThrow(/Content-Type text\/plain/);
     expect(() => checkAnswer('GET', '/v1/languages', 200, json, { languages: [{ name: 'English', code: 'en' }] })).not.toThrow();
+  });
+
+  it('a webhook that does not fit fails, naming the event and the mismatch', () => {
+    const headers = { 'webhook-id': 'd1', 'webhook-timestamp': '1767225600', 'webhook-signature': 'v1,abc' };
+    const failed = { event: 'project.failed', projectId: 'p1', status: 'failed', downloadUrl: null, directUrl: null, failureReason: 'no speech', timestamp: '2026-01-01T00:00:00.000Z' };
+    expect(() => checkWebhook(headers, failed)).not.toThrow();
+    expect(() => checkWebhook(headers, { ...failed, status: 'done' })).toThrow(/project\.failed: .*status/);
+    expect(() => checkWebhook(headers, { ...failed, timestamp: 'yesterday' })).toThrow(/timestamp/);
+    expect(() => checkWebhook({ ...headers, 'webhook-signature': undefined }, failed)).toThrow(/without the header webhook-signature/);
+    expect(() => checkWebhook(headers, { ...failed, event: 'project.done' })).toThrow(/its event project\.done is not one of/);
   });
 
   it('real answers fit: a list, a refusal and an unknown route', async () => {

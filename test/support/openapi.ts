@@ -1,5 +1,5 @@
 /**
- * Every /v1 answer a test receives, checked against the API reference: its
+ * Every /v1 answer and every webhook a test receives, checked against the API reference: its
  * status is one the document gives the route, its body fits the schema of that
  * status and media type, and a rate-limited route's success carries the
  * rate-limit headers (but for a replay, which spends nothing). A mismatch fails the calling test, naming the route, the
@@ -14,9 +14,14 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }>;
 }
 
+interface Webhook {
+  post: { parameters: Array<{ name: string }>; requestBody: { content: Record<string, { schema: unknown }> } };
+}
+
 interface Compiled {
   ajv: Ajv2020;
   routes: Array<{ method: string; path: string; pattern: RegExp; operation: Operation }>;
+  webhooks: Record<string, Webhook>;
   validators: Map<string, ValidateFunction>;
 }
 
@@ -24,7 +29,7 @@ let compiled: Compiled | undefined;
 
 function load(): Compiled {
   if (compiled) return compiled;
-  const doc = openApiDocument() as { paths: Record<string, Record<string, Operation>> };
+  const doc = openApiDocument() as { paths: Record<string, Record<string, Operation>>; webhooks: Record<string, Webhook> };
   // OpenAPI 3.1 schemas are JSON Schema 2020-12; the document's other keywords are not schema keywords
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -39,7 +44,7 @@ function load(): Compiled {
   );
   // static paths before templated ones, as the router matches them
   routes.sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
-  compiled = { ajv, routes, validators: new Map() };
+  compiled = { ajv, routes, webhooks: doc.webhooks, validators: new Map() };
   return compiled;
 }
 
@@ -80,4 +85,18 @@ export function checkAnswer(method: string, url: string, status: number, headers
   // a replayed answer spends nothing, so it carries no rate-limit headers
   const replayed = headers.get('idempotent-replayed') === 'true';
   if (status < 300 && !replayed && response.headers?.['X-RateLimit-Limit'] && !headers.get('x-ratelimit-limit')) fail('a rate-limited route answered without X-RateLimit-Limit');
+}
+
+/** Throws when a webhook the service sent does not fit the reference's `webhooks`: its event, signature headers and payload. */
+export function checkWebhook(headers: Record<string, string | string[] | undefined>, payload: unknown): void {
+  const c = load();
+  const event = (payload as { event?: unknown } | null)?.event;
+  const fail = (why: string) => {
+    throw new Error(`a webhook does not fit the API reference (/openapi.json): ${why}\npayload: ${JSON.stringify(payload)?.slice(0, 600)}`);
+  };
+  if (typeof event !== 'string' || !Object.hasOwn(c.webhooks, event)) return fail(`its event ${String(event)} is not one of ${Object.keys(c.webhooks).join(', ')}`);
+  const hook = c.webhooks[event];
+  for (const p of hook.post.parameters) if (!headers[p.name]) fail(`${event} came without the header ${p.name}`);
+  const v = validator(c, pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema'));
+  if (!v(payload)) fail(`${event}: ${c.ajv.errorsText(v.errors, { separator: '; ' })}`);
 }

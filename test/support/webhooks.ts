@@ -5,6 +5,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { checkWebhook } from './openapi.js';
 
 const run = promisify(execFile);
 
@@ -38,7 +39,11 @@ function inbox(server: http.Server, scheme: 'http' | 'https', received: Received
         async next(match, timeoutMs = 20_000) {
           for (const t0 = Date.now(); Date.now() - t0 < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
             const hit = received.find((h) => match(h.payload));
-            if (hit) return hit;
+            // what a test waits for must also be what the reference describes
+            if (hit) {
+              checkWebhook(hit.headers, hit.payload);
+              return hit;
+            }
           }
           throw new Error(`no matching webhook in ${timeoutMs} ms; got ${received.map((h) => h.body).join(', ') || 'none'}`);
         },
