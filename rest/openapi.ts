@@ -21,6 +21,7 @@ import type { Route } from './route.js';
 import { routeGroups } from './routes.js';
 
 const JSON_TYPE = 'application/json';
+const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'created', 202: 'accepted: the work goes on in the background' };
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 /** `/v1/projects/:id` as OpenAPI writes it, and its parameters' names. */
@@ -182,14 +183,16 @@ function operationOf(r: Route, tag: string, components: Record<string, JsonSchem
     requestBody = { required, content: { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${name}Body` } } } };
   }
 
-  components[name] = r.response(operationData(graphqlSchema, r.operation));
+  const answer = r.response(operationData(graphqlSchema, r.operation));
+  // a JSON answer is a named schema; a file (captions) is described where it is served
+  if (!r.produces) components[name] = answer;
   const content = r.produces
-    ? Object.fromEntries(r.produces.map((type) => [type.split(';')[0], { schema: components[name] }]))
+    ? Object.fromEntries(r.produces.map((type) => [type.split(';')[0], { schema: answer }]))
     : { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${name}` } } };
   const headers = { ...refs('x-request-id'), ...(limit !== undefined ? RATE_LIMIT_HEADERS : {}), ...(r.method === 'POST' ? refs(titleCase(REPLAYED_HEADER)) : {}) };
-  const statuses = r.statuses ?? { [typeof r.status === 'number' ? r.status : 200]: 'done' };
-  const responses = Object.fromEntries(Object.entries(statuses).map(([status, description]) => [status, { description, headers, content }]));
-  if (r.produces) delete components[name];
+  const status = typeof r.status === 'number' ? r.status : 200;
+  const statuses = r.statuses ?? { [status]: SUCCESS[status] };
+  const responses = Object.fromEntries(Object.entries(statuses).map(([code, description]) => [code, { description, headers, content }]));
 
   return {
     operationId: name,
@@ -244,6 +247,7 @@ export function openApiDocument(): Record<string, unknown> {
   for (const [tag, group] of Object.entries(routeGroups)) {
     for (const r of group) {
       const path = (paths[pathOf(r.url)] ??= {});
+      // through JSON: members left undefined are left out
       path[r.method.toLowerCase()] = JSON.parse(JSON.stringify(operationOf(r, tag, components)));
     }
   }
