@@ -12,6 +12,7 @@ import { httpDuration, registry } from '../metrics.js';
 import { migrationsApplied } from '../db/health.js';
 import { answerClientError, codeForStatus, endWithError, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
+import { registerConsole } from './console.js';
 import { findUploads } from '../idempotency/fingerprint.js';
 import { endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
@@ -31,8 +32,8 @@ export interface HttpServer {
 }
 
 /**
- * Fastify hosting GraphQL (HTTP, SSE and graphql-ws on /graphql), /healthz and
- * /metrics; the runtime mounts the /v1 REST adapter on it as a plugin.
+ * Fastify hosting GraphQL (HTTP, SSE and graphql-ws on /graphql), /healthz,
+ * /metrics and the web console at /; the runtime mounts the /v1 REST adapter on it as a plugin.
  */
 export async function createHttpServer(app: App): Promise<HttpServer> {
   const fastify = Fastify({
@@ -155,6 +156,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   });
 
   registerFileRoutes(fastify, app.storage, urlSigningSecret(app.config));
+  registerConsole(fastify);
 
   const wss = new WebSocketServer({ noServer: true });
   // a handshake ws refuses (a wrong method, key, version or subprotocol list) is answered in GraphQL's format

@@ -1,0 +1,126 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { uploadMutation, type Upload, type UploadProgress } from './api.ts';
+import { CREATE_MAGIC_CLIPS, CREATE_PROJECT, LANGUAGES, UPLOAD_MAGIC_CLIPS, UPLOAD_PROJECT, type ProjectSummary } from './documents.ts';
+import { go } from './route.ts';
+import { ErrorNote } from './ui.tsx';
+
+type Source = 'file' | 'url';
+type Kind = 'edit' | 'magic_clips';
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** A project from a file sent with its upload progress, or from a URL the service fetches. */
+export function NewProject({ apiKey }: { apiKey: string }) {
+  const [{ data: langs }] = useQuery<{ languages: { code: string; name: string }[] }>({ query: LANGUAGES });
+  const [, createProject] = useMutation<{ createProject: ProjectSummary }>(CREATE_PROJECT);
+  const [, createClips] = useMutation<{ createMagicClips: ProjectSummary }>(CREATE_MAGIC_CLIPS);
+  const [source, setSource] = useState<Source>('file');
+  const [kind, setKind] = useState<Kind>('edit');
+  const [title, setTitle] = useState('');
+  const [language, setLanguage] = useState('en');
+  const [url, setUrl] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const upload = useRef<Upload<unknown> | null>(null);
+  // leaving the page cancels an upload under way
+  useEffect(() => () => upload.current?.abort(), []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    const input = { title: title.trim() || file?.name || 'Untitled', language };
+    try {
+      let id: string;
+      if (source === 'file') {
+        if (!file) throw new Error('Choose a video file (mp4 or mov)');
+        setProgress({ loaded: 0, total: file.size });
+        const [query, field] = kind === 'edit' ? [UPLOAD_PROJECT, 'uploadProject'] : [UPLOAD_MAGIC_CLIPS, 'uploadMagicClips'];
+        upload.current = uploadMutation<Record<string, { id: string }>>(apiKey, query, { input }, 'file', file, setProgress);
+        const answer = (await upload.current.done) as Record<string, { id: string }>;
+        id = answer[field].id;
+      } else if (kind === 'edit') {
+        const r = await createProject({ input: { ...input, videoUrl: url.trim() } });
+        if (r.error) throw r.error;
+        id = r.data!.createProject.id;
+      } else {
+        const r = await createClips({ input: { ...input, videoshareUrl: url.trim() } });
+        if (r.error) throw r.error;
+        id = r.data!.createMagicClips.id;
+      }
+      go('projects', id);
+    } catch (err) {
+      setError(err);
+    } finally {
+      upload.current = null;
+      setBusy(false);
+    }
+  };
+
+  const percent = progress && progress.total ? (100 * progress.loaded) / progress.total : 0;
+  return (
+    <section>
+      <h2>New project</h2>
+      <form onSubmit={submit} aria-busy={busy}>
+        <fieldset className="grid">
+          <label>
+            <input type="radio" name="kind" checked={kind === 'edit'} onChange={() => setKind('edit')} /> Captioned edit
+          </label>
+          <label>
+            <input type="radio" name="kind" checked={kind === 'magic_clips'} onChange={() => setKind('magic_clips')} /> Magic clips (scored short clips of a long video)
+          </label>
+        </fieldset>
+        <div className="grid">
+          <label>
+            Title
+            <input name="title" maxLength={100} placeholder="My video" value={title} onChange={(e) => setTitle(e.target.value)} />
+          </label>
+          <label>
+            Language
+            <select name="language" value={language} onChange={(e) => setLanguage(e.target.value)}>
+              {(langs?.languages ?? [{ code: 'en', name: 'English' }]).map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div role="group">
+          <button type="button" className={source === 'file' ? '' : 'outline'} onClick={() => setSource('file')}>
+            Upload a file
+          </button>
+          <button type="button" className={source === 'url' ? '' : 'outline'} onClick={() => setSource('url')}>
+            From a URL
+          </button>
+        </div>
+        {source === 'file' ? (
+          <label>
+            Video file (mp4 or mov)
+            <input name="file" type="file" accept="video/mp4,video/quicktime,.mp4,.mov" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          </label>
+        ) : (
+          <label>
+            {kind === 'edit' ? 'Video URL (a public mp4 or mov file)' : 'Video page or file URL (a host of VIDEO_PLATFORM_HOSTS)'}
+            <input name="url" type="url" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} required />
+          </label>
+        )}
+        {progress && (
+          <div className="progress" data-testid="upload-progress">
+            <small>
+              Uploading {mb(progress.loaded)} of {mb(progress.total)} — {Math.round(percent)}%
+            </small>
+            <progress value={percent} max={100} />
+          </div>
+        )}
+        <ErrorNote error={error} />
+        <button type="submit" disabled={busy}>
+          Create project
+        </button>
+      </form>
+    </section>
+  );
+}
