@@ -47,7 +47,9 @@ export function registerConsole(fastify: FastifyInstance, dir = CONSOLE_DIR): vo
   fastify.route({
     method: ['GET', 'HEAD'],
     url: '/',
-    handler: async (_req, reply) => {
+    handler: async (req, reply) => {
+      // the router takes the asterisk-form target (`GET *`) for / too: that one names no page
+      if (!req.url.startsWith('/')) return sendError(reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.slice(0, 200)} not found`));
       const page = await fs.readFile(path.join(dir, 'index.html')).catch(() => null);
       if (!page) return notBuilt(reply);
       return reply
