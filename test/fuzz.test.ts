@@ -72,12 +72,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------
 // what an answer must be
 
-type Door = 'rest' | 'graphql' | 'files';
+type Door = 'rest' | 'graphql' | 'files' | 'console';
 
 const doorOf = (target: string): Door => {
   const p = target.split('?')[0];
   if (p === '/graphql') return 'graphql';
   if (p.startsWith('/files/')) return 'files';
+  if (p === '/' || p.startsWith('/console/')) return 'console';
   return 'rest';
 };
 
@@ -187,6 +188,11 @@ function problemsOf(a: Answer, method: string, target: string): string[] {
   }
   if (a.status >= 300 && a.status !== 304) p.push(`status ${a.status}`);
   if (bodiless || door === 'files') return p;
+  // the web console's page, scripts and styles (its refusals are the service's JSON errors, above)
+  if (door === 'console') {
+    if (!/^text\/(html|javascript|css)/.test(type)) p.push(`console file served as ${type}`);
+    return p;
+  }
   if (/^\/v1\/projects\/[^/]+\/captions/.test(target.split('?')[0]) && a.status === 200) {
     if (!/^(text\/vtt|application\/x-subrip)/.test(type)) p.push(`captions served as ${type}`);
     return p;
