@@ -4,14 +4,15 @@
 // subscription, export it, play the result, download its captions, read the
 // publications and the statistics, sign out. Screenshots go to test-artifacts/.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Fastify from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIR } from '../src/http/console.js';
+import { CONSOLE_DIR, registerConsole } from '../src/http/console.js';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
 import { createProfile } from '../src/publishing/profiles.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
@@ -87,6 +88,15 @@ describe('the console as the server serves it', () => {
     expect((await gql(app, user.key, '{ languages { code } }')).body.data.languages.length).toBeGreaterThan(0);
     expect((await request(app, 'GET', '/metrics')).status).toBe(200);
   });
+  it('says how to build the console when it is not built', async () => {
+    const fastify = Fastify();
+    registerConsole(fastify, path.join(ROOT, 'web/no-such-dist'));
+    const r = await fastify.inject({ method: 'GET', url: '/' });
+    expect(r.statusCode).toBe(503);
+    expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(r.body).toContain('npm run console:build');
+    await fastify.close();
+  });
 });
 
 describe.skipIf(!hasChromium)('the console in Chromium', () => {
@@ -97,6 +107,8 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
   let user: TestUser;
   /** what the server sent over graphql-ws: the subscription events the page received */
   const received: { type: string; id?: string; payload?: { data?: Record<string, any> } }[] = [];
+  /** every URL the page asked for */
+  const requested: string[] = [];
   const projectEvents = (projectId: string) =>
     received.map((m) => m.payload?.data?.projectUpdates).filter((e): e is { projectId: string; status: string; percent: number | null } => e?.projectId === projectId);
 
@@ -110,6 +122,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
+    page.on('request', (r) => void requested.push(r.url()));
     page.on('websocket', (ws) =>
       ws.on('framereceived', ({ payload }) => {
         try {
@@ -237,12 +250,43 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-statistics.png') });
   });
 
+  it('shows the clips of a magic-clips project, best score first, with their scores and playable previews', async () => {
+    const db = app.runtime.app.db;
+    const project = await db.project.create({
+      data: { userId: user.id, kind: 'magic_clips', title: 'Long talk', language: 'en', templateName: 'classic', status: 'completed' },
+    });
+    const scores = (total: number) => ({ total, hook_strength: total - 5, emotional_impact: total - 10, shareability: total + 3, story_quality: total - 1 });
+    for (const [i, [title, total]] of ([['The opening', 41], ['The best moment', 87]] as const).entries()) {
+      const previewKey = `previews/${project.id}/${i}.mp4`;
+      await app.runtime.app.storage.put(previewKey, createReadStream(fx.video), { contentType: 'video/mp4' });
+      await db.magicClip.create({
+        data: { projectId: project.id, title, startTime: i * 20, endTime: i * 20 + 18, duration: 18, viralityScores: scores(total), status: 'completed', previewKey, outputKey: previewKey },
+      });
+    }
+    await page.goto(`${app.url}/#/projects/${project.id}`);
+    const cards = page.locator('article.clip');
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await cards.locator('strong').allInnerTexts()).toEqual(['The best moment', 'The opening']);
+    expect(await cards.locator('.score').allInnerTexts()).toEqual(['87', '41']);
+    const first = cards.first().locator('.scores li');
+    expect(await first.locator('span:first-child').allInnerTexts()).toEqual(['hook', 'emotion', 'shareability', 'story']);
+    expect(await first.locator('span:last-child').allInnerTexts()).toEqual(['82', '77', '90', '86']);
+    // the previews are the stored files, playable in place
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLVideoElement>('article.clip video')].every((v) => v.readyState >= 1 && v.videoWidth > 0));
+    await page.getByRole('combobox', { name: 'Order' }).selectOption('source');
+    expect(await cards.locator('strong').allInnerTexts()).toEqual(['The opening', 'The best moment']);
+  });
+
   it('signs out: the key leaves the browser', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectVisible(page.getByLabel('API key'));
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await page.reload();
     await expectVisible(page.getByLabel('API key'));
+    // all along, the page fetched nothing from anywhere but the service
+    const origin = new URL(app.url).origin;
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((u) => !u.startsWith(`${origin}/`) && !/^(blob|data):/.test(u))).toEqual([]);
   });
 });
 
