@@ -1,7 +1,7 @@
 import { useQuery } from 'urql';
 import { PROJECTS, TERMINAL, type ProjectSummary } from './documents.ts';
 import { stepLabel, useProjectLive } from './live.ts';
-import { Empty, ErrorNote, Progress, Status, when } from './ui.tsx';
+import { Listing, Progress, Status, when } from './ui.tsx';
 
 export function Projects() {
   const [{ data, fetching, error }, refetch] = useQuery<{ projects: { edges: { node: ProjectSummary }[] } }>({
@@ -11,39 +11,23 @@ export function Projects() {
   });
   const projects = data?.projects.edges.map((e) => e.node) ?? [];
   return (
-    <section>
-      <hgroup className="title-row">
-        <h2>Projects</h2>
-        <p>
-          <a href="#/new" role="button">
-            New project
-          </a>{' '}
-          <button className="secondary outline" aria-busy={fetching} onClick={() => refetch({ requestPolicy: 'network-only' })}>
-            Refresh
-          </button>
-        </p>
-      </hgroup>
-      <ErrorNote error={error} />
-      {data && projects.length === 0 ? (
-        <Empty>No project yet: upload a video or give its URL under New project.</Empty>
-      ) : (
-        <table className="striped">
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Kind</th>
-              <th>Status</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {projects.map((p) => (
-              <ProjectRow key={p.id} project={p} />
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+    <Listing
+      title="Projects"
+      actions={
+        <a href="#/new" role="button">
+          New project
+        </a>
+      }
+      fetching={fetching}
+      error={error}
+      onRefresh={() => refetch({ requestPolicy: 'network-only' })}
+      empty={data && projects.length === 0 ? 'No project yet: upload a video or give its URL under New project.' : null}
+      columns={['Title', 'Kind', 'Status', 'Created']}
+    >
+      {projects.map((p) => (
+        <ProjectRow key={p.id} project={p} />
+      ))}
+    </Listing>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useQuery, useSubscription } from 'urql';
 import { PUBLICATION_UPDATES, PUBLICATIONS, type Publication, type PublicationUpdate } from './documents.ts';
-import { Empty, ErrorNote, number, Status, when } from './ui.tsx';
+import { Listing, number, Status, when } from './ui.tsx';
 
 /** A publication whose posts may still change: its subscription ends once every post has ended. */
 const settling = (status: string) => status === 'processing' || status === 'scheduled';
@@ -13,38 +13,18 @@ export function Publications() {
   });
   const publications = data?.publications.data ?? [];
   return (
-    <section>
-      <hgroup className="title-row">
-        <h2>Publications</h2>
-        <p>
-          <button className="secondary outline" aria-busy={fetching} onClick={() => refetch({ requestPolicy: 'network-only' })}>
-            Refresh
-          </button>
-        </p>
-      </hgroup>
-      <ErrorNote error={error} />
-      {data && publications.length === 0 ? (
-        <Empty>Nothing published yet: an exported project is published with publishProject or POST /v1/projects/&#123;id&#125;/publish.</Empty>
-      ) : (
-        <table className="striped">
-          <thead>
-            <tr>
-              <th>Project</th>
-              <th>Status</th>
-              <th>Posts</th>
-              <th>Views</th>
-              <th>Engagement</th>
-              <th>Followers gained</th>
-            </tr>
-          </thead>
-          <tbody>
-            {publications.map((p) => (
-              <PublicationRow key={p.id} publication={p} />
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+    <Listing
+      title="Publications"
+      fetching={fetching}
+      error={error}
+      onRefresh={() => refetch({ requestPolicy: 'network-only' })}
+      empty={data && publications.length === 0 ? 'Nothing published yet: an exported project is published with publishProject or POST /v1/projects/{id}/publish.' : null}
+      columns={['Project', 'Status', 'Posts', 'Views', 'Engagement', 'Followers gained']}
+    >
+      {publications.map((p) => (
+        <PublicationRow key={p.id} publication={p} />
+      ))}
+    </Listing>
   );
 }
 

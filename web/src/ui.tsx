@@ -51,3 +51,45 @@ export const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
 export const number = (n: number) => n.toLocaleString();
+
+/** A page that lists things: its title with a refresh button, then a table of rows, or what to do when there are none. */
+export function Listing(props: {
+  title: string;
+  actions?: ReactNode;
+  fetching: boolean;
+  error: unknown;
+  onRefresh: () => void;
+  /** shown instead of the table once the list is read and empty */
+  empty: ReactNode | null;
+  columns: string[];
+  children: ReactNode;
+}) {
+  return (
+    <section>
+      <hgroup className="title-row">
+        <h2>{props.title}</h2>
+        <p>
+          {props.actions}{' '}
+          <button className="secondary outline" aria-busy={props.fetching} onClick={props.onRefresh}>
+            Refresh
+          </button>
+        </p>
+      </hgroup>
+      <ErrorNote error={props.error} />
+      {props.empty ? (
+        <Empty>{props.empty}</Empty>
+      ) : (
+        <table className="striped">
+          <thead>
+            <tr>
+              {props.columns.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{props.children}</tbody>
+        </table>
+      )}
+    </section>
+  );
+}
