@@ -16,7 +16,7 @@ import { CONSOLE_DIR, registerConsole } from '../src/http/console.js';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
 import { createProfile } from '../src/publishing/profiles.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
-import { mediaFixtures, type Fixtures } from './support/media.js';
+import { mediaFixtures, serveFolder, type Fixtures } from './support/media.js';
 import { SAMPLE_POSTS } from './support/publishing.js';
 import { rawRequest } from './support/raw.js';
 
@@ -248,6 +248,24 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     // the followers of the two connected accounts
     await expectVisible(page.locator('.figure', { hasText: 'Followers' }).getByText('300'));
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-statistics.png') });
+  });
+
+  it('creates a project from a URL, which the service fetches', async () => {
+    const files = await serveFolder(fx.dir);
+    try {
+      await page.goto(`${app.url}/#/new`);
+      await page.getByLabel('Title').fill('From a link');
+      await page.getByRole('button', { name: 'From a URL' }).click();
+      await page.getByLabel('Video URL (a public mp4 or mov file)').fill(files.url('talk.mp4'));
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.waitForURL(/#\/projects\/[\w-]+$/);
+      await expectVisible(page.getByRole('heading', { name: 'From a link' }));
+      // fetched, probed and at work (or already done): the page follows it
+      await expectVisible(page.locator('[data-testid=project-status]:not([data-status=uploading]):not([data-status=failed])'), 20_000);
+      await expectVisible(page.getByText('source 320×240'), 20_000);
+    } finally {
+      await files.close();
+    }
   });
 
   it('shows the clips of a magic-clips project, best score first, with their scores and playable previews', async () => {
