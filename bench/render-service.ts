@@ -77,7 +77,8 @@ export async function renderThroughService(dir: string, names: { clip: string; m
           }
         }, 100);
         // the end of the export, as a listener sees it: the project's subscription (no polling load on the server)
-        const updates = await subscribeSse(svc.url, apiKey, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage } }', { id: project.id });
+        // the project is completed: follow keeps the stream open for the export
+        const updates = await subscribeSse(svc.url, apiKey, 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage } }', { id: project.id });
         const t0 = performance.now();
         try {
           await call('POST', `/v1/projects/${project.id}/export`, { width: 1080, height: 1920, fps: 30 });

@@ -19,6 +19,26 @@ export interface JobQueue {
   ownerOf(jobId: string): Promise<string | null>;
   /** the data a job was enqueued with, or null when the job is unknown */
   dataOf(jobId: string): Promise<Record<string, unknown> | null>;
+  /** where a job stands, or null when the job is unknown */
+  stateOf(jobId: string): Promise<JobSummary | null>;
+  /**
+   * The jobs of these names enqueued with data holding these values: the one at
+   * work first (running, then waiting to run), then the others, latest run first.
+   */
+  jobsFor(data: Record<string, string>, names: readonly string[]): Promise<JobSummary[]>;
+}
+
+/** Where a job stands, as its subscribers and the objects that name it see it. */
+export interface JobSummary {
+  id: string;
+  name: string;
+  /** a worker runs it now */
+  running: boolean;
+  /** it has a run to come (a first one, or a retry after a failure) */
+  waiting: boolean;
+  /** why its last finished run failed, when it did */
+  failReason: string | null;
+  lastFinishedAt: Date | null;
 }
 
 /** What every part of a process shares: resolvers, services and jobs receive it. */

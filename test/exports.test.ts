@@ -332,7 +332,8 @@ describe('a render that makes no progress', () => {
       const id = created.body.id;
       await waitProjectOf(stalling, u.key, id, (p) => p.status === 'completed', 120_000);
 
-      const query = 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage failureReason } }';
+      // the project is completed: follow keeps the stream open for the export to come
+      const query = 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage failureReason } }';
       const events = subscribeSse(stalling.url, u.key, query, { id }).then((res) => readSse(res, (d) => d.projectUpdates, (e: any) => Boolean(e.failureReason)));
       events.catch(() => {}); // awaited below; a test that fails earlier stops the app under it
       const t0 = Date.now();

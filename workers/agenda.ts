@@ -5,11 +5,12 @@ import {
   type AgendaBackend,
   type DrainResult,
   type Job,
+  type JobParameters,
   type NotificationChannel,
 } from 'agenda';
 import { PostgresBackend, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
 import pg from 'pg';
-import type { App, JobQueue } from '../src/app.js';
+import type { App, JobQueue, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
@@ -151,9 +152,10 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     await agenda.db.unlockJobs([...running].map(toJobId)).catch((err) => log.warn({ err }, 'unlock failed'));
   };
 
+  // a malformed id is an unknown job (PostgreSQL rejects it as a uuid)
+  const jobById = (jobId: string) => agenda.db.getJobById(jobId).catch(() => null);
   const dataOf = async (jobId: string): Promise<Record<string, unknown> | null> => {
-    // a malformed id is an unknown job (PostgreSQL rejects it as a uuid)
-    const job = await agenda.db.getJobById(jobId).catch(() => null);
+    const job = await jobById(jobId);
     return (job?.data as Record<string, unknown> | undefined) ?? null;
   };
 
@@ -186,6 +188,16 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       return typeof userId === 'string' ? userId : null;
     },
     dataOf,
+    async stateOf(jobId) {
+      const job = await jobById(jobId);
+      return job ? summarize(job) : null;
+    },
+    async jobsFor(data, names) {
+      const { jobs } = await agenda.queryJobs({ data, names: [...names], sort: { lastRunAt: 'desc' } });
+      const rank = (j: JobSummary) => (j.running ? 0 : j.waiting ? 1 : 2);
+      // a stable sort: within each rank, the latest run first
+      return jobs.map(summarize).sort((a, b) => rank(a) - rank(b));
+    },
     async start() {
       if (definitions.length > 0 && !app) throw new Error('createAgenda: attach(app) before start()');
       await agenda.start();
@@ -207,6 +219,20 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       await unlockRunning('stopped');
       await close();
     },
+  };
+}
+
+/** A stored job as the App sees it; a run to come is a nextRunAt, whatever failed before it. */
+function summarize(job: Pick<JobParameters, 'name' | 'lockedAt' | 'nextRunAt' | 'disabled' | 'failReason' | 'failedAt' | 'lastFinishedAt'> & { _id?: unknown }): JobSummary {
+  // Agenda keeps failReason after a later run succeeds: the last run failed when it finished then
+  const failedLast = Boolean(job.failedAt) && (!job.lastFinishedAt || new Date(job.failedAt!) >= new Date(job.lastFinishedAt));
+  return {
+    id: String(job._id),
+    name: job.name,
+    running: Boolean(job.lockedAt),
+    waiting: !job.lockedAt && Boolean(job.nextRunAt) && !job.disabled,
+    failReason: failedLast ? (job.failReason ?? null) : null,
+    lastFinishedAt: job.lastFinishedAt ? new Date(job.lastFinishedAt) : null,
   };
 }
 

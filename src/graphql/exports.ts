@@ -5,7 +5,8 @@ import { metaOf, wordsOf } from '../projects/service.js';
 import { exportBody } from '../exports/schemas.js';
 import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
-import { currentUser } from './context.js';
+import { currentUser, type Context } from './context.js';
+import { JOB_NAMES } from '../jobs/names.js';
 import { ProjectType } from './projects.js';
 
 export const ExportType = builder.prismaObject('Export', {
@@ -19,6 +20,7 @@ export const ExportType = builder.prismaObject('Export', {
     progress: t.exposeFloat('progress'),
     duration: t.exposeFloat('duration', { nullable: true }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
+    jobId: t.id({ nullable: true, description: 'The render job of the export; follow it with `jobEvents`', resolve: (e, _a, ctx) => renderJobId(ctx, e.id) }),
     downloadUrl: t.string({ nullable: true, resolve: (e, _a, ctx) => (e.outputKey ? ctx.app.storage.url(e.outputKey, { download: 'export.mp4' }) : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
@@ -31,8 +33,11 @@ const ExportStarted = builder.objectRef<{ message: string; projectId: string; st
     projectId: t.exposeID('projectId'),
     status: t.exposeString('status'),
     exportId: t.exposeID('exportId'),
+    jobId: t.id({ nullable: true, description: 'The render job; follow it with `jobEvents`', resolve: (e, _a, ctx) => renderJobId(ctx, e.exportId) }),
   }),
 });
+
+const renderJobId = async (ctx: Context, exportId: string) => (await ctx.app.jobs.jobsFor({ exportId }, [JOB_NAMES.renderExport]))[0]?.id ?? null;
 
 export const CaptionFormat = builder.enumType('CaptionFormat', { values: ['srt', 'vtt'] as const });
 

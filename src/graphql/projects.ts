@@ -1,6 +1,7 @@
+import { PROJECT_STEP_JOB_NAMES } from '../jobs/names.js';
 import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
-import { projectEvent, type Progress } from '../projects/state.js';
+import { projectEvent, workAfter, type Progress } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
 import { createProjectBody, uploadProjectBody } from '../projects/schemas.js';
 import { builder } from './builder.js';
@@ -94,6 +95,11 @@ export const ProjectType = builder.prismaObject('Project', {
     }),
     words: t.field({ type: [WordType], nullable: true, resolve: (p) => wordsOf(p) }),
     progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as Progress | null) ?? null }),
+    jobId: t.id({
+      nullable: true,
+      description: 'The background job working on the project now (its pipeline, AI B-roll or a render), else the last one that did; follow it with `jobEvents`',
+      resolve: async (p, _a, ctx) => (await ctx.app.jobs.jobsFor({ projectId: p.id }, PROJECT_STEP_JOB_NAMES))[0]?.id ?? null,
+    }),
     downloadUrl: t.string({ nullable: true, description: 'The rendered video, once exported', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null) }),
     directUrl: t.string({ nullable: true, description: 'The rendered video, playable in place', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null) }),
     previewUrl: t.string({
@@ -172,18 +178,26 @@ builder.mutationFields((t) => ({
 builder.subscriptionFields((t) => ({
   projectUpdates: t.field({
     type: ProjectUpdateType,
-    description: "Your project's status and progress, starting with its current state, from whichever process works on it",
-    args: { projectId: t.arg.id({ required: true }) },
-    subscribe: async (_root, { projectId }, ctx) => {
+    description:
+      "Your project's status and progress, starting with its current state, from whichever process works on it. " +
+      'The stream ends after the event that leaves no work running: `completed`, or `failed` with none of its jobs waiting to run ' +
+      '(a project already there gives that one event, then ends). With `follow: true` it stays open for what comes next (an export, an update).',
+    args: {
+      projectId: t.arg.id({ required: true }),
+      follow: t.arg.boolean({ required: false, defaultValue: false, description: 'Keep the stream open after completed or failed' }),
+    },
+    subscribe: async (_root, { projectId, follow }, ctx) => {
       const id = String(projectId);
       const project = await getProject(ctx.app, currentUser(ctx).id, id);
       // listen before reading the state: nothing that happens in between is lost
       const events = ctx.app.pubsub.subscribe('projectUpdated', id)[Symbol.asyncIterator]();
       const first = events.next();
       const current = projectEvent(await ctx.app.db.project.findUniqueOrThrow({ where: { id: project.id } }));
+      const ends = async (e: ProjectEvent) => !follow && !(await workAfter(ctx.app, e));
       return (async function* () {
         try {
           yield current;
+          if (await ends(current)) return;
           let last = JSON.stringify({ ...current, at: undefined });
           for (let next = await first; !next.done; next = await events.next()) {
             const e = next.value;
@@ -191,6 +205,7 @@ builder.subscriptionFields((t) => ({
             if (same === last || e.at < current.at) continue;
             last = same;
             yield e;
+            if (await ends(e)) return;
           }
         } finally {
           await events.return?.();

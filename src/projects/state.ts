@@ -1,6 +1,7 @@
 import type { App } from '../app.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
+import { PROJECT_JOB_NAMES } from '../jobs/names.js';
 
 export interface Progress {
   stage: string;
@@ -24,6 +25,18 @@ export function projectEvent(p: Pick<Project, 'id' | 'userId' | 'status' | 'prog
     failureReason: p.failureReason,
     at: p.updatedAt.toISOString(),
   };
+}
+
+/**
+ * Whether a project has work to come after this event: not after `completed`,
+ * nor after `failed` unless one of its jobs waits to run (a retry, a queued render).
+ * The job that reported the failure may still be running: it has nothing left to do.
+ */
+export async function workAfter(app: Pick<App, 'jobs'>, e: Pick<ProjectEvent, 'projectId' | 'status'>): Promise<boolean> {
+  if (e.status === 'completed') return false;
+  if (e.status !== 'failed') return true;
+  const jobs = await app.jobs.jobsFor({ projectId: e.projectId }, [...PROJECT_JOB_NAMES]);
+  return jobs.some((j) => j.waiting);
 }
 
 export const publishProject = (app: App, p: Parameters<typeof projectEvent>[0]) => app.pubsub.publish('projectUpdated', p.id, projectEvent(p));

@@ -1,3 +1,5 @@
+import type { Followed } from './ws.js';
+
 /**
  * Reads a GraphQL-over-SSE response: each event's `data` payload goes through
  * `pick`; collection stops (and the stream is cancelled) once `until` says so.
@@ -50,3 +52,33 @@ export const subscribeSse = (url: string, key: string, query: string, variables:
     body: JSON.stringify({ query, variables }),
     signal,
   });
+
+/**
+ * Follows a subscription over SSE until the server ends the stream, `until`
+ * holds, or `withinMs` passes (the request is aborted then).
+ */
+export async function followSse<T>(
+  url: string,
+  key: string,
+  query: string,
+  variables: Record<string, unknown>,
+  pick: (data: Record<string, any>) => T,
+  { until = () => false, withinMs = 20_000 }: { until?: (e: T) => boolean; withinMs?: number } = {},
+): Promise<Followed<T>> {
+  const signal = AbortSignal.timeout(withinMs);
+  const res = await subscribeSse(url, key, query, variables, signal);
+  if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error(`not a stream: ${res.status} ${await res.text()}`);
+  let held = false;
+  let timedOut: T[] | undefined;
+  const events = await readSse(res, pick, (e) => (held = until(e)), {
+    signal,
+    aborted: (so) => {
+      timedOut = so;
+      return new Error('timed out');
+    },
+  }).catch((err: unknown) => {
+    if (timedOut) return timedOut;
+    throw err;
+  });
+  return { events, ended: timedOut ? 'timeout' : held ? 'until' : 'server' };
+}
