@@ -7,12 +7,13 @@ import {
   type Job,
   type JobParameters,
   type NotificationChannel,
+  type RetryDetails,
 } from 'agenda';
 import { PostgresBackend, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
 import pg from 'pg';
 import type { App, JobQueue, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import type { Logger } from '../src/logger.js';
+import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
 import type { JobDefinition } from './types.js';
 import { JOBS_CHANNEL, JOBS_TABLE } from './table.js';
@@ -104,6 +105,11 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   });
   // Agenda swallows its own 'error' events; the channel emits unheard ones (process crash).
   agenda.on('error', (err) => log.error({ err }, 'agenda error'));
+  // the retry Agenda schedules after a failed run (job failed said why); only this process's runs
+  agenda.on('retry', (job: Job, details: RetryDetails | undefined, remote?: boolean) => {
+    if (remote === true) return;
+    log.info({ job: job.attrs.name, jobId: String(job.attrs._id), ...subjectsOf(job.attrs.data), attempt: (details?.attempt ?? 0) + 1, nextRunAt: details?.nextRunAt }, 'job retry scheduled');
+  });
   (notificationChannel ?? backend.notificationChannel)?.on('error', (err) =>
     log.warn({ err }, 'agenda notification channel error'),
   );
@@ -121,18 +127,32 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       async (job: Job<Record<string, unknown>>) => {
         if (!app) throw new Error('createAgenda: attach(app) was not called before start()');
         const jobId = String(job.attrs._id);
+        const subjects = subjectsOf(job.attrs.data);
+        const jobLog = log.child({ job: def.name, jobId, ...subjects });
+        // a person follows the jobs of a project, an export, a clip or a post; recurring sweeps and
+        // webhook attempts (logged by the webhook service, one line each) stay at debug
+        const level = def.every || !Object.keys(subjects).some((k) => FOLLOWED.has(k)) ? 'debug' : 'info';
+        const attempt = (job.attrs.failCount ?? 0) + 1;
+        const t0 = performance.now();
         running.add(jobId);
+        jobLog[level]({ attempt }, 'job started');
         try {
-          await def.handler(job, {
-            app,
-            log: log.child({ job: def.name, jobId }),
-            async progress(percent: number) {
-              const p = Math.max(0, Math.min(100, percent));
-              await job.touch(p);
-              // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
-              agenda.emit('progress', job);
-            },
-          });
+          await withLog(jobLog, () =>
+            def.handler(job, {
+              app: app!,
+              log: jobLog,
+              async progress(percent: number) {
+                const p = Math.max(0, Math.min(100, percent));
+                await job.touch(p);
+                // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
+                agenda.emit('progress', job);
+              },
+            }),
+          );
+          jobLog[level]({ durationMs: Math.round(performance.now() - t0) }, 'job finished');
+        } catch (err) {
+          jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: err instanceof Error ? err.message : String(err) }, 'job failed');
+          throw err;
         } finally {
           running.delete(jobId);
         }
@@ -220,6 +240,16 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       await close();
     },
   };
+}
+
+/** The ids in a job's data that name what it works on, carried by each of its log lines. */
+const SUBJECT_KEYS = ['projectId', 'exportId', 'clipId', 'publicationId', 'postId', 'userMediaId', 'deliveryId'] as const;
+/** Subjects a person follows: the start and end of their jobs are logged at info. */
+const FOLLOWED: ReadonlySet<string> = new Set(['projectId', 'exportId', 'clipId', 'publicationId', 'postId', 'userMediaId']);
+
+function subjectsOf(data: unknown): Record<string, string> {
+  const d = (data ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(SUBJECT_KEYS.filter((k) => typeof d[k] === 'string').map((k) => [k, d[k] as string]));
 }
 
 /** A stored job as the App sees it; a run to come is a nextRunAt, whatever failed before it. */

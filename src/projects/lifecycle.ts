@@ -13,6 +13,7 @@ import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhoo
 import { clipRecord } from '../magic-clips/records.js';
 import { refundMissingBroll } from './credits.js';
 import { publishProject } from './state.js';
+import { logFor, withIds } from '../logger.js';
 
 type Tx = Prisma.TransactionClient;
 type Outcome = 'completed' | 'failed';
@@ -117,7 +118,11 @@ export async function move(app: App, project: Pick<Project, 'id' | 'kind'>, name
     if (rule.webhook && opts.webhook !== false) recorded = await recordWebhook(app, tx, row, rule.webhook);
     return row;
   });
-  if (updated) publishProject(app, updated);
+  if (updated) {
+    const reason = updated.status === 'failed' || name === 'exportFailed' ? { reason: updated.failureReason } : {};
+    withIds(logFor(app.log), { projectId: updated.id }).info({ status: updated.status, move: name, ...reason }, name === 'exportFailed' ? 'project export failed' : `project ${updated.status}`);
+    publishProject(app, updated);
+  }
   if (recorded?.created) await dispatchWebhook(app, recorded.deliveryId);
   return updated;
 }

@@ -1,4 +1,5 @@
 import type { App } from '../app.js';
+import { logFor, withIds } from '../logger.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
 import { PROJECT_JOB_NAMES } from '../jobs/names.js';
@@ -45,13 +46,19 @@ export const publishProject = (app: App, p: Parameters<typeof projectEvent>[0]) 
  * Records the running step's progress for late subscribers and tells current ones.
  * Writes at most once a second per project unless the stage changes.
  */
-export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId' | 'status'>, touch?: (percent: number) => Promise<void>) {
+export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId' | 'status'> & { progress?: Project['progress'] }, touch?: (percent: number) => Promise<void>) {
   let last: Progress | null = null;
   let lastWrite = 0;
+  // a stage change is logged (percentages are not); the first report only when the row's stage is known
+  let loggedStage = 'progress' in project ? ((project.progress ?? null) as Progress | null)?.stage ?? null : undefined;
   return async (stage: string, percent: number, clips?: { done: number; total: number }) => {
     const p: Progress = { stage, percent: Math.max(0, Math.min(100, Math.round(percent))), ...(clips ? { clipsDone: clips.done, clipsTotal: clips.total } : {}) };
     const now = Date.now();
     if (last && last.stage === p.stage && last.clipsDone === p.clipsDone && (last.percent === p.percent || now - lastWrite < 1000)) return;
+    if ((last !== null || loggedStage !== undefined) && p.stage !== (last?.stage ?? loggedStage)) {
+      withIds(logFor(app.log), { projectId: project.id }).info({ stage: p.stage }, `project stage ${p.stage}`);
+    }
+    loggedStage = p.stage;
     last = p;
     lastWrite = now;
     await touch?.(p.percent);

@@ -10,6 +10,7 @@ import type { WebhookEvent, WebhookPayload } from './events.js';
 import { MAX_ATTEMPTS, retryDelayMs, sweepGraceMs } from './schedule.js';
 import { webhookHeaders } from './signing.js';
 import { JOB_NAMES } from '../jobs/names.js';
+import { logFor, withIds } from '../logger.js';
 
 /**
  * Webhooks are sent by jobs, never inline (DESIGN.md, Webhooks). The
@@ -148,6 +149,10 @@ export async function deliverWebhook(app: App, deliveryId: string, opts: Deliver
   const attempt = delivery.attempts + 1;
   const result = await send(app, delivery, delivery.user.webhookSecret, opts.fetch ?? guardedFetch);
   const finishedAt = new Date();
+  // one line per attempt, naming the project (or export, publication) it tells of
+  const { projectId } = delivery.payload as { projectId?: string };
+  const log = withIds(logFor(app.log), { deliveryId, projectId });
+  const told = { event: delivery.event, subjectId: delivery.subjectId, attempt, statusCode: result.status, durationMs: finishedAt.getTime() - startedAt };
   // written only while our lease holds: a late attempt whose lease ran out records nothing
   const held = { id: deliveryId, status: 'pending' as const, nextAttemptAt: lease };
 
@@ -156,6 +161,7 @@ export async function deliverWebhook(app: App, deliveryId: string, opts: Deliver
       where: held,
       data: { status: 'delivered', attempts: attempt, lastStatusCode: result.status, lastError: null, deliveredAt: finishedAt, nextAttemptAt: null },
     });
+    if (count) log.info({ ...told, outcome: 'delivered' }, 'webhook delivered');
     return count ? 'delivered' : 'skipped';
   }
 
@@ -166,6 +172,7 @@ export async function deliverWebhook(app: App, deliveryId: string, opts: Deliver
     data: { status: giveUp ? 'failed' : 'pending', attempts: attempt, lastStatusCode: result.status, lastError: result.error, nextAttemptAt },
   });
   if (!count) return 'skipped';
+  log.info({ ...told, outcome: giveUp ? 'failed' : 'retrying', error: result.error, nextAttemptAt }, giveUp ? 'webhook failed; no more attempts' : 'webhook attempt failed; retrying');
   if (nextAttemptAt) await dispatchWebhook(app, deliveryId, nextAttemptAt);
   return giveUp ? 'failed' : 'retrying';
 }
