@@ -4,6 +4,7 @@ import type { App } from '../src/app.js';
 import { newWebhookSecret } from '../src/auth/keys.js';
 import { debit } from '../src/credits/ledger.js';
 import { createPrisma, type Db } from '../src/db/client.js';
+import { createLogger } from '../src/logger.js';
 import type { ProjectKind, ProjectStatus } from '../src/generated/prisma/client.ts';
 import { fail, move, MOVES, ruleOf, webhookEvent } from '../src/projects/lifecycle.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
@@ -21,6 +22,7 @@ beforeAll(async () => {
   db = createPrisma(database.url, { max: 4 });
   app = {
     db,
+    log: createLogger('silent'),
     pubsub: { publish: (_topic: string, id: string, e: { status: string }) => void published.push({ id, status: e.status }) },
     jobs: { enqueue: async (name: string) => (enqueued.push(name), crypto.randomUUID()) },
     storage: { url: (key: string) => `https://files.test/${key}` },
