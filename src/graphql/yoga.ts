@@ -20,6 +20,7 @@ import { useStorableText } from './plugins/storable-text.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
 import { useVariableErrors } from './plugins/variable-errors.js';
 import { schema } from './schema.js';
+import { graphiqlOptions, renderGraphiQLPage } from './graphiql.js';
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
 
@@ -50,7 +51,9 @@ export function createGraphQLServer(app: App): GraphQLServer {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: false,
+    // a browser's GET /graphql (Accept: text/html) gets GraphiQL, its assets served by us (graphiql.ts)
+    graphiql: graphiqlOptions,
+    renderGraphiQL: renderGraphiQLPage,
     logging: false,
     context: async (init) => {
       const params = init.connectionParams ?? {};

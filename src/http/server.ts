@@ -13,6 +13,7 @@ import { migrationsApplied } from '../db/health.js';
 import { answerClientError, codeForStatus, endWithError, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
 import { registerConsole } from './console.js';
+import { registerGraphiQLRoutes } from './graphiql.js';
 import { findUploads } from '../idempotency/fingerprint.js';
 import { endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
@@ -157,6 +158,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   registerFileRoutes(fastify, app.storage, urlSigningSecret(app.config));
   registerConsole(fastify);
+  registerGraphiQLRoutes(fastify);
 
   const wss = new WebSocketServer({ noServer: true });
   // a handshake ws refuses (a wrong method, key, version or subprotocol list) is answered in GraphQL's format

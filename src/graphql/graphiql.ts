@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type { GraphiQLOptions } from 'graphql-yoga';
+
+/**
+ * GraphiQL for a person who opens /graphql in a browser. The page and every
+ * asset it loads (script, styles, editor workers, icon) come from this service,
+ * out of the @graphql-yoga/render-graphiql bundle: nothing from a CDN, so it
+ * works offline. The key goes in the headers editor, open and prefilled with
+ * an `x-api-key` placeholder; subscriptions go over SSE with those headers.
+ */
+
+/** Where the page's assets are served (src/http/graphiql.ts), outside /graphql. */
+export const GRAPHIQL_ASSETS = '/graphiql';
+
+const KEY_PLACEHOLDER = 'sk-your-api-key';
+
+export const graphiqlOptions: GraphiQLOptions = {
+  title: 'clipcast GraphiQL',
+  headers: JSON.stringify({ 'x-api-key': KEY_PLACEHOLDER }, null, 2),
+  defaultEditorToolsVisibility: 'headers',
+  // graphql-yoga's own GraphQL over SSE: a fetch that sends the headers above, as /graphql serves it
+  subscriptionsProtocol: 'SSE',
+  defaultQuery: [
+    `# Put your API key in the Headers tab below (in place of ${KEY_PLACEHOLDER}),`,
+    '# then reload the schema (the circular arrow, or Shift+Ctrl+R) and run:',
+    '',
+    '{ projects(first: 5) { edges { node { id title status progress { stage percent } } } } }',
+    '',
+    '# A project followed until no work is left on it (follow: true keeps it open):',
+    '# subscription { projectUpdates(projectId: "…") { status stage percent failureReason } }',
+    '',
+  ].join('\n'),
+};
+
+type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
+
+/** The assets by file name: the bundle is 9 MB of text, loaded on the first page or asset asked for. */
+let assets: Promise<{ files: Map<string, { type: string; body: string | Buffer }>; version: string }> | undefined;
+
+function loadAssets() {
+  assets ??= import('@graphql-yoga/render-graphiql/graphiql').then((b: Bundle) => {
+    const js = 'text/javascript; charset=utf-8';
+    const files = new Map<string, { type: string; body: string | Buffer }>([
+      ['graphiql.js', { type: js, body: b.js }],
+      ['graphiql.css', { type: 'text/css; charset=utf-8', body: b.css }],
+      ['editor.worker.js', { type: js, body: b.editorWorkerService }],
+      ['json.worker.js', { type: js, body: b.jsonWorker }],
+      ['graphql.worker.js', { type: js, body: b.graphqlWorker }],
+      ['favicon.ico', { type: 'image/x-icon', body: Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64') }],
+    ]);
+    // in every asset URL, so a browser's cached copy is dropped when the bundle changes
+    const version = crypto.createHash('sha256').update(b.js).update(b.css).digest('hex').slice(0, 12);
+    return { files, version };
+  });
+  return assets;
+}
+
+/** One asset of the page, or null for a name that is none. */
+export async function graphiqlAsset(name: string): Promise<{ type: string; body: string | Buffer } | null> {
+  return (await loadAssets()).files.get(name) ?? null;
+}
+
+const escapeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The page Yoga answers a browser's GET /graphql with (its `renderGraphiQL`). */
+export async function renderGraphiQLPage(opts: GraphiQLOptions): Promise<string> {
+  const { version } = await loadAssets();
+  const url = (name: string) => `${GRAPHIQL_ASSETS}/${name}?v=${version}`;
+  const workers = { editorWorkerService: url('editor.worker.js'), json: url('json.worker.js'), graphql: url('graphql.worker.js') };
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>${opts.title ?? 'GraphiQL'}</title>
+    <link rel="icon" href="${url('favicon.ico')}" />
+    <link rel="stylesheet" href="${url('graphiql.css')}" />
+  </head>
+  <body id="body" class="no-focus-outline">
+    <noscript>GraphiQL needs JavaScript.</noscript>
+    <div id="root"></div>
+    <script>
+      const workers = ${escapeJson(workers)};
+      self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (_moduleId, label) => workers[label] };
+    </script>
+    <script src="${url('graphiql.js')}"></script>
+    <script>
+      YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), ${escapeJson(opts)});
+    </script>
+  </body>
+</html>
+`;
+}
