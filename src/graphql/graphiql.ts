@@ -21,13 +21,16 @@ export const graphiqlOptions: GraphiQLOptions = {
   // graphql-yoga's own GraphQL over SSE: a fetch that sends the headers above, as /graphql serves it
   subscriptionsProtocol: 'SSE',
   defaultQuery: [
-    `# Put your API key in the Headers tab below (in place of ${KEY_PLACEHOLDER}),`,
-    '# then reload the schema (the circular arrow, or Shift+Ctrl+R) and run:',
+    '# 1. Your API key goes in the Headers tab below.',
+    '# 2. Reload the schema: the circular arrow (Shift+Ctrl+R).',
+    '# 3. Run:',
+    '{ projects(first: 5) { edges { node { id title status } } } }',
     '',
-    '{ projects(first: 5) { edges { node { id title status progress { stage percent } } } } }',
-    '',
-    '# A project followed until no work is left on it (follow: true keeps it open):',
-    '# subscription { projectUpdates(projectId: "…") { status stage percent failureReason } }',
+    '# A project followed until no work is left on it',
+    '# (follow: true keeps the stream open):',
+    '# subscription {',
+    '#   projectUpdates(projectId: "…") { status stage percent }',
+    '# }',
     '',
   ].join('\n'),
 };
