@@ -1,4 +1,4 @@
-import type { Followed } from './ws.js';
+import type { Followed, FollowOptions } from './ws.js';
 
 /**
  * Reads a GraphQL-over-SSE response: each event's `data` payload goes through
@@ -63,7 +63,7 @@ export async function followSse<T>(
   query: string,
   variables: Record<string, unknown>,
   pick: (data: Record<string, any>) => T,
-  { until = () => false, withinMs = 20_000 }: { until?: (e: T) => boolean; withinMs?: number } = {},
+  { until = () => false, withinMs = 20_000 }: FollowOptions<T> = {},
 ): Promise<Followed<T>> {
   const signal = AbortSignal.timeout(withinMs);
   const res = await subscribeSse(url, key, query, variables, signal);

@@ -7,6 +7,12 @@ export interface Followed<T> {
   ended: 'server' | 'until' | 'timeout';
 }
 
+/** When a follower stops by itself: once `until` holds for an event, or after `withinMs` (default 20 s). */
+export interface FollowOptions<T> {
+  until?: (e: T) => boolean;
+  withinMs?: number;
+}
+
 /**
  * Follows a subscription over graphql-ws (the key in connectionParams) until the
  * server completes it, `until` holds, or `withinMs` passes; the connection is
@@ -18,7 +24,7 @@ export function followWs<T>(
   query: string,
   variables: Record<string, unknown>,
   pick: (data: Record<string, any>) => T,
-  { until = () => false, withinMs = 20_000 }: { until?: (e: T) => boolean; withinMs?: number } = {},
+  { until = () => false, withinMs = 20_000 }: FollowOptions<T> = {},
 ): Promise<Followed<T>> {
   const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
   const events: T[] = [];
