@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExportPlan } from '../src/exports/plan.js';
 import { resumeRenders } from '../src/exports/service.js';
 import { JOB_NAMES } from '../src/jobs/names.js';
 import { probe } from '../src/media/ffprobe.js';
@@ -308,6 +309,50 @@ describe('GET /v1/projects/{id}/captions', () => {
     expect(await vtt.text()).toMatch(/^WEBVTT\s/);
     const bad = await request(app, 'GET', `/v1/projects/${p.id}/captions?format=ass`, { key: user.key });
     expect(bad).toMatchObject({ status: 400, body: { error: 'VALIDATION_ERROR', details: [{ field: 'format' }] } });
+  });
+
+  it('has one cue per page of the burned-in captions: as many words as the template or theme puts on a page', async () => {
+    /** [start, end, text] of each SRT cue, times in seconds */
+    const cuesOf = (srt: string) =>
+      srt.trim().split(/\n\n/).map((block) => {
+        const [, times, ...text] = block.split('\n');
+        const [a, b] = times.split(' --> ').map((t) => t.split(/[:,]/).map(Number)).map(([h, m, sec, ms]) => h * 3600 + m * 60 + sec + ms / 1000);
+        return { start: a, end: b, text: text.join(' ') };
+      });
+    /** the captions of the ASS file the export burns in, one per page */
+    const burnedIn = async (id: string) => {
+      const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id } });
+      const { ass } = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 });
+      return ass
+        .split('\n')
+        .filter((l) => l.startsWith('Dialogue:') && l.includes(',Caption,'))
+        .map((l) => {
+          const f = l.slice('Dialogue: '.length).split(',');
+          const time = (t: string) => t.split(':').reduce((acc, x) => acc * 60 + Number(x), 0);
+          return { start: time(f[1]), end: time(f[2]), text: f.slice(9).join(',').replace(/\{[^}]*\}/g, '') };
+        });
+    };
+    const theme = await gql(app, user.key, 'mutation($input: UserThemeInput!) { createUserTheme(input: $input) { id } }', { input: { name: 'One word', wordsPerLine: 1 } });
+    const cases = [
+      { settings: { templateName: 'subtitle' }, perPage: 5 },
+      { settings: {}, perPage: 2 }, // classic, the default
+      { settings: { userThemeId: theme.body.data.createUserTheme.id }, perPage: 1 },
+    ];
+    for (const { settings, perPage } of cases) {
+      const p = await transcribed(settings);
+      const srt = await fetch(new URL(`/v1/projects/${p.id}/captions?format=srt`, app.url), { headers: { 'x-api-key': user.key } });
+      const cues = cuesOf(await srt.text());
+      const pages = await burnedIn(p.id);
+      expect(cues.map((c) => c.text.toUpperCase()), JSON.stringify(settings)).toEqual(pages.map((pg) => pg.text.toUpperCase()));
+      cues.forEach((c, i) => {
+        expect(Math.abs(c.start - pages[i].start)).toBeLessThan(0.011);
+        expect(Math.abs(c.end - pages[i].end)).toBeLessThan(0.011);
+      });
+      const sizes = cues.map((c) => c.text.split(' ').length);
+      expect(Math.max(...sizes)).toBe(perPage);
+      const vtt = await fetch(new URL(`/v1/projects/${p.id}/captions?format=vtt`, app.url), { headers: { 'x-api-key': user.key } });
+      expect((await vtt.text()).split(' --> ')).toHaveLength(cues.length + 1);
+    }
   });
 });
 

@@ -178,7 +178,7 @@ describe('SRT and VTT', () => {
   });
 
   it('writes VTT with its header and escaped text', () => {
-    const vtt = toVtt([w('a<b', 3661.5, 3662), w('&', 3662, 3662.25)], ALL.map(() => ({ start: 0, end: 4000 })));
+    const vtt = toVtt([w('a<b', 3661.5, 3662), w('&', 3662, 3662.25)], ALL.map(() => ({ start: 0, end: 4000 })), { wordsPerLine: 7 });
     expect(vtt).toBe('WEBVTT\n\n01:01:01.500 --> 01:01:02.250\na&lt;b &amp;\n');
   });
 });

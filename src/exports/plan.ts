@@ -1,8 +1,8 @@
 import type { App } from '../app.js';
-import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
+import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate, type CaptionTemplate } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
-import { buildAss, type HookTitle } from '../media/render/captions.js';
+import { buildAss, resolveCaptionStyle, type CaptionTheme, type HookTitle } from '../media/render/captions.js';
 import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
 import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
@@ -39,6 +39,18 @@ export async function keptSegments(project: Project, words: Word[], duration: nu
   }
   if (project.removeBadTakes) cuts.push(...(await badTakesForRead(project, words)));
   return keepSegments(duration, mergeSegments(cuts), fps);
+}
+
+/** The caption template and user theme a project's captions are drawn with. */
+export async function captionLookOf(app: App, project: Project): Promise<{ template: CaptionTemplate; theme: CaptionTheme | null }> {
+  const theme = project.userThemeId ? await app.db.userTheme.findFirst({ where: { id: project.userThemeId, userId: project.userId } }) : null;
+  return { template: findCaptionTemplate(project.templateName) ?? DEFAULT_CAPTION_TEMPLATE, theme };
+}
+
+/** Words per caption page: the burned-in captions' and the SRT/VTT cues' (one pagination for both). */
+export async function captionPageSize(app: App, project: Project): Promise<number> {
+  const { template, theme } = await captionLookOf(app, project);
+  return resolveCaptionStyle(template, theme).wordsPerLine;
 }
 
 /** A word said this many times slower per letter than the transcript's median is stressed. */
@@ -111,8 +123,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const fps = exp.fps;
   const keep = await keptSegments(project, words, meta.duration, fps);
 
-  const theme = project.userThemeId ? await app.db.userTheme.findFirst({ where: { id: project.userThemeId, userId: project.userId } }) : null;
-  const template = findCaptionTemplate(project.templateName) ?? DEFAULT_CAPTION_TEMPLATE;
+  const { template, theme } = await captionLookOf(app, project);
   const hookSetting = project.hookTitle as { text?: string; template?: string; top?: number; size?: number } | null;
   const hook: HookTitle | null = hookSetting
     ? {

@@ -1,4 +1,4 @@
-import { keptSegments } from '../exports/plan.js';
+import { captionPageSize, keptSegments } from '../exports/plan.js';
 import { requestExport } from '../exports/service.js';
 import { toSrt, toVtt } from '../media/render/captions.js';
 import { metaOf, wordsOf } from '../projects/service.js';
@@ -45,14 +45,15 @@ builder.prismaObjectFields(ProjectType, (t) => ({
   exports: t.relation('exports', { description: 'Renders of the project, newest first', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 20 } }),
   captions: t.string({
     nullable: true,
-    description: 'The transcript as a caption file, on the timeline of the next render (silence and bad-take cuts applied)',
+    description: 'The transcript as a caption file, on the timeline of the next render (silence and bad-take cuts applied), one cue per page of the burned-in captions',
     args: { format: t.arg({ type: CaptionFormat, defaultValue: 'srt', required: true }) },
-    resolve: async (p, { format }) => {
+    resolve: async (p, { format }, ctx) => {
       const words = wordsOf(p);
       const meta = metaOf(p);
       if (!words || !meta) return null;
       const keep = await keptSegments(p, words, meta.duration, meta.fps || 30);
-      return format === 'vtt' ? toVtt(words, keep) : toSrt(words, keep);
+      const opts = { wordsPerLine: await captionPageSize(ctx.app, p) };
+      return format === 'vtt' ? toVtt(words, keep, opts) : toSrt(words, keep, opts);
     },
   }),
 }));

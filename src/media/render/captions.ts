@@ -387,8 +387,8 @@ export function buildAss(o: BuildAssOptions): string {
 // SRT / VTT
 
 export interface CaptionFileOptions {
-  /** words per cue at most (default 7) */
-  wordsPerLine?: number;
+  /** words per cue at most: the burned-in pages' (resolveCaptionStyle(template, theme).wordsPerLine) */
+  wordsPerLine: number;
 }
 
 const clock = (seconds: number, sep: ',' | '.') => {
@@ -400,17 +400,17 @@ const clock = (seconds: number, sep: ',' | '.') => {
 };
 
 const cues = (words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions) =>
-  captionPages(words, keep, opts.wordsPerLine ?? 7).map((p) => ({ start: p.start, end: Math.max(p.end, p.start + 0.001), text: p.words.map((w) => w.text).join(' ') }));
+  captionPages(words, keep, opts.wordsPerLine).map((p) => ({ start: p.start, end: Math.max(p.end, p.start + 0.001), text: p.words.map((w) => w.text).join(' ') }));
 
-/** SubRip captions on the cut timeline, one cue per page. */
-export function toSrt(words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions = {}): string {
+/** SubRip captions on the cut timeline, one cue per burned-in page. */
+export function toSrt(words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions): string {
   return cues(words, keep, opts)
     .map((c, i) => `${i + 1}\n${clock(c.start, ',')} --> ${clock(c.end, ',')}\n${c.text}\n`)
     .join('\n');
 }
 
-/** WebVTT captions on the cut timeline, one cue per page. */
-export function toVtt(words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions = {}): string {
+/** WebVTT captions on the cut timeline, one cue per burned-in page. */
+export function toVtt(words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions): string {
   const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const body = cues(words, keep, opts).map((c) => `${clock(c.start, '.')} --> ${clock(c.end, '.')}\n${esc(c.text)}\n`);
   return ['WEBVTT\n', ...body].join('\n');
