@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { staticAsset, type StaticAsset } from '../http/static-asset.js';
 
 /**
  * GraphiQL for a person who opens /graphql in a browser. The page and every
@@ -38,18 +39,18 @@ export const graphiqlOptions: GraphiQLOptions = {
 type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
 
 /** The assets by file name: the bundle is 9 MB of text, loaded on the first page or asset asked for. */
-let assets: Promise<{ files: Map<string, { type: string; body: string | Buffer }>; version: string }> | undefined;
+let assets: Promise<{ files: Map<string, StaticAsset>; version: string }> | undefined;
 
 function loadAssets() {
   assets ??= import('@graphql-yoga/render-graphiql/graphiql').then((b: Bundle) => {
     const js = 'text/javascript; charset=utf-8';
-    const files = new Map<string, { type: string; body: string | Buffer }>([
-      ['graphiql.js', { type: js, body: b.js }],
-      ['graphiql.css', { type: 'text/css; charset=utf-8', body: b.css }],
-      ['editor.worker.js', { type: js, body: b.editorWorkerService }],
-      ['json.worker.js', { type: js, body: b.jsonWorker }],
-      ['graphql.worker.js', { type: js, body: b.graphqlWorker }],
-      ['favicon.ico', { type: 'image/x-icon', body: Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64') }],
+    const files = new Map<string, StaticAsset>([
+      ['graphiql.js', staticAsset(js, b.js)],
+      ['graphiql.css', staticAsset('text/css; charset=utf-8', b.css)],
+      ['editor.worker.js', staticAsset(js, b.editorWorkerService)],
+      ['json.worker.js', staticAsset(js, b.jsonWorker)],
+      ['graphql.worker.js', staticAsset(js, b.graphqlWorker)],
+      ['favicon.ico', staticAsset('image/x-icon', Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64'))],
     ]);
     // in every asset URL, so a browser's cached copy is dropped when the bundle changes
     const version = crypto.createHash('sha256').update(b.js).update(b.css).digest('hex').slice(0, 12);
@@ -59,7 +60,7 @@ function loadAssets() {
 }
 
 /** One asset of the page, or null for a name that is none. */
-export async function graphiqlAsset(name: string): Promise<{ type: string; body: string | Buffer } | null> {
+export async function graphiqlAsset(name: string): Promise<StaticAsset | null> {
   return (await loadAssets()).files.get(name) ?? null;
 }
 

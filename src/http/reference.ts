@@ -3,11 +3,11 @@
  * /openapi.json and a page at /docs that renders it with swagger-ui, whose
  * files this server serves itself (the page works without internet).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { sendAsset, staticAsset, type StaticAsset } from './static-asset.js';
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -47,39 +47,24 @@ const ASSETS: Record<string, { type: string; body: () => Buffer }> = {
   'init.js': { type: 'text/javascript; charset=utf-8', body: () => Buffer.from(INIT) },
 };
 
-interface Served {
-  type: string;
-  body: Buffer;
-  etag: string;
-}
-
-/** An answer that a client may keep and revalidate (ETag): the files change only with the package. */
-function serve(req: FastifyRequest, reply: FastifyReply, file: Served, cacheControl: string) {
-  reply.header('cache-control', cacheControl).header('etag', file.etag).header('x-content-type-options', 'nosniff');
-  if (req.headers['if-none-match'] === file.etag) return reply.code(304).send();
-  return reply.type(file.type).send(file.body);
-}
-
-const served = (type: string, body: Buffer): Served => ({ type, body, etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
-
 /** Mounts /openapi.json, /docs and its files; `document` is made on the first request. */
 export function registerReference(fastify: FastifyInstance, document: () => unknown): void {
-  let json: Served | undefined;
-  const files = new Map<string, Served>();
-  const page = served('text/html; charset=utf-8', Buffer.from(PAGE));
+  let json: StaticAsset | undefined;
+  const files = new Map<string, StaticAsset>();
+  const page = staticAsset('text/html; charset=utf-8', Buffer.from(PAGE));
 
   fastify.get('/openapi.json', async (req, reply) => {
-    json ??= served('application/json; charset=utf-8', Buffer.from(JSON.stringify(document())));
-    return serve(req, reply, json, 'no-cache');
+    json ??= staticAsset('application/json; charset=utf-8', Buffer.from(JSON.stringify(document())));
+    return sendAsset(req, reply, json, 'no-cache');
   });
-  fastify.get('/docs', async (req, reply) => serve(req, reply, page, 'no-cache'));
+  fastify.get('/docs', async (req, reply) => sendAsset(req, reply, page, 'no-cache'));
   fastify.get('/docs/', async (_req, reply) => reply.redirect('/docs', 301));
   fastify.get<{ Params: { file: string } }>('/docs/:file', async (req, reply) => {
     const asset = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined;
     if (!asset) return reply.callNotFound();
     let file = files.get(req.params.file);
-    if (!file) files.set(req.params.file, (file = served(asset.type, asset.body())));
+    if (!file) files.set(req.params.file, (file = staticAsset(asset.type, asset.body())));
     // a day, then revalidated by ETag: the names carry no version
-    return serve(req, reply, file, 'public, max-age=86400');
+    return sendAsset(req, reply, file, 'public, max-age=86400');
   });
 }
