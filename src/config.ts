@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PLATFORM_KEYS, type PlatformKey } from './catalog/platforms.js';
 
 /** Settings read once from the environment (CONTRACT.md, Environment). */
 export interface Config {
@@ -64,6 +65,21 @@ export interface Config {
   testDatabaseUrl: string | undefined;
   /** ADMIN_DEBUG=1: the operator CLI prints the stack of an unexpected error */
   adminDebug: boolean;
+  /** the secret platform tokens are sealed with (TOKEN_ENCRYPTION_KEY); unset, no real account can connect */
+  tokenEncryptionKey: string | undefined;
+  /** each platform's OAuth client (`<KEY>_CLIENT_ID`, `<KEY>_CLIENT_SECRET`) and host override (`<KEY>_BASE_URL`) */
+  platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
+}
+
+function platformSettings(env: NodeJS.ProcessEnv): Config['platforms'] {
+  const out = {} as Config['platforms'];
+  for (const key of PLATFORM_KEYS) {
+    const name = key.toUpperCase();
+    const baseUrl = env[`${name}_BASE_URL`] || undefined;
+    if (baseUrl && !/^https?:\/\/[^/]+/.test(baseUrl)) throw new Error(`${name}_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+    out[key] = { clientId: env[`${name}_CLIENT_ID`] || undefined, clientSecret: env[`${name}_CLIENT_SECRET`] || undefined, baseUrl: baseUrl?.replace(/\/+$/, '') };
+  }
+  return out;
 }
 
 const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
@@ -140,5 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     longJobLockMs: Number(env.PROJECT_JOB_LOCK_MS) || 2 * 60_000,
     testDatabaseUrl: env.TEST_DATABASE_URL || undefined,
     adminDebug: env.ADMIN_DEBUG === '1',
+    tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY || undefined,
+    platforms: platformSettings(env),
   };
 }

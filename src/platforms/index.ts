@@ -1,27 +1,38 @@
 /**
  * The connectors by name: an account's `connector` column says which one
- * publishes for it. Built once per process and shared.
+ * publishes for it. `sandbox` is the built-in imitation the operator CLI
+ * connects accounts to; each platform key names the connector that speaks
+ * that platform's own API (one module per platform, listed in DEFINITIONS),
+ * wrapped so that it always gets the account's tokens decrypted and fresh
+ * (src/platforms/session.ts). Built once per process and shared.
  */
 import type { App } from '../app.js';
+import type { PlatformKey } from '../catalog/platforms.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
-import type { PlatformConnector } from './types.js';
+import { withTokens } from './session.js';
+import type { PlatformConnector, PlatformDefinition } from './types.js';
+
+/** One module per platform key, each speaking that platform's official API (its file's header names the version and endpoints). */
+export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {};
 
 const built = new WeakMap<App, Map<string, PlatformConnector>>();
 
-const FACTORIES: Record<string, (app: App) => PlatformConnector> = {
-  [SANDBOX_CONNECTOR]: (app) => createSandboxConnector({ db: app.db, delayMs: app.config.sandboxDelayMs }),
-};
+function build(app: App, name: string): PlatformConnector | null {
+  if (name === SANDBOX_CONNECTOR) return createSandboxConnector({ db: app.db, delayMs: app.config.sandboxDelayMs });
+  const definition = Object.hasOwn(DEFINITIONS, name) ? DEFINITIONS[name as PlatformKey] : undefined;
+  return definition ? withTokens(app, definition) : null;
+}
 
-export const CONNECTOR_NAMES = Object.keys(FACTORIES);
+export const CONNECTOR_NAMES = [SANDBOX_CONNECTOR, ...Object.keys(DEFINITIONS)];
 
 /** The connector called `name`; an unknown name (a connector since removed) is an error of the account, not of the service. */
 export function connectorFor(app: App, name: string): PlatformConnector | null {
   let byName = built.get(app);
   if (!byName) built.set(app, (byName = new Map()));
   if (!byName.has(name)) {
-    const factory = Object.hasOwn(FACTORIES, name) ? FACTORIES[name] : null;
-    if (!factory) return null;
-    byName.set(name, factory(app));
+    const connector = build(app, name);
+    if (!connector) return null;
+    byName.set(name, connector);
   }
   return byName.get(name)!;
 }

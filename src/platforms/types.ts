@@ -16,7 +16,10 @@ export interface ConnectedAccount {
   externalId: string;
   isPrivate: boolean;
   followers: number;
-  /** the connector's own data: tokens, or the sandbox's starting point */
+  /**
+   * the connector's own data: for a platform connector, the account's tokens
+   * (a TokenSet, decrypted and fresh); for the sandbox, its starting point
+   */
   credentials: unknown;
   createdAt: Date;
 }
@@ -30,11 +33,21 @@ export interface PostMedia {
   open(): Promise<Readable>;
 }
 
-/** One post to publish: our id (a platform that takes a client reference gets it) and its platform member of the publish body. */
+/**
+ * One post to publish: our id (a platform that takes a client reference gets
+ * it) and its platform member of the publish body. `progress` is what the
+ * connector saved of an earlier attempt at this post (null on the first): a
+ * delivery killed mid-upload re-runs with it, so the connector can ask the
+ * platform what already happened (the upload's session, the post made from
+ * it) before it uploads or posts again. `saveProgress` writes it at once,
+ * before the step that follows it: save a handle before the platform acts on it.
+ */
 export interface OutgoingPost {
   id: string;
   platform: PlatformKey;
   content: Record<string, unknown>;
+  progress: Record<string, unknown> | null;
+  saveProgress(progress: Record<string, unknown>): Promise<void>;
 }
 
 export interface PublishedPost {
@@ -88,3 +101,118 @@ export class PlatformError extends Error {
 }
 
 export const isPlatformError = (e: unknown): e is PlatformError => e instanceof PlatformError;
+
+/**
+ * An account's tokens as a platform issued them, kept encrypted at rest
+ * (src/platforms/vault.ts). `extra` holds what else a connector needs to act
+ * for the account: a page's own token, the user id the platform's paths
+ * take, the scopes granted.
+ */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string;
+  /** ISO 8601; absent when the token does not expire */
+  expiresAt?: string;
+  /** ISO 8601; when the refresh token itself expires, where the platform says */
+  refreshExpiresAt?: string;
+  scope?: string;
+  extra?: Record<string, string>;
+}
+
+/** Who an account is on its platform, read once it is connected. */
+export interface AccountIdentity {
+  externalId: string;
+  handle: string | null;
+  isPrivate: boolean;
+  followers: number;
+  /** merged into the TokenSet's `extra` (ids and tokens the connector needs later) */
+  extra?: Record<string, string>;
+  /** replaces the access token: a page's token where the platform posts as a page */
+  accessToken?: string;
+}
+
+/** A platform's OAuth 2.0 authorization-code flow. */
+export interface OAuthFlow {
+  /** where the user's browser goes to consent */
+  authorizeUrl: string;
+  /** where a code and a refresh token become tokens (POST, form-encoded) */
+  tokenUrl: string;
+  scopes: readonly string[];
+  /** how scopes are joined in the authorisation URL */
+  scopeSeparator: ' ' | ',';
+  /** S256 PKCE */
+  pkce: boolean;
+  /** how the client authenticates at the token endpoint: HTTP Basic, or client_id/client_secret in the body */
+  clientAuth: 'basic' | 'body';
+  /** the name of the client id parameter, where the platform has its own (client_key) */
+  clientIdParam?: string;
+  /** more parameters of the authorisation URL (access_type=offline, prompt=consent) */
+  authorizeParams?: Readonly<Record<string, string>>;
+}
+
+/** A platform's settings from the environment (README, Platforms). */
+export interface PlatformSettings {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * Every host of the platform replaced by this origin (`<KEY>_BASE_URL`):
+   * for a proxy, or a local imitation of the platform in tests. Unset: the platform's own hosts.
+   */
+  baseUrl: string | undefined;
+}
+
+/** What a platform module gives the service: its connector and how an account connects. */
+export interface PlatformDefinition {
+  key: PlatformKey;
+  /** the brand, for the README and logs only */
+  oauth: OAuthFlow;
+  /**
+   * Turns an authorisation code into tokens; the default is the standard
+   * form POST to `oauth.tokenUrl` (RFC 6749 4.1.3), with the PKCE verifier when used.
+   */
+  exchangeCode?(http: PlatformHttp, settings: PlatformSettings, input: { code: string; redirectUri: string; codeVerifier?: string }): Promise<TokenSet>;
+  /**
+   * New tokens for old; the default is the standard refresh_token grant
+   * (RFC 6749 6). A refusal of the grant itself is a `reauthorize` PlatformError.
+   */
+  refresh?(http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet): Promise<TokenSet>;
+  /** reads the account's identity, privacy and followers with fresh tokens */
+  identify(http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet): Promise<AccountIdentity>;
+  /** the connector; its methods get accounts whose `credentials` is a fresh TokenSet */
+  connector(http: PlatformHttp, settings: PlatformSettings): PlatformConnector;
+}
+
+/** A response as a connector reads it. */
+export interface PlatformResponse {
+  status: number;
+  headers: Headers;
+  /** parsed JSON, or null when the body is empty or not JSON */
+  json: unknown;
+  text: string;
+}
+
+export interface PlatformRequest {
+  method?: string;
+  /** an absolute URL on one of the platform's hosts (rewritten to `baseUrl` when set) */
+  url: string;
+  /** a bearer token, sent as `Authorization: Bearer …` and never logged */
+  token?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** an object is sent as JSON; URLSearchParams as a form; a Buffer or stream as is */
+  body?: unknown;
+  /** ms; the default suits an API call, an upload chunk gets longer */
+  timeoutMs?: number;
+}
+
+/**
+ * The client every connector uses (src/platforms/http.ts): rewrites hosts to
+ * `baseUrl`, times out, and turns a network failure into a `retry`
+ * PlatformError. It does not judge statuses: each connector reads the
+ * platform's own error shape.
+ */
+export interface PlatformHttp {
+  request(req: PlatformRequest): Promise<PlatformResponse>;
+  /** the URL as it will be requested (for upload URLs a platform hands back, which are absolute) */
+  resolve(url: string): string;
+}

@@ -69,9 +69,10 @@ interface ClaimedPost {
   platform: PlatformKey;
   content: Record<string, unknown>;
   platformRef: string | null;
+  progress: Record<string, unknown> | null;
   attempts: number;
   mediaKey: string;
-  account: ConnectedAccount & { connector: string };
+  account: ConnectedAccount & { connector: string; status: string; statusReason: string | null };
 }
 
 /**
@@ -101,6 +102,7 @@ async function claim(app: App, postId: string): Promise<ClaimedPost | null> {
     platform: post.platform,
     content: post.content as Record<string, unknown>,
     platformRef: post.platformRef,
+    progress: (post.progress ?? null) as Record<string, unknown> | null,
     attempts: post.attempts,
     mediaKey: post.publication.mediaKey,
     account: { ...account, platform: account.platform as PlatformKey },
@@ -123,7 +125,16 @@ export async function deliverPost(app: App, postId: string, log: Logger = app.lo
   if (!post) return 'skipped';
   if (post.attempts >= MAX_ATTEMPTS) return await gaveUp(app, post, log);
   const connector = connectorFor(app, post.account.connector);
-  const outgoing: OutgoingPost = { id: post.id, platform: post.platform, content: post.content };
+  const outgoing: OutgoingPost = {
+    id: post.id,
+    platform: post.platform,
+    content: post.content,
+    progress: post.progress,
+    // written at once: the connector saves a handle before the platform acts on it
+    saveProgress: async (progress) => {
+      await app.db.post.update({ where: { id: post.id }, data: { progress: progress as Prisma.InputJsonValue } });
+    },
+  };
   // a long upload keeps its lease
   const renew = setInterval(() => {
     void app.db.post
@@ -132,6 +143,9 @@ export async function deliverPost(app: App, postId: string, log: Logger = app.lo
   }, leaseMs(app) / 3);
   try {
     if (!connector) throw new PlatformError('disconnected', `the ${post.platform} account uses a connector this service no longer has (${post.account.connector}); connect it again`);
+    if (post.account.status === 'disconnected') {
+      throw new PlatformError('disconnected', `the ${post.platform} account is disconnected${post.account.statusReason ? ` (${post.account.statusReason})` : ''}; connect it again`);
+    }
     if (post.platformRef) {
       const checked = await connector.check(post.account, post.platformRef);
       if (checked.state === 'pending') return await waitFor(app, post, post.platformRef, checked.checkAfterMs);

@@ -1,0 +1,73 @@
+/**
+ * The standard token endpoint calls of OAuth 2.0 (RFC 6749): a code for
+ * tokens (4.1.3) and a refresh token for new ones (6). Platforms that follow
+ * the standard use these as they are; the others' modules write their own.
+ */
+import { retryAfterMs } from './http.js';
+import { PlatformError, type OAuthFlow, type PlatformHttp, type PlatformResponse, type PlatformSettings, type TokenSet } from './types.js';
+
+/** A token endpoint's answer (RFC 6749 5.1) as a TokenSet; `previous` keeps a refresh token the answer does not repeat. */
+export function tokenSetFrom(json: Record<string, unknown>, now = Date.now(), previous?: TokenSet): TokenSet {
+  const expiresIn = Number(json.expires_in);
+  const refreshExpiresIn = Number(json.refresh_expires_in ?? json.refresh_token_expires_in);
+  return {
+    accessToken: String(json.access_token),
+    refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : previous?.refreshToken,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now + expiresIn * 1000).toISOString() : undefined,
+    refreshExpiresAt: Number.isFinite(refreshExpiresIn) && refreshExpiresIn > 0 ? new Date(now + refreshExpiresIn * 1000).toISOString() : previous?.refreshExpiresAt,
+    scope: typeof json.scope === 'string' ? json.scope : previous?.scope,
+    extra: previous?.extra,
+  };
+}
+
+/**
+ * Judges a token endpoint's refusal (RFC 6749 5.2): a grant the platform no
+ * longer honours (invalid_grant, an unknown client) means the user must
+ * connect again; a 5xx or a rate limit passes.
+ */
+export function tokenError(name: string, res: PlatformResponse, what: string): PlatformError {
+  const body = (res.json ?? {}) as Record<string, unknown>;
+  const code = typeof body.error === 'string' ? body.error : undefined;
+  const description = typeof body.error_description === 'string' ? body.error_description : undefined;
+  const said = [code, description].filter(Boolean).join(': ') || `HTTP ${res.status}`;
+  if (res.status >= 500 || res.status === 429) return new PlatformError('retry', `${name}: ${what} failed for now (${said})`, retryAfterMs(res.headers));
+  return new PlatformError('reauthorize', `${name}: ${what} was refused (${said}); connect the account again`);
+}
+
+function clientParams(flow: OAuthFlow, settings: PlatformSettings, form: URLSearchParams, headers: Record<string, string>) {
+  if (flow.clientAuth === 'basic') {
+    const pair = `${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    form.set(flow.clientIdParam ?? 'client_id', settings.clientId);
+  } else {
+    form.set(flow.clientIdParam ?? 'client_id', settings.clientId);
+    form.set('client_secret', settings.clientSecret);
+  }
+}
+
+async function tokenCall(name: string, flow: OAuthFlow, http: PlatformHttp, settings: PlatformSettings, form: URLSearchParams, what: string, previous?: TokenSet) {
+  const headers: Record<string, string> = {};
+  clientParams(flow, settings, form, headers);
+  const res = await http.request({ method: 'POST', url: flow.tokenUrl, headers, body: form });
+  const json = (res.json ?? {}) as Record<string, unknown>;
+  if (res.status !== 200 || typeof json.access_token !== 'string') throw tokenError(name, res, what);
+  return tokenSetFrom(json, Date.now(), previous);
+}
+
+/** RFC 6749 4.1.3, with the PKCE verifier (RFC 7636 4.5) when the flow uses one. */
+export function standardExchange(name: string, flow: OAuthFlow) {
+  return (http: PlatformHttp, settings: PlatformSettings, input: { code: string; redirectUri: string; codeVerifier?: string }) => {
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri });
+    if (input.codeVerifier) form.set('code_verifier', input.codeVerifier);
+    return tokenCall(name, flow, http, settings, form, 'exchanging the authorisation code');
+  };
+}
+
+/** RFC 6749 6. Without a refresh token there is nothing to refresh: the user connects again. */
+export function standardRefresh(name: string, flow: OAuthFlow) {
+  return (http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet) => {
+    if (!tokens.refreshToken) throw new PlatformError('reauthorize', `${name}: the access token expired and the platform gave no refresh token; connect the account again`);
+    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
+    return tokenCall(name, flow, http, settings, form, 'refreshing the access token', tokens);
+  };
+}
