@@ -3,6 +3,7 @@
  * tokens (4.1.3) and a refresh token for new ones (6). Platforms that follow
  * the standard use these as they are; the others' modules write their own.
  */
+import crypto from 'node:crypto';
 import { retryAfterMs } from './http.js';
 import { PlatformError, type OAuthFlow, type PlatformHttp, type PlatformResponse, type PlatformSettings, type TokenSet } from './types.js';
 
@@ -70,4 +71,26 @@ export function standardRefresh(name: string, flow: OAuthFlow) {
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
     return tokenCall(name, flow, http, settings, form, 'refreshing the access token', tokens);
   };
+}
+
+/** A PKCE pair (RFC 7636 4.1-4.2): the verifier kept by the service, its S256 challenge sent through the browser. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = crypto.randomBytes(48).toString('base64url');
+  return { verifier, challenge: crypto.createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** The URL a user's browser opens to consent (RFC 6749 4.1.1; RFC 7636 4.3 when `codeChallenge` is given). */
+export function authorizeUrl(http: PlatformHttp, flow: OAuthFlow, settings: PlatformSettings, input: { redirectUri: string; state: string; codeChallenge?: string }): string {
+  const url = new URL(http.resolve(flow.authorizeUrl));
+  const params: Record<string, string> = {
+    [flow.clientIdParam ?? 'client_id']: settings.clientId,
+    response_type: 'code',
+    redirect_uri: input.redirectUri,
+    scope: flow.scopes.join(flow.scopeSeparator),
+    state: input.state,
+    ...flow.authorizeParams,
+  };
+  if (flow.pkce && input.codeChallenge) Object.assign(params, { code_challenge: input.codeChallenge, code_challenge_method: 'S256' });
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return url.toString();
 }

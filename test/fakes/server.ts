@@ -100,3 +100,27 @@ export async function startFake(handler: FakeHandler): Promise<FakeServer> {
       }),
   };
 }
+
+/**
+ * What every platform fake offers a test beside its endpoints: its
+ * registered OAuth client, the posts it published with the bytes of their
+ * videos, and switches that make it misbehave as the platform can. Its
+ * authorisation endpoint stands for the user's consent: it checks the
+ * request and redirects at once to `redirect_uri` with a code and the state.
+ */
+export interface PlatformFake extends FakeServer {
+  clientId: string;
+  clientSecret: string;
+  /** the redirect URI the fake's client has registered; other redirect URIs are refused */
+  redirectUri: string;
+  /** posts made, in order: the platform's id, the main text, the video's bytes */
+  posts: Array<{ id: string; text: string; video: Buffer }>;
+  /** the next `times` API calls (not the OAuth endpoints) answer this platform's error of the given class */
+  failNext(kind: 'retry' | 'bad_request' | 'reauthorize' | 'disconnected', times?: number): void;
+  /** how many status checks a new upload stays "processing" for (0: ready at once) */
+  processingChecks: number;
+  /** every access token issued so far is expired from now on (refresh tokens still work) */
+  expireAccessTokens(): void;
+  /** every refresh token issued so far is revoked (a refresh is refused with the platform's invalid-grant error) */
+  revokeRefreshTokens(): void;
+}
