@@ -1,4 +1,5 @@
 import type { Route } from './route.js';
+import { accountRoutes } from './routes/accounts.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { exportRoutes } from './routes/exports.js';
 import { libraryRoutes } from './routes/library.js';
@@ -17,6 +18,7 @@ export const routeGroups: Record<string, Route[]> = {
   library: libraryRoutes,
   presets: presetRoutes,
   publishing: publishingRoutes,
+  accounts: accountRoutes,
   statistics: publishingStatsRoutes,
   catalogue: catalogRoutes,
 };

@@ -1,4 +1,5 @@
 import { PLATFORM_KEYS } from '../catalog/platforms.js';
+import { disconnectProfileAccount, platformStatuses, startConnection, type Authorization, type PlatformStatus } from '../publishing/connections.js';
 import { listPublications } from '../publishing/listing.js';
 import { cancelPublication, findPublication, publishProject } from '../publishing/publish.js';
 import { publicationEvent, type PublicationEvent } from '../publishing/events.js';
@@ -191,8 +192,15 @@ interface AccountRow {
   isPrivate: boolean;
   followers: number;
   connector: string;
+  status: 'connected' | 'disconnected';
+  statusReason: string | null;
   createdAt: Date;
 }
+
+const AccountStatusEnum = builder.enumType('AccountStatus', {
+  description: 'connected: posts go out; disconnected: publishing to it is refused until it is connected again',
+  values: ['connected', 'disconnected'] as const,
+});
 
 const SocialAccountType = builder.objectRef<AccountRow>('SocialAccount').implement({
   description: "A profile's connected account on one platform",
@@ -202,7 +210,9 @@ const SocialAccountType = builder.objectRef<AccountRow>('SocialAccount').impleme
     handle: t.exposeString('handle', { nullable: true }),
     isPrivate: t.exposeBoolean('isPrivate', { description: 'a private account cannot post public shortvideo posts' }),
     followers: t.exposeInt('followers', { description: 'as of the latest analytics sync' }),
-    connector: t.exposeString('connector', { description: 'what publishes for it: sandbox for accounts connected by the operator CLI' }),
+    connector: t.exposeString('connector', { description: "what publishes for it: the platform's key for an account connected through its OAuth flow, sandbox for one connected by the operator CLI" }),
+    status: t.field({ type: AccountStatusEnum, resolve: (a) => a.status }),
+    statusReason: t.exposeString('statusReason', { nullable: true, description: 'why it is disconnected: by its owner, or a refresh of its authorisation the platform refused' }),
     connectedAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -218,7 +228,33 @@ const ProfileType = builder.objectRef<{ id: string; name: string; isPrimary: boo
   }),
 });
 
+const PlatformAvailabilityType = builder.objectRef<PlatformStatus>('PlatformAvailability').implement({
+  description: 'A platform, and whether accounts can be connected on it here',
+  fields: (t) => ({
+    key: t.field({ type: PlatformEnum, resolve: (p) => p.key }),
+    kind: t.exposeString('kind'),
+    available: t.exposeBoolean('available', { description: 'connectAccount works for it: the operator configured its OAuth client' }),
+    reason: t.exposeString('reason', { nullable: true, description: 'why it is not available' }),
+    redirectUri: t.exposeString('redirectUri', { description: "the OAuth redirect URI to register in the platform's developer console" }),
+    scopes: t.exposeStringList('scopes', { description: 'the permissions asked of the user' }),
+  }),
+});
+
+const AccountAuthorizationType = builder.objectRef<Authorization>('AccountAuthorization').implement({
+  description: "Where to send the user's browser to connect an account",
+  fields: (t) => ({
+    authorizationUrl: t.exposeString('authorizationUrl', { description: "the platform's consent page; it redirects back to redirectUri" }),
+    redirectUri: t.exposeString('redirectUri'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'the URL works once, until then' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  platforms: t.field({
+    type: [PlatformAvailabilityType],
+    description: 'The six platforms: which can connect accounts here, their redirect URIs and scopes',
+    resolve: (_root, _args, ctx) => platformStatuses(ctx.app.config),
+  }),
   profiles: t.field({
     type: [ProfileType],
     description: 'Your profiles, the primary one first, with their connected accounts',
@@ -228,5 +264,25 @@ builder.queryFields((t) => ({
         orderBy: [{ isPrimary: 'desc' }, { createdAt: 'asc' }],
         include: { accounts: { orderBy: { platform: 'asc' } } },
       }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  connectAccount: t.field({
+    type: AccountAuthorizationType,
+    description:
+      "Starts connecting a profile's account on a platform: send the user's browser to authorizationUrl; once they consent, the platform redirects to the service, which connects the account (a reconnection keeps the account's posts) and sends the browser on to returnUrl",
+    args: {
+      profileId: t.arg.id({ required: true }),
+      platform: t.arg({ type: PlatformEnum, required: true }),
+      returnUrl: t.arg.string({ description: 'where the browser goes afterwards, with connected=<platform>&accountId=… or error=… added; a short page says what happened when left out' }),
+    },
+    resolve: (_root, args, ctx) => startConnection(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform, returnUrl: args.returnUrl }),
+  }),
+  disconnectAccount: t.field({
+    type: SocialAccountType,
+    description: "Disconnects a profile's account on a platform: its tokens are forgotten, its posts and history kept; publishing to it is refused until it is connected again",
+    args: { profileId: t.arg.id({ required: true }), platform: t.arg({ type: PlatformEnum, required: true }) },
+    resolve: (_root, args, ctx) => disconnectProfileAccount(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform }),
   }),
 }));

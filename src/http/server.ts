@@ -14,6 +14,7 @@ import { answerClientError, codeForStatus, endWithError, graphqlErrorBody, sendE
 import { registerFileRoutes } from './files.js';
 import { registerConsole } from './console.js';
 import { registerGraphiQLRoutes } from './graphiql.js';
+import { registerOAuthCallback } from './oauth-callback.js';
 import { findUploads } from '../idempotency/fingerprint.js';
 import { endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
@@ -159,6 +160,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   registerFileRoutes(fastify, app.storage, urlSigningSecret(app.config));
   registerConsole(fastify);
   registerGraphiQLRoutes(fastify);
+  registerOAuthCallback(fastify, app);
 
   const wss = new WebSocketServer({ noServer: true });
   // a handshake ws refuses (a wrong method, key, version or subprotocol list) is answered in GraphQL's format

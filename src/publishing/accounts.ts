@@ -45,7 +45,17 @@ export async function connectSandboxAccount(db: Db, profileId: string, input: Ac
       followers: count,
       credentials: credentials as unknown as Prisma.InputJsonValue,
     },
-    update: { isPrivate, followers: count, connector: SANDBOX_CONNECTOR, credentials: credentials as unknown as Prisma.InputJsonValue },
+    // a reconnection through the sandbox replaces whatever connected the account before
+    update: {
+      isPrivate,
+      followers: count,
+      connector: SANDBOX_CONNECTOR,
+      credentials: credentials as unknown as Prisma.InputJsonValue,
+      status: 'connected',
+      statusReason: null,
+      tokens: null,
+      tokenExpiresAt: null,
+    },
   });
   await writeFollowers(db, [{ id: account.id, followers: count }], utcDay(new Date()));
   return account;

@@ -56,7 +56,8 @@ export async function syncAnalytics(app: App, opts: { now?: () => Date; touch?: 
 
   for (let after: string | undefined; ; ) {
     const posts = await app.db.post.findMany({
-      where: { publishStatus: 'published', platformPostId: { not: null }, ...(after ? { id: { gt: after } } : {}) },
+      // a disconnected account's posts cannot be read until it is connected again; they keep their last totals
+      where: { publishStatus: 'published', platformPostId: { not: null }, account: { status: 'connected' }, ...(after ? { id: { gt: after } } : {}) },
       select: { id: true, platformPostId: true, account: true },
       orderBy: { id: 'asc' },
       take: BATCH,
@@ -83,7 +84,7 @@ export async function syncAnalytics(app: App, opts: { now?: () => Date; touch?: 
   }
 
   for (let after: string | undefined; ; ) {
-    const accounts = await app.db.socialAccount.findMany({ where: after ? { id: { gt: after } } : {}, orderBy: { id: 'asc' }, take: BATCH });
+    const accounts = await app.db.socialAccount.findMany({ where: { status: 'connected', ...(after ? { id: { gt: after } } : {}) }, orderBy: { id: 'asc' }, take: BATCH });
     if (accounts.length === 0) break;
     after = accounts.at(-1)!.id;
     const read = await mapLimit(accounts, FETCHES_AT_ONCE, async (a) => {

@@ -72,9 +72,11 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
   const profileId = await profileFor(app, user.id, typeof raw.profileId === 'string' && !errors.has('profileId') ? raw.profileId : undefined, errors);
   const platformsSent = isPlainObject(raw.platforms) ? PLATFORM_KEYS.filter((k) => raw.platforms && (raw.platforms as Record<string, unknown>)[k] !== undefined) : [];
   const accountRows = profileId
-    ? await app.db.socialAccount.findMany({ where: { profileId, platform: { in: platformsSent } }, select: { id: true, platform: true, isPrivate: true } })
+    ? await app.db.socialAccount.findMany({ where: { profileId, platform: { in: platformsSent } }, select: { id: true, platform: true, isPrivate: true, status: true } })
     : [];
-  const accounts = new Map(accountRows.map((a) => [a.platform as PlatformKey, { id: a.id, isPrivate: a.isPrivate }]));
+  // a disconnected account is there but cannot post: it is refused as one never connected
+  const disconnected = new Set(accountRows.filter((a) => a.status === 'disconnected').map((a) => a.platform as PlatformKey));
+  const accounts = new Map(accountRows.filter((a) => a.status === 'connected').map((a) => [a.platform as PlatformKey, { id: a.id, isPrivate: a.isPrivate }]));
 
   // a private shortvideo account cannot post public, which is also the default
   const short = body?.platforms.shortvideo;
@@ -89,7 +91,13 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
   const missing = platformsSent.filter((k) => !accounts.has(k));
   if (missing.length) {
     const where = profileId ? 'in this profile' : '(you have no profile)';
-    throw new AppError('PRECONDITION_FAILED', `No connected account ${where} for: ${missing.join(', ')}`, { details: missing.map((platform) => ({ field: `platforms.${platform}`, message: 'is not connected', value: platform })) });
+    throw new AppError('PRECONDITION_FAILED', `No connected account ${where} for: ${missing.join(', ')}`, {
+      details: missing.map((platform) => ({
+        field: `platforms.${platform}`,
+        message: disconnected.has(platform) ? 'is disconnected; connect the account again' : 'is not connected',
+        value: platform,
+      })),
+    });
   }
   return { body: body!, platforms: platformsSent, profileId: profileId!, scheduledFor, accounts, project };
 }

@@ -6,6 +6,7 @@ import type { JobDefinition } from '../types.js';
 import { JOBS_TABLE } from '../table.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/idempotency/keys.js';
+import { dropExpiredAttempts } from '../../src/publishing/connections.js';
 
 /** A finished one-time job stays this long (for `jobs` queries and operators), a failed one longer. */
 export const COMPLETED_JOB_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -80,5 +81,7 @@ export const maintenanceJob: JobDefinition = {
     await purgeIdempotencyKeys(app, log);
     await purgeFinishedJobs(app, log);
     await sweepLeftovers(app, log);
+    const attempts = await dropExpiredAttempts(app);
+    if (attempts > 0) log.info({ count: attempts }, 'dropped expired account connection attempts');
   },
 };

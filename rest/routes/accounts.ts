@@ -1,0 +1,59 @@
+import { ConnectAccountDocument, DisconnectAccountDocument, PlatformsDocument, ProfilesDocument, type PlatformKey } from '../generated/operations.js';
+import { isPlatformKey, PLATFORM_KEYS } from '../../src/catalog/platforms.js';
+import { fieldError } from '../../src/errors.js';
+import { connectBody } from '../../src/publishing/connections.js';
+import { route } from '../route.js';
+
+type Params = { profileId: string; platform: string };
+
+/** A platform in the path is one of the six keys, or the request is refused before it reaches the operation. */
+function platformParam(req: { params: unknown }): PlatformKey {
+  const { platform } = req.params as Params;
+  if (!isPlatformKey(platform)) throw fieldError('platform', `must be one of ${PLATFORM_KEYS.join(', ')}`, platform);
+  return platform as PlatformKey;
+}
+
+export const accountRoutes = [
+  route({
+    method: 'GET',
+    url: '/v1/platforms',
+    summary: 'The six platforms: which can connect accounts on this service, with the redirect URI to register and the scopes asked',
+    operation: PlatformsDocument,
+    respond: (d) => ({ data: d.platforms }),
+    response: (d) => ({ type: 'object', properties: { data: d.at('platforms') }, required: ['data'], additionalProperties: false }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/profiles',
+    summary: 'Your profiles, the primary one first, with their accounts',
+    operation: ProfilesDocument,
+    respond: (d) => ({ data: d.profiles }),
+    response: (d) => ({ type: 'object', properties: { data: d.at('profiles') }, required: ['data'], additionalProperties: false }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/profiles/:profileId/accounts/:platform/connect',
+    summary:
+      "Starts connecting a profile's account on a platform: send the user's browser to authorizationUrl; the platform redirects back to the service, which connects the account and sends the browser on to returnUrl",
+    operation: ConnectAccountDocument,
+    body: connectBody,
+    variables: (req) => ({
+      profileId: (req.params as Params).profileId,
+      platform: platformParam(req),
+      returnUrl: (req.body as { returnUrl?: string } | undefined)?.returnUrl,
+    }),
+    respond: (d) => d.connectAccount,
+    response: (d) => d.at('connectAccount'),
+    errors: { NOT_FOUND: 'the profile is not yours', BAD_REQUEST: 'the platform is not configured on this service (GET /v1/platforms says why)' },
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/profiles/:profileId/accounts/:platform',
+    summary: "Disconnects a profile's account on a platform: its tokens are forgotten, its posts kept; publishing to it is refused (412) until it is connected again",
+    operation: DisconnectAccountDocument,
+    variables: (req) => ({ profileId: (req.params as Params).profileId, platform: platformParam(req) }),
+    respond: (d) => d.disconnectAccount,
+    response: (d) => d.at('disconnectAccount'),
+    errors: { NOT_FOUND: 'the profile is not yours, or it has no account on the platform' },
+  }),
+];
