@@ -8,12 +8,15 @@
  */
 import type { App } from '../app.js';
 import type { PlatformKey } from '../catalog/platforms.js';
+import { prosocialPlatform } from './prosocial.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
 import type { PlatformConnector, PlatformDefinition } from './types.js';
 
 /** One module per platform key, each speaking that platform's official API (its file's header names the version and endpoints). */
-export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {};
+export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
+  prosocial: prosocialPlatform,
+};
 
 const built = new WeakMap<App, Map<string, PlatformConnector>>();
 
