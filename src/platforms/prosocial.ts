@@ -204,10 +204,12 @@ async function initializeUpload(http: PlatformHttp, token: string, owner: string
   if (res.status !== 200) throw judge(res, 'starting the video upload');
   const value = isRecord(res.json) && isRecord(res.json.value) ? res.json.value : {};
   const instructions = Array.isArray(value.uploadInstructions) ? (value.uploadInstructions as UploadInstruction[]) : [];
+  // contiguous parts of one size (the last may be shorter), covering the file: what uploadParts reads
+  const partSize = instructions.length ? instructions[0].lastByte - instructions[0].firstByte + 1 : 0;
   const valid =
     typeof value.video === 'string' &&
     instructions.length > 0 &&
-    instructions.every((p, i) => typeof p.uploadUrl === 'string' && p.firstByte === (i === 0 ? 0 : instructions[i - 1].lastByte + 1) && p.lastByte >= p.firstByte) &&
+    instructions.every((p, i) => typeof p.uploadUrl === 'string' && p.firstByte === i * partSize && (p.lastByte - p.firstByte + 1 === partSize || i === instructions.length - 1)) &&
     instructions[instructions.length - 1].lastByte === size - 1;
   if (!valid) throw unexpected(KEY, res, 'starting the video upload');
   return {
@@ -232,6 +234,7 @@ async function uploadParts(http: PlatformHttp, post: OutgoingPost, media: PostMe
   const parts = chunksOf(await media.open(), size, { start: missing[0].p.firstByte, total: media.size });
   let next = 0;
   for await (const bytes of parts) {
+    if (next === missing.length) throw new PlatformError('retry', `${KEY}: the video is longer than the ${media.size} bytes it was stored with`);
     const { p, i } = missing[next++];
     if (bytes.length !== p.lastByte - p.firstByte + 1) throw new PlatformError('retry', `${KEY}: part ${i + 1} of the video read ${bytes.length} bytes, not ${p.lastByte - p.firstByte + 1}`);
     const res = await http.request({ method: 'PUT', url: p.uploadUrl, headers: { 'content-type': 'application/octet-stream' }, body: bytes, timeoutMs: PART_TIMEOUT_MS });
