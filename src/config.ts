@@ -57,6 +57,8 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** publishing: the wait after a post's first transient failure (ms), doubled after each next one */
   publishRetryBaseMs: number;
+  /** the longest wait between checks of an upload a platform is processing (ms); the platform's own suggestion when shorter */
+  publishCheckMaxMs: number;
   /** the sandbox platform: how long an upload takes to be ready (ms) */
   sandboxDelayMs: number;
   /** how long a long job's lock lives unrenewed before another worker takes the job over (ms) */
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderStallMs: positive('RENDER_STALL_MS', env.RENDER_STALL_MS, 60_000),
     webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),
     publishRetryBaseMs: positive('PUBLISH_RETRY_BASE_MS', env.PUBLISH_RETRY_BASE_MS, 30_000),
+    publishCheckMaxMs: positive('PUBLISH_CHECK_MAX_MS', env.PUBLISH_CHECK_MAX_MS, 60_000),
     sandboxDelayMs: int('SANDBOX_PUBLISH_DELAY_MS', env.SANDBOX_PUBLISH_DELAY_MS, 1500),
     longJobLockMs: Number(env.PROJECT_JOB_LOCK_MS) || 2 * 60_000,
     testDatabaseUrl: env.TEST_DATABASE_URL || undefined,

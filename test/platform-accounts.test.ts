@@ -24,7 +24,7 @@ const config = () => app.runtime.app.config;
 beforeAll(async () => {
   const fx = await mediaFixtures();
   [app, files] = await Promise.all([
-    startTestApp({ env: { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'), RENDER_PRESET: 'ultrafast', PUBLISH_RETRY_BASE_MS: '50' } }),
+    startTestApp({ env: { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'), RENDER_PRESET: 'ultrafast', PUBLISH_RETRY_BASE_MS: '50', PUBLISH_CHECK_MAX_MS: '100' } }),
     serveFolder(fx.dir),
   ]);
   for (const key of KEYS) {
@@ -81,11 +81,17 @@ async function exportedProject(o: Owner) {
   return { projectId: r.body.id as string, bytes };
 }
 
-const publish = (o: Owner, projectId: string, platforms: readonly string[], extra: Record<string, Record<string, unknown>> = {}) =>
-  request(app, 'POST', `/v1/projects/${projectId}/publish`, {
+let round = 0;
+
+/** A publish of the sample posts, their texts made new each time: platforms refuse the same text twice as a duplicate. */
+function publish(o: Owner, projectId: string, platforms: readonly string[], extra: Record<string, Record<string, unknown>> = {}) {
+  round += 1;
+  const fresh = (post: Record<string, string>) => Object.fromEntries(Object.entries(post).map(([k, v]) => [k, k === 'format' ? v : `${v} #${round}`]));
+  return request(app, 'POST', `/v1/projects/${projectId}/publish`, {
     key: o.key,
-    json: { platforms: Object.fromEntries(platforms.map((k) => [k, { ...SAMPLE_POSTS[k], ...extra[k] }])) },
+    json: { platforms: Object.fromEntries(platforms.map((k) => [k, { ...fresh(SAMPLE_POSTS[k]), ...extra[k] }])) },
   });
+}
 
 async function settled(o: Owner, id: string, ms = 60_000) {
   for (const end = Date.now() + ms; ; ) {

@@ -180,7 +180,7 @@ async function gaveUp(app: App, post: ClaimedPost, log: Logger): Promise<Deliver
 
 /** Saves the platform's handle and queues the check. */
 async function waitFor(app: App, post: ClaimedPost, ref: string, checkAfterMs: number): Promise<DeliveryOutcome> {
-  const at = new Date(Date.now() + Math.max(0, checkAfterMs));
+  const at = new Date(Date.now() + Math.min(app.config.publishCheckMaxMs, Math.max(0, checkAfterMs)));
   await app.db.post.update({ where: { id: post.id }, data: { platformRef: ref, nextAttemptAt: at, leaseUntil: null } });
   await queueDelivery(app, post.id, post.userId, at);
   return 'pending';
