@@ -12,10 +12,12 @@ import { prosocialPlatform } from './prosocial.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
 import type { PlatformConnector, PlatformDefinition } from './types.js';
+import { videosharePlatform } from './videoshare.js';
 
 /** One module per platform key, each speaking that platform's official API (its file's header names the version and endpoints). */
 export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
   prosocial: prosocialPlatform,
+  videoshare: videosharePlatform,
 };
 
 const built = new WeakMap<App, Map<string, PlatformConnector>>();
