@@ -495,29 +495,21 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     return authorise(req, accepted) ?? handler(req);
   }
 
-  const server = await startFake((req) => {
-    const route = `${req.method} ${req.path}`;
-    switch (route) {
-      case 'GET /o/oauth2/v2/auth':
-        return authorize(req);
-      case 'POST /token':
-        return token(req);
-      case 'GET /youtube/v3/channels':
-        return api(req, ACCEPTS.channelsList, channelsList);
-      case 'POST /upload/youtube/v3/videos':
-        return api(req, ACCEPTS.videosInsert, startUpload);
-      case 'PUT /upload/youtube/v3/videos':
-        return api(req, ACCEPTS.videosInsert, uploadChunk);
-      case 'GET /youtube/v3/videos':
-        return api(req, ACCEPTS.videosList, videosList);
-      case 'GET /youtube/v3/commentThreads':
-        return api(req, ACCEPTS.commentThreads, threadsList);
-      case 'POST /youtube/v3/commentThreads':
-        return api(req, ACCEPTS.commentThreads, threadsInsert);
-      default:
-        return apiError(404, 'Not Found', 'notFound', 'global');
-    }
-  });
+  /** The OAuth endpoints as they are; the API's behind a queued failure and the token check, with the scopes each method takes. */
+  const routes: Record<string, (req: FakeRequest) => FakeReply> = {
+    'GET /o/oauth2/v2/auth': authorize,
+    'POST /token': token,
+  };
+  const methods: Array<[string, string[], (req: FakeRequest) => FakeReply]> = [
+    ['GET /youtube/v3/channels', ACCEPTS.channelsList, channelsList],
+    ['POST /upload/youtube/v3/videos', ACCEPTS.videosInsert, startUpload],
+    ['PUT /upload/youtube/v3/videos', ACCEPTS.videosInsert, uploadChunk],
+    ['GET /youtube/v3/videos', ACCEPTS.videosList, videosList],
+    ['GET /youtube/v3/commentThreads', ACCEPTS.commentThreads, threadsList],
+    ['POST /youtube/v3/commentThreads', ACCEPTS.commentThreads, threadsInsert],
+  ];
+  for (const [route, accepted, handler] of methods) routes[route] = (req) => api(req, accepted, handler);
+  const server = await startFake((req) => routes[`${req.method} ${req.path}`]?.(req) ?? apiError(404, 'Not Found', 'notFound', 'global'));
 
   return Object.assign(fake, server, {
     clientId,
