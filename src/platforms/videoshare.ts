@@ -149,6 +149,7 @@ function refusal(res: PlatformResponse, what: string): PlatformError {
   if ((reason && RATE_LIMITS.has(reason)) || res.status === 429 || res.status >= 500) {
     return new PlatformError('retry', `${NAME}: ${what} failed for now: ${said}`, retryAfterMs(res.headers));
   }
+  // the rest (invalid metadata, comments disabled, a plain `forbidden`) refuses this request, not the account
   if (res.status >= 400 && res.status < 500) return new PlatformError('bad_request', `${NAME}: ${what} was refused: ${said}`);
   return unexpected(NAME, res, what);
 }
