@@ -11,11 +11,13 @@ import type { PlatformKey } from '../catalog/platforms.js';
 import { prosocialPlatform } from './prosocial.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
+import { shortvideoPlatform } from './shortvideo.js';
 import type { PlatformConnector, PlatformDefinition } from './types.js';
 import { videosharePlatform } from './videoshare.js';
 
 /** One module per platform key, each speaking that platform's official API (its file's header names the version and endpoints). */
 export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
+  shortvideo: shortvideoPlatform,
   prosocial: prosocialPlatform,
   videoshare: videosharePlatform,
 };
