@@ -55,9 +55,10 @@ let large: Promise<string> | undefined;
 
 async function encode(name: string, seconds: number, bitrate: string): Promise<string> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'platform-media-')), name);
-  // a vertical H.264 + AAC mp4 with the moov atom first, as the service's renders are
+  // a vertical H.264 + AAC mp4 with the moov atom first, as the service's renders are; at a
+  // constant bitrate (nal-hrd=cbr), else x264 stays well under the cap on the test pattern
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=720x1280:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file]);
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file]);
   return file;
 }
 
