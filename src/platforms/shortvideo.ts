@@ -47,7 +47,13 @@
  *   once moderation passes (check stays pending until then). A post that is
  *   not public never gets an id from the API (the documentation says so):
  *   its publish_id stands for it, its URL is the creator's profile, and its
- *   metrics cannot be read (video/query knows public videos only).
+ *   metrics cannot be read (video/query knows public videos only). The ref
+ *   a pending post is checked by is `<privacy level>:<publish_id>`, so that
+ *   check knows whether an id is to be waited for.
+ * - Post ids are int64 numbers in status/fetch (list<int64>), past what a
+ *   JavaScript number holds exactly: they are read from the text as digits.
+ * - Counts: views, likes, comments, shares; the platform gives no
+ *   impressions, reach or clicks (0).
  *
  * Re-runs (`post.progress`): publish_id, upload_url and the chunk plan are
  * saved before the first byte goes. A re-run asks status/fetch: an upload
@@ -114,8 +120,11 @@ const UPLOAD_URL_LIFE_MS = 60 * 60_000;
 const RESUME_MARGIN_MS = 10 * 60_000;
 /** The rate limits are counted over a one-minute sliding window, and no header says when it frees. */
 const RATE_WINDOW_MS = 60_000;
-const PROCESSING_CHECK_MS = 10_000;
+/** Status checks: 30 a minute are allowed per token; processing takes "less than half a minute" for 512 MB, moderation "usually" under a minute. */
+const PROCESSING_CHECK_MS = 5_000;
 const MODERATION_CHECK_MS = 30_000;
+/** The first check after an upload: the documented processing time scaled to the video, 2 to 30 s. */
+const firstCheckMs = (size: number) => Math.round(Math.min(30_000, Math.max(2_000, (30_000 * size) / (512 * 1024 ** 2))));
 const CHUNK_TIMEOUT_MS = 5 * 60_000;
 const UPLOAD_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm']);
 
@@ -169,7 +178,6 @@ interface CreatorInfo {
 interface PublishStatus {
   status: string;
   fail_reason?: string;
-  publicaly_available_post_id?: Array<string | number>;
   uploaded_bytes?: number;
 }
 
@@ -206,8 +214,15 @@ function apiError(res: PlatformResponse, what: string): PlatformError {
   return unexpected(NAME, res, what);
 }
 
-/** A v2 API call: the `data` of a response whose `error.code` is "ok" (some refusals come with HTTP 200). */
-async function call<T>(http: PlatformHttp, token: string, what: string, req: { method: 'GET' | 'POST'; path: string; query?: Record<string, string>; body?: unknown }): Promise<T> {
+interface ApiCall {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A v2 API call: the `data` of a response whose `error.code` is "ok" (some refusals come with HTTP 200), and the response. */
+async function send<T>(http: PlatformHttp, token: string, what: string, req: ApiCall): Promise<{ data: T; res: PlatformResponse }> {
   const res = await http.request({
     method: req.method,
     url: `${API}${req.path}`,
@@ -217,9 +232,11 @@ async function call<T>(http: PlatformHttp, token: string, what: string, req: { m
     body: req.body,
   });
   const json = res.json as { data?: T; error?: { code?: string } } | null;
-  if (res.status === 200 && json?.error?.code === 'ok' && json.data) return json.data;
+  if (res.status === 200 && json?.error?.code === 'ok' && json.data) return { data: json.data, res };
   throw apiError(res, what);
 }
+
+const call = async <T>(http: PlatformHttp, token: string, what: string, req: ApiCall): Promise<T> => (await send<T>(http, token, what, req)).data;
 
 function creatorInfo(http: PlatformHttp, token: string): Promise<CreatorInfo> {
   return call<CreatorInfo>(http, token, 'reading the creator\'s posting options', { method: 'POST', path: '/post/publish/creator_info/query/' });
@@ -231,8 +248,19 @@ async function userInfo(http: PlatformHttp, token: string, fields: string[]) {
   return data.user;
 }
 
-function fetchStatus(http: PlatformHttp, token: string, publishId: string): Promise<PublishStatus> {
-  return call<PublishStatus>(http, token, 'reading the publish status', { method: 'POST', path: '/post/publish/status/fetch/', body: { publish_id: publishId } });
+/**
+ * The post ids as the response's text has them: they are int64 numbers
+ * (list<int64>), past what a JavaScript number holds exactly, so they are
+ * read as digits, not parsed.
+ */
+function postIdsOf(text: string): string[] {
+  const list = /"publicaly_available_post_id"\s*:\s*\[([^\]]*)\]/.exec(text)?.[1] ?? '';
+  return [...list.matchAll(/\d+/g)].map((m) => m[0]);
+}
+
+async function fetchStatus(http: PlatformHttp, token: string, publishId: string): Promise<PublishStatus & { postIds: string[] }> {
+  const { data, res } = await send<PublishStatus>(http, token, 'reading the publish status', { method: 'POST', path: '/post/publish/status/fetch/', body: { publish_id: publishId } });
+  return { ...data, postIds: postIdsOf(res.text) };
 }
 
 const isPrivateAccount = (c: CreatorInfo) => !c.privacy_level_options.includes(PRIVACY_LEVELS.public);
@@ -381,8 +409,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
   async function status(account: ConnectedAccount, ref: string) {
     const { privacyLevel, publishId } = parseRef(ref);
     const s = await fetchStatus(http, tokensOf(account).accessToken, publishId);
-    const ids = (s.publicaly_available_post_id ?? []).map(String);
-    return { s, ids, publishId, waitsForId: privacyLevel === PRIVACY_LEVELS.public };
+    return { s, ids: s.postIds, publishId, waitsForId: privacyLevel === PRIVACY_LEVELS.public };
   }
 
   return {
@@ -394,7 +421,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
         from = 0;
       }
       if (from !== 'uploaded') await upload(media, post, progress!, from);
-      return { state: 'pending', ref: refOf(progress!), checkAfterMs: PROCESSING_CHECK_MS };
+      return { state: 'pending', ref: refOf(progress!), checkAfterMs: firstCheckMs(media.size) };
     },
 
     async check(account, ref) {

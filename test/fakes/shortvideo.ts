@@ -338,7 +338,12 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const publishId = req.json?.publish_id;
     const p = typeof publishId === 'string' ? publishes.get(publishId) : undefined;
     if (!p) return apiError(400, 'invalid_publish_id', 'The publish_id does not exist.');
-    const answer = (status: string, ids: string[] = []) => ok({ status, ...(p.failReason ? { fail_reason: p.failReason } : {}), publicaly_available_post_id: ids, uploaded_bytes: p.received });
+    // the ids are list<int64>: written as bare numbers, as JSON.stringify cannot for ids past 2^53
+    const answer = (status: string, ids: string[] = []) => {
+      const data = JSON.stringify({ status, ...(p.failReason ? { fail_reason: p.failReason } : {}), publicaly_available_post_id: [], uploaded_bytes: p.received }).replace('[]', `[${ids.join(',')}]`);
+      const error = JSON.stringify({ code: 'ok', message: '', log_id: logId() });
+      return { headers: { 'content-type': 'application/json; charset=UTF-8' }, body: `{"data":${data},"error":${error}}` };
+    };
     if (p.failReason) return answer('FAILED');
     if (p.received < p.videoSize) return answer('PROCESSING_UPLOAD');
     if (p.checksLeft > 0) {
