@@ -54,6 +54,12 @@
  *   JavaScript number holds exactly: they are read from the text as digits.
  * - Counts: views, likes, comments, shares; the platform gives no
  *   impressions, reach or clicks (0).
+ * - The creator's longest video (max_video_post_duration_sec) is not
+ *   checked here, a render's length not being known to a connector: the
+ *   platform fails such a post with duration_check_failed (bad_request).
+ * - Privacy can only be read from creator_info, which answers an account
+ *   past its daily post cap with spam_risk_too_many_posts: such an account
+ *   cannot be connected until the cap frees.
  *
  * Re-runs (`post.progress`): publish_id, upload_url and the chunk plan are
  * saved before the first byte goes. A re-run asks status/fetch: an upload
