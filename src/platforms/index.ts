@@ -9,6 +9,7 @@
 import type { App } from '../app.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { prosocialPlatform } from './prosocial.js';
+import { photosharePlatform } from './photoshare.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
 import { shortvideoPlatform } from './shortvideo.js';
@@ -20,6 +21,7 @@ export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
   shortvideo: shortvideoPlatform,
   prosocial: prosocialPlatform,
   videoshare: videosharePlatform,
+  photoshare: photosharePlatform,
 };
 
 const built = new WeakMap<App, Map<string, PlatformConnector>>();
