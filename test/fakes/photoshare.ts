@@ -212,7 +212,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       if (problem) return problem;
       return { body: issue(tokens.get(old)!.scopes, 5_183_944) };
     }
-    if (grant !== null) return graphError(400, { message: `Unsupported grant_type: ${grant}`, code: 100 });
+    if (grant !== undefined) return graphError(400, { message: `Unsupported grant_type: ${grant}`, code: 100 });
     const code = p.get('code');
     const entry = code ? codes.get(code) : undefined;
     if (!entry) return graphError(400, { message: 'Invalid verification code format.', code: 100 });
