@@ -454,7 +454,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
     const content = contentOf(post);
     const saved = progressOf(post);
     if (saved) {
-      const step = await resume(account, post, saved, media);
+      const step = await resume(account, post, { ...saved }, media);
       if (step) return step;
     }
     const progress = await createContainer(account, post, content, media);
