@@ -10,6 +10,7 @@ import type { App } from '../app.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { prosocialPlatform } from './prosocial.js';
 import { photosharePlatform } from './photoshare.js';
+import { microblogPlatform } from './microblog.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
 import { shortvideoPlatform } from './shortvideo.js';
@@ -22,6 +23,7 @@ export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
   prosocial: prosocialPlatform,
   videoshare: videosharePlatform,
   photoshare: photosharePlatform,
+  microblog: microblogPlatform,
 };
 
 const built = new WeakMap<App, Map<string, PlatformConnector>>();
