@@ -220,7 +220,8 @@ function progressOf(post: OutgoingPost): Progress | null {
   };
 }
 
-const save = (post: OutgoingPost, p: Progress) => post.saveProgress({ ...p });
+/** As the Post row keeps it: JSON, without the steps not reached. */
+const save = (post: OutgoingPost, p: Progress) => post.saveProgress(Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)));
 
 // ---------------------------------------------------------------- the upload
 
