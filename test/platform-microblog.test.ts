@@ -295,6 +295,39 @@ describe('microblog', () => {
     expect(fake.posts.filter((p) => p.text === 'Posted, then the worker died')).toHaveLength(1);
   });
 
+  it('after a crash once the platform posted, a post the timeline does not list yet is found once the platform calls the new one a duplicate', async () => {
+    const account = accountWith(await connect());
+    const post = testPost('microblog', { content: 'Posted while the timeline lagged' });
+    const ref = ((await connector().publish(account, post, mediaOf(small))) as { ref: string }).ref;
+    await connector().check(account, ref);
+    const dying = { ...post, saveProgress: async (p: Record<string, unknown>) => (p.postId ? Promise.reject(new Error('killed')) : post.saveProgress(p)) };
+    await expect(connector().finalize(account, dying, ref)).rejects.toThrow('killed');
+
+    fake.listLate(1);
+    const tweets = fake.count('POST', '/2/tweets');
+    const again = await connector().finalize(account, post, ref);
+    // the second attempt was refused as a duplicate, and the post it duplicated is the one
+    expect(fake.count('POST', '/2/tweets')).toBe(tweets + 1);
+    const posted = fake.posts.filter((p) => p.text === 'Posted while the timeline lagged');
+    expect(posted).toHaveLength(1);
+    expect(again.platformPostId).toBe(posted[0].id);
+    expect(post.progress).toMatchObject({ postId: posted[0].id });
+  });
+
+  it('a re-run after the upload was finalized asks its processing instead of uploading again', async () => {
+    const account = accountWith(await connect());
+    const post = testPost('microblog', { content: 'Finalized, then the worker died' });
+    const first = await connector().publish(account, post, mediaOf(small));
+    const appends = fake.count('POST', /\/append$/);
+    const inits = fake.count('POST', '/2/media/upload/initialize');
+
+    expect(await connector().publish(account, post, mediaOf(small))).toEqual({ state: 'published', platformPostId: expect.any(String), platformPostUrl: expect.any(String) });
+    expect(fake.count('POST', /\/append$/)).toBe(appends);
+    expect(fake.count('POST', '/2/media/upload/initialize')).toBe(inits);
+    expect(fake.posts.filter((p) => p.text === 'Finalized, then the worker died')).toHaveLength(1);
+    expect(post.progress).toMatchObject({ mediaId: (first as { ref: string }).ref });
+  });
+
   it('reads a post\'s metrics and the account\'s followers', async () => {
     const account = accountWith(await connect());
     const post = testPost('microblog', { content: 'Count me' });

@@ -44,9 +44,13 @@
  *   recent posts by the media key it carries, and posted only if absent.
  * Gaps the API leaves: it cannot say which segments it holds (we trust the
  * saved count); it has no idempotency key on POST /2/tweets, so the search
- * above depends on the user timeline already listing a post made seconds
- * earlier (its consistency is not documented), and a post the user deleted
- * in between is posted again.
+ * above depends on the user timeline listing a post made seconds earlier
+ * (its consistency is not documented). When it does not yet, the platform
+ * refuses the second post as duplicate content (same text), and that
+ * refusal sends us looking once more; if the post is still not listed,
+ * the post fails with the platform's words rather than posting twice. A
+ * post the user deleted in between is posted again; the search reads the
+ * latest 100 posts of the window only.
  *
  * Metrics: public_metrics of the post (any post age, no extra permission)
  * and the video's public view count; non-public metrics (link clicks) are
@@ -371,18 +375,25 @@ function textOf(post: OutgoingPost): string {
  */
 async function createPost(http: PlatformHttp, tokens: TokenSet, post: OutgoingPost, p: Progress): Promise<PublishedPost> {
   const made = (id: string) => ({ platformPostId: id, platformPostUrl: postUrl(tokens, id) });
+  const adopt = async (id: string) => {
+    await save(post, { ...p, postId: id });
+    return made(id);
+  };
   if (p.postId) return made(p.postId);
-  if (p.postingSince) {
-    const found = await findPost(http, tokens, p.mediaKey, p.postingSince);
-    if (found) {
-      await save(post, { ...p, postId: found });
-      return made(found);
-    }
+  const earlier = p.postingSince;
+  if (earlier) {
+    const found = await findPost(http, tokens, p.mediaKey, earlier);
+    if (found) return adopt(found);
   }
   const text = textOf(post);
   const posting = { ...p, postingSince: new Date().toISOString() };
   await save(post, posting);
   const res = await http.request({ method: 'POST', url: `${API}/tweets`, token: tokens.accessToken, body: { text, media: { media_ids: [p.mediaId] } } });
+  if (earlier && res.status === 403 && /duplicate/i.test(said(res))) {
+    // the earlier attempt's post exists after all, and the timeline had not listed it yet
+    const found = await findPost(http, tokens, p.mediaKey, earlier);
+    if (found) return adopt(found);
+  }
   const data = dataOf(res, 'posting', [200, 201]);
   if (typeof data.id !== 'string') throw unexpected(NAME, res, 'posting');
   await save(post, { ...posting, postId: data.id });

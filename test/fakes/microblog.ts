@@ -71,6 +71,8 @@ export interface MicroblogFake extends PlatformFake {
   failProcessing(message: string): void;
   /** every access and refresh token issued, for a test that none leaks */
   issuedTokens(): string[];
+  /** the next `times` timeline reads leave out the posts of the last minute, as an index not caught up yet would */
+  listLate(times: number): void;
 }
 
 type Kind = 'retry' | 'bad_request' | 'reauthorize' | 'disconnected';
@@ -128,6 +130,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   const segments: MicroblogFake['segments'] = [];
   const failures: Kind[] = [];
   let processingFailure: string | undefined;
+  let lateReads = 0;
   let nextId = 1880028106020515840n;
   const newId = () => String(nextId++);
 
@@ -416,8 +419,17 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       if (v !== null && !TIME.test(v)) return invalid(`Invalid '${name}':'${v}'. '${name}' must be a valid ISO 8601 timestamp (YYYY-MM-DDTHH:mm:ssZ).`, { [name]: [v] });
     }
     const start = req.query.get('start_time') ? Date.parse(req.query.get('start_time')!) : -Infinity;
+    // the timeline's consistency with a post just made is not documented: a late read is imitated on request
+    const end = lateReads > 0 ? Date.now() - 60_000 : Infinity;
+    lateReads = Math.max(0, lateReads - 1);
     const fields = fieldsOf(req, 'tweet.fields');
-    const found = [...posts].reverse().filter((p) => Date.parse(postMeta.get(p.id)!.createdAt) >= start).slice(0, max);
+    const found = [...posts]
+      .reverse()
+      .filter((p) => {
+        const at = Date.parse(postMeta.get(p.id)!.createdAt);
+        return at >= start && at < end;
+      })
+      .slice(0, max);
     if (found.length === 0) return json(200, { meta: { result_count: 0 } });
     return json(200, { data: found.map((p) => tweetObject(p.id, fields)), meta: { result_count: found.length, newest_id: found[0].id, oldest_id: found[found.length - 1].id } });
   }
@@ -488,6 +500,9 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       processingFailure = message;
     },
     issuedTokens: () => [...accessTokens.keys(), ...refreshTokens.keys()],
+    listLate(times) {
+      lateReads = times;
+    },
   };
   return fake;
 }
