@@ -269,15 +269,19 @@ describe('microblog', () => {
     expect(made[0].video.equals(fs.readFileSync(large))).toBe(true);
   });
 
-  it('after a crash once the platform posted but before the post id was saved, finds the same post instead of posting again', async () => {
+  /** A post uploaded and processed, whose worker dies as it saves the post id: the platform has the post, we do not. */
+  async function diedAfterPosting(text: string) {
     const account = accountWith(await connect());
-    const post = testPost('microblog', { content: 'Posted, then the worker died' });
+    const post = testPost('microblog', { content: text });
     const ref = ((await connector().publish(account, post, mediaOf(small))) as { ref: string }).ref;
     await connector().check(account, ref);
-
-    // the worker dies as it saves the post id: the platform has the post, we do not
     const dying = { ...post, saveProgress: async (p: Record<string, unknown>) => (p.postId ? Promise.reject(new Error('killed')) : post.saveProgress(p)) };
     await expect(connector().finalize(account, dying, ref)).rejects.toThrow('killed');
+    return { account, post, ref };
+  }
+
+  it('after a crash once the platform posted but before the post id was saved, finds the same post instead of posting again', async () => {
+    const { account, post, ref } = await diedAfterPosting('Posted, then the worker died');
     expect(post.progress).toMatchObject({ postingSince: expect.any(String) });
     expect(post.progress).not.toHaveProperty('postId');
     expect(post.saved.at(-1)).toEqual(post.progress);
@@ -296,13 +300,7 @@ describe('microblog', () => {
   });
 
   it('after a crash once the platform posted, a post the timeline does not list yet is found once the platform calls the new one a duplicate', async () => {
-    const account = accountWith(await connect());
-    const post = testPost('microblog', { content: 'Posted while the timeline lagged' });
-    const ref = ((await connector().publish(account, post, mediaOf(small))) as { ref: string }).ref;
-    await connector().check(account, ref);
-    const dying = { ...post, saveProgress: async (p: Record<string, unknown>) => (p.postId ? Promise.reject(new Error('killed')) : post.saveProgress(p)) };
-    await expect(connector().finalize(account, dying, ref)).rejects.toThrow('killed');
-
+    const { account, post, ref } = await diedAfterPosting('Posted while the timeline lagged');
     fake.listLate(1);
     const tweets = fake.count('POST', '/2/tweets');
     const again = await connector().finalize(account, post, ref);
