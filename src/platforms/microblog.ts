@@ -94,7 +94,7 @@ const oauth: OAuthFlow = {
   clientAuth: 'basic',
 };
 
-/** The documented segment ceiling is 5 MB; 4 MB keeps a margin for the multipart framing. */
+/** Segments of 4 MB, under the documented 5 MB ceiling; larger only for a video that would need more than 1000. */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 const MAX_SEGMENT_BYTES = 5 * 1024 * 1024;
 /** segment_index runs 0-999 */
@@ -295,24 +295,28 @@ interface Processing {
   error?: string;
 }
 
-/** What `processing_info` says; its absence means the media is ready. */
-function processingOf(data: Record<string, any>): Processing {
-  const info = data.processing_info as { state?: string; check_after_secs?: number; error?: { message?: string; name?: string } } | undefined;
+const STATES = ['pending', 'in_progress', 'succeeded', 'failed'] as const;
+
+/** What `processing_info` says; its absence means the media is ready. A state the documentation does not list is the platform's fault, passing. */
+function processingOf(res: PlatformResponse, what: string): Processing {
+  const info = dataOf(res, what).processing_info as { state?: string; check_after_secs?: number; error?: { message?: string; name?: string } } | undefined;
   if (!info) return { state: 'succeeded', checkAfterMs: 0 };
-  const state = info.state === 'pending' || info.state === 'in_progress' || info.state === 'failed' ? info.state : 'succeeded';
+  const state = STATES.find((s) => s === info.state);
+  if (!state) throw unexpected(NAME, res, what);
   const secs = Number(info.check_after_secs);
   return { state, checkAfterMs: Number.isFinite(secs) && secs > 0 ? secs * 1000 : 1000, error: info.error?.message ?? info.error?.name };
 }
 
 async function finalizeUpload(http: PlatformHttp, token: string, mediaId: string): Promise<Processing> {
   const res = await http.request({ method: 'POST', url: `${API}/media/upload/${mediaId}/finalize`, token });
-  return processingOf(dataOf(res, 'finishing the upload'));
+  return processingOf(res, 'finishing the upload');
 }
 
 async function mediaStatus(http: PlatformHttp, token: string, mediaId: string): Promise<Processing & { mediaKey?: string }> {
   const res = await http.request({ url: `${API}/media/upload`, token, query: { command: 'STATUS', media_id: mediaId } });
-  const data = dataOf(res, 'reading the upload\'s processing');
-  return { ...processingOf(data), mediaKey: typeof data.media_key === 'string' ? data.media_key : undefined };
+  const processing = processingOf(res, 'reading the upload\'s processing');
+  const key = dataOf(res, 'reading the upload\'s processing').media_key;
+  return { ...processing, mediaKey: typeof key === 'string' ? key : undefined };
 }
 
 function refusedProcessing(p: Processing): PlatformError {
