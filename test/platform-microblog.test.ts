@@ -289,10 +289,10 @@ describe('microblog', () => {
     expect(posted).toHaveLength(1);
 
     // the re-run asks the account's recent posts for the one carrying our media, and gives it back
-    const tweets = fake.count('POST', '/2/tweets');
+    const postCalls = fake.count('POST', '/2/tweets');
     const again = await connector().finalize(account, post, ref);
     expect(again.platformPostId).toBe(posted[0].id);
-    expect(fake.count('POST', '/2/tweets')).toBe(tweets);
+    expect(fake.count('POST', '/2/tweets')).toBe(postCalls);
     expect(fake.count('GET', `/2/users/${fake.user.id}/tweets`)).toBeGreaterThan(0);
     // and so does a publish re-run from the start
     expect(await connector().publish(account, post, mediaOf(small))).toMatchObject({ state: 'published', platformPostId: posted[0].id });
@@ -302,10 +302,10 @@ describe('microblog', () => {
   it('after a crash once the platform posted, a post the timeline does not list yet is found once the platform calls the new one a duplicate', async () => {
     const { account, post, ref } = await diedAfterPosting('Posted while the timeline lagged');
     fake.listLate(1);
-    const tweets = fake.count('POST', '/2/tweets');
+    const postCalls = fake.count('POST', '/2/tweets');
     const again = await connector().finalize(account, post, ref);
     // the second attempt was refused as a duplicate, and the post it duplicated is the one
-    expect(fake.count('POST', '/2/tweets')).toBe(tweets + 1);
+    expect(fake.count('POST', '/2/tweets')).toBe(postCalls + 1);
     const posted = fake.posts.filter((p) => p.text === 'Posted while the timeline lagged');
     expect(posted).toHaveLength(1);
     expect(again.platformPostId).toBe(posted[0].id);

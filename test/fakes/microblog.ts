@@ -19,8 +19,8 @@ const KNOWN_SCOPES = new Set([
 
 // the fields and expansions of https://docs.x.com/x-api/users/get-my-user and https://docs.x.com/x-api/users/get-posts
 const USER_FIELDS = ['affiliation', 'confirmed_email', 'connection_status', 'created_at', 'description', 'entities', 'id', 'is_identity_verified', 'location', 'most_recent_tweet_id', 'name', 'parody', 'pinned_tweet_id', 'profile_banner_url', 'profile_image_url', 'protected', 'public_metrics', 'receives_your_dm', 'subscription', 'subscription_type', 'url', 'username', 'verified', 'verified_followers_count', 'verified_type', 'withheld'];
-const TWEET_FIELDS = ['article', 'attachments', 'author_id', 'card_uri', 'community_id', 'context_annotations', 'conversation_id', 'created_at', 'display_text_range', 'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id', 'in_reply_to_user_id', 'lang', 'media_metadata', 'non_public_metrics', 'note_tweet', 'organic_metrics', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source', 'text', 'withheld'];
-const TWEET_EXPANSIONS = ['article.cover_media', 'article.media_entities', 'attachments.media_keys', 'attachments.media_source_tweet', 'attachments.poll_ids', 'author_id', 'edit_history_tweet_ids', 'entities.mentions.username', 'geo.place_id', 'in_reply_to_user_id', 'entities.note.mentions.username', 'referenced_tweets.id', 'referenced_tweets.id.attachments.media_keys', 'referenced_tweets.id.author_id'];
+const POST_FIELDS = ['article', 'attachments', 'author_id', 'card_uri', 'community_id', 'context_annotations', 'conversation_id', 'created_at', 'display_text_range', 'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id', 'in_reply_to_user_id', 'lang', 'media_metadata', 'non_public_metrics', 'note_tweet', 'organic_metrics', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source', 'text', 'withheld'];
+const POST_EXPANSIONS = ['article.cover_media', 'article.media_entities', 'attachments.media_keys', 'attachments.media_source_tweet', 'attachments.poll_ids', 'author_id', 'edit_history_tweet_ids', 'entities.mentions.username', 'geo.place_id', 'in_reply_to_user_id', 'entities.note.mentions.username', 'referenced_tweets.id', 'referenced_tweets.id.attachments.media_keys', 'referenced_tweets.id.author_id'];
 const MEDIA_FIELDS = ['alt_text', 'duration_ms', 'height', 'media_key', 'non_public_metrics', 'organic_metrics', 'preview_image_url', 'promoted_metrics', 'public_metrics', 'type', 'url', 'variants', 'width'];
 const USER_EXPANSIONS = ['affiliation.user_id', 'most_recent_tweet_id', 'pinned_tweet_id'];
 
@@ -37,7 +37,7 @@ const CODE_TTL_MS = 30_000;
 
 const PROBLEMS = 'https://api.x.com/2/problems';
 
-export interface TweetMetrics {
+export interface PublicMetrics {
   retweet_count: number;
   reply_count: number;
   like_count: number;
@@ -64,7 +64,7 @@ export interface MicroblogFake extends PlatformFake {
   /** the account every token acts for */
   user: { id: string; username: string; name: string; protected: boolean; followers: number };
   /** each post's public metrics, by post id (a test may change them) */
-  metrics: Map<string, TweetMetrics>;
+  metrics: Map<string, PublicMetrics>;
   /** every segment received: its upload, index and size */
   segments: Array<{ mediaId: string; index: number; size: number }>;
   /** the next upload's processing fails with this message (the platform's processing_info.error) */
@@ -126,7 +126,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   const uploads = new Map<string, Upload>();
   const posts: MicroblogFake['posts'] = [];
   const postMeta = new Map<string, { createdAt: string; mediaKeys: string[] }>();
-  const metrics = new Map<string, TweetMetrics>();
+  const metrics = new Map<string, PublicMetrics>();
   const segments: MicroblogFake['segments'] = [];
   const failures: Kind[] = [];
   let processingFailure: string | undefined;
@@ -255,7 +255,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
 
   // GET https://api.x.com/2/users/me — https://docs.x.com/x-api/users/get-my-user
   function usersMe(req: FakeRequest): FakeReply {
-    const bad = authorized(req, ['tweet.read', 'users.read']) ?? checkQuery(req, { 'user.fields': USER_FIELDS, expansions: USER_EXPANSIONS, 'tweet.fields': TWEET_FIELDS });
+    const bad = authorized(req, ['tweet.read', 'users.read']) ?? checkQuery(req, { 'user.fields': USER_FIELDS, expansions: USER_EXPANSIONS, 'tweet.fields': POST_FIELDS });
     if (bad) return bad;
     const fields = fieldsOf(req, 'user.fields');
     const data: Record<string, unknown> = { id: user.id, name: user.name, username: user.username };
@@ -361,7 +361,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
 
   // POST https://api.x.com/2/tweets — https://docs.x.com/x-api/posts/create-post (201 {data:{id,text}}),
   // duplicates refused with 403 as the platform does; media must be processed and not expired
-  function createTweet(req: FakeRequest): FakeReply {
+  function createPost(req: FakeRequest): FakeReply {
     const bad = authorized(req, ['tweet.read', 'tweet.write', 'users.read']);
     if (bad) return bad;
     const body = bodyJson(req);
@@ -385,7 +385,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   }
 
   /** A post as the lookups give it, with the fields asked for. */
-  function tweetObject(id: string, fields: Set<string>) {
+  function postObject(id: string, fields: Set<string>) {
     const p = posts.find((x) => x.id === id)!;
     const meta = postMeta.get(id)!;
     const m = metrics.get(id)!;
@@ -403,12 +403,12 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
 
   // GET https://api.x.com/2/users/{id}/tweets — https://docs.x.com/x-api/users/get-posts
   // newest first; max_results 5-100; start_time/end_time as YYYY-MM-DDTHH:mm:ssZ (no milliseconds)
-  function userTweets(req: FakeRequest, id: string): FakeReply {
+  function userPosts(req: FakeRequest, id: string): FakeReply {
     const bad =
       authorized(req, ['tweet.read', 'users.read']) ??
       checkQuery(req, {
         since_id: null, until_id: null, max_results: null, pagination_token: null, exclude: ['replies', 'retweets'], start_time: null, end_time: null,
-        'tweet.fields': TWEET_FIELDS, expansions: TWEET_EXPANSIONS, 'media.fields': MEDIA_FIELDS, 'poll.fields': null, 'user.fields': USER_FIELDS, 'place.fields': null,
+        'tweet.fields': POST_FIELDS, expansions: POST_EXPANSIONS, 'media.fields': MEDIA_FIELDS, 'poll.fields': null, 'user.fields': USER_FIELDS, 'place.fields': null,
       });
     if (bad) return bad;
     if (id !== user.id) return json(200, { errors: [{ value: id, detail: `Could not find user with id: [${id}].`, title: 'Not Found Error', resource_type: 'user', parameter: 'id', resource_id: id, type: `${PROBLEMS}/resource-not-found` }] });
@@ -431,20 +431,20 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       })
       .slice(0, max);
     if (found.length === 0) return json(200, { meta: { result_count: 0 } });
-    return json(200, { data: found.map((p) => tweetObject(p.id, fields)), meta: { result_count: found.length, newest_id: found[0].id, oldest_id: found[found.length - 1].id } });
+    return json(200, { data: found.map((p) => postObject(p.id, fields)), meta: { result_count: found.length, newest_id: found[0].id, oldest_id: found[found.length - 1].id } });
   }
 
   // GET https://api.x.com/2/tweets/{id} — https://docs.x.com/x-api/posts/get-post-by-id, metrics: https://docs.x.com/x-api/fundamentals/metrics
   // an unknown post is a 200 with `errors` only (a partial error)
-  function lookupTweet(req: FakeRequest, id: string): FakeReply {
+  function lookupPost(req: FakeRequest, id: string): FakeReply {
     const bad =
       authorized(req, ['tweet.read', 'users.read']) ??
-      checkQuery(req, { 'tweet.fields': TWEET_FIELDS, expansions: TWEET_EXPANSIONS, 'media.fields': MEDIA_FIELDS, 'poll.fields': null, 'user.fields': USER_FIELDS, 'place.fields': null });
+      checkQuery(req, { 'tweet.fields': POST_FIELDS, expansions: POST_EXPANSIONS, 'media.fields': MEDIA_FIELDS, 'poll.fields': null, 'user.fields': USER_FIELDS, 'place.fields': null });
     if (bad) return bad;
     if (!posts.some((p) => p.id === id)) {
       return json(200, { errors: [{ value: id, detail: `Could not find tweet with id: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: id, type: `${PROBLEMS}/resource-not-found` }] });
     }
-    const body: Record<string, unknown> = { data: tweetObject(id, fieldsOf(req, 'tweet.fields')) };
+    const body: Record<string, unknown> = { data: postObject(id, fieldsOf(req, 'tweet.fields')) };
     const keys = postMeta.get(id)!.mediaKeys;
     if (fieldsOf(req, 'expansions').has('attachments.media_keys') && keys.length) {
       const mediaFields = fieldsOf(req, 'media.fields');
@@ -465,9 +465,9 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (method === 'POST' && (m = path.match(/^\/2\/media\/upload\/([0-9]{1,19})\/append$/))) return append(req, m[1]);
     if (method === 'POST' && (m = path.match(/^\/2\/media\/upload\/([0-9]{1,19})\/finalize$/))) return finalize(req, m[1]);
     if (method === 'GET' && path === '/2/media/upload') return status(req);
-    if (method === 'POST' && path === '/2/tweets') return createTweet(req);
-    if (method === 'GET' && (m = path.match(/^\/2\/users\/([0-9]{1,19})\/tweets$/))) return userTweets(req, m[1]);
-    if (method === 'GET' && (m = path.match(/^\/2\/tweets\/([0-9]{1,19})$/))) return lookupTweet(req, m[1]);
+    if (method === 'POST' && path === '/2/tweets') return createPost(req);
+    if (method === 'GET' && (m = path.match(/^\/2\/users\/([0-9]{1,19})\/tweets$/))) return userPosts(req, m[1]);
+    if (method === 'GET' && (m = path.match(/^\/2\/tweets\/([0-9]{1,19})$/))) return lookupPost(req, m[1]);
     return problem(404, 'Not Found Error', `No route for ${method} ${path}`, `${PROBLEMS}/resource-not-found`);
   }
 
