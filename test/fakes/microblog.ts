@@ -216,7 +216,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
         return invalid('Your media IDs are invalid.', { 'media.media_ids': [] });
       case 'reauthorize':
         return unauthorized();
-      // the body the platform sends for a suspended account (seen in the wild; the type is documented as a problem URI)
+      // the body the platform sends for a suspended account: not in the documentation, observed in
+      // https://github.com/akrherz/iembot/issues/156 (problem types are documented as URIs)
       case 'disconnected':
         return problem(403, 'Forbidden', 'The user used for authentication is suspended', `${PROBLEMS}/user-suspended`);
     }
@@ -227,6 +228,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const t = req.bearer ? accessTokens.get(req.bearer) : undefined;
     if (!t || t.expiresAt <= Date.now()) return unauthorized();
     const missing = needs.filter((s) => !t.scopes.includes(s));
+    // the body for a missing scope is not documented: a 403 problem
     if (missing.length) return problem(403, 'Forbidden', `Missing scopes: ${missing.join(', ')}`, `${PROBLEMS}/client-forbidden`);
     return null;
   }
@@ -376,6 +378,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     }
     const media = ((ids ?? []) as string[]).map((i) => ownUpload(i));
     if (media.some((u) => !u || u.state !== 'succeeded')) return invalid('Your media IDs are invalid.', { 'media.media_ids': ids });
+    // the duplicate refusal as observed in https://github.com/akrherz/iembot/issues/163 (its time window is not documented: the fake never forgets)
     if (posts.some((p) => p.text === body.text)) return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     const id = newId();
     posts.push({ id, text: body.text, video: Buffer.concat(media.flatMap((u) => u!.segments)) });
