@@ -14,12 +14,14 @@ import { microblogPlatform } from './microblog.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
 import { shortvideoPlatform } from './shortvideo.js';
+import { socialnetPlatform } from './socialnet.js';
 import type { PlatformConnector, PlatformDefinition } from './types.js';
 import { videosharePlatform } from './videoshare.js';
 
 /** One module per platform key, each speaking that platform's official API (its file's header names the version and endpoints). */
 export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
   shortvideo: shortvideoPlatform,
+  socialnet: socialnetPlatform,
   prosocial: prosocialPlatform,
   videoshare: videosharePlatform,
   photoshare: photosharePlatform,

@@ -1,0 +1,424 @@
+/**
+ * The general social network (Facebook Pages): a post is a Reel on a Page the
+ * user manages, published through the Graph API, version v26.0 (the latest the
+ * changelog lists: https://developers.facebook.com/docs/graph-api/changelog).
+ *
+ * Endpoints:
+ * - GET  https://www.facebook.com/v26.0/dialog/oauth                      consent (Facebook Login, manual flow)
+ *        https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow
+ * - GET  https://graph.facebook.com/v26.0/oauth/access_token              code → short-lived user token (same guide)
+ * - GET  https://graph.facebook.com/v26.0/oauth/access_token?grant_type=fb_exchange_token  → long-lived user token
+ *        https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived
+ * - GET  https://graph.facebook.com/v26.0/me/accounts                     the user's Pages, their tokens and tasks
+ *        https://developers.facebook.com/docs/pages-api/getting-started
+ * - GET  https://graph.facebook.com/v26.0/me                              the Page token still works (refresh)
+ * - GET  https://graph.facebook.com/v26.0/{page-id}?fields=followers_count
+ *        https://developers.facebook.com/docs/graph-api/reference/page
+ * - POST https://graph.facebook.com/v26.0/{page-id}/video_reels           upload_phase=start, then upload_phase=finish
+ * - POST https://rupload.facebook.com/video-upload/v26.0/{video-id}       the bytes, from the `offset` header on
+ *        https://developers.facebook.com/docs/video-api/guides/reels-publishing
+ * - GET  https://graph.facebook.com/v26.0/{video-id}?fields=status        uploading / processing / publishing phases
+ *        https://developers.facebook.com/docs/graph-api/reference/video-status
+ * - GET  https://graph.facebook.com/v26.0/{video-id}/video_insights       the reel's metrics
+ *        https://developers.facebook.com/docs/video-api/guides/insights
+ * Errors: https://developers.facebook.com/docs/graph-api/guides/error-handling and
+ * https://developers.facebook.com/docs/graph-api/overview/rate-limiting.
+ *
+ * The account is a Page, not the person: identify() picks the first Page on
+ * which the user may CREATE_CONTENT and hands back that Page's token, which the
+ * service keeps as the access token. A Page token obtained from a long-lived
+ * user token does not expire, and there is no refresh token: refresh() only
+ * asks whether the Page token still works (and drops the user token's expiry);
+ * when the platform refuses it (190: password changed, app removed) the user
+ * must connect again, so the account ends disconnected.
+ *
+ * A post: start an upload session (the video id is saved before a byte is
+ * sent), send the bytes to the upload host in parts of PART_BYTES, each a
+ * resume at the offset the platform holds (the guide shows one POST of the
+ * whole file; its `offset` header is what lets an interrupted upload carry on),
+ * then wait for processing (check) and publish with upload_phase=finish
+ * (finalize). A re-run asks the video's status first: an upload part-way
+ * resumes from `bytes_transferred`, a finished upload is not sent again, and a
+ * video whose publishing phase has started is not finished twice.
+ *
+ * Gaps: a crash between the platform creating the upload session and our
+ * saving its video id leaves an empty session behind (it expires; it is never
+ * a post). The status read cannot tell a finish the platform received but has
+ * not started to act on from one it never got; the window is the one request.
+ * post_impressions_unique, the reels' reach, is among the Page Insights metrics
+ * the platform deprecated (invalid metric from 2025 on), and the reels metrics
+ * offer no impressions or clicks: those read 0.
+ */
+import { chunksOf } from './chunks.js';
+import { retryAfterMs, unexpected } from './http.js';
+import { tokenSetFrom } from './oauth-tokens.js';
+import {
+  PlatformError,
+  type AccountIdentity,
+  type ConnectedAccount,
+  type OAuthFlow,
+  type OutgoingPost,
+  type PlatformConnector,
+  type PlatformDefinition,
+  type PlatformHttp,
+  type PlatformResponse,
+  type PlatformSettings,
+  type PostMetrics,
+  type PostMedia,
+  type PublishStep,
+  type TokenSet,
+} from './types.js';
+
+const KEY = 'socialnet';
+export const SOCIALNET_API_VERSION = 'v26.0';
+const GRAPH = `https://graph.facebook.com/${SOCIALNET_API_VERSION}`;
+const UPLOAD_HOST = `https://rupload.facebook.com/video-upload/${SOCIALNET_API_VERSION}`;
+
+/** One upload request's bytes: one part in memory at a time, and what a crash can lose. */
+export const PART_BYTES = 4 * 1024 * 1024;
+const PART_TIMEOUT_MS = 120_000;
+/** The platform processes a reel in seconds to minutes. */
+const CHECK_AFTER_MS = 5_000;
+/** The Page task that allows publishing (Reels Publishing API, Before You Start). */
+const CREATE_CONTENT = 'CREATE_CONTENT';
+/** The documented Reels metrics we read (video_insights, Reels Metrics). */
+const METRICS = ['blue_reels_play_count', 'post_video_likes_by_reaction_type', 'post_video_social_actions'] as const;
+
+const flow: OAuthFlow = {
+  authorizeUrl: `https://www.facebook.com/${SOCIALNET_API_VERSION}/dialog/oauth`,
+  tokenUrl: `${GRAPH}/oauth/access_token`,
+  // list the Pages, read a Page's followers (and publish reels: the guide asks for it), publish, read insights
+  scopes: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'read_insights'],
+  scopeSeparator: ',',
+  // the platform's PKCE is an OIDC flow still in testing; the Pages APIs document the client-secret code flow
+  pkce: false,
+  clientAuth: 'body',
+};
+
+/* ---------- errors ---------- */
+
+interface GraphErrorBody {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  error_user_msg?: string;
+  is_transient?: boolean;
+  fbtrace_id?: string;
+}
+
+/** Throttling codes: app (4), user (17), Page (32), custom (613), Page under business-use-case limits (80001), app limit (341). */
+const RATE_LIMITED = new Set([4, 17, 32, 341, 613, 80001]);
+/** Passing faults the guide says to wait out: unknown (1), service (2), temporarily blocked (368). */
+const TRANSIENT = new Set([1, 2, 368]);
+/** 190 subcodes that no new token cures: the app was removed (458), the user is checkpointed (459) or unconfirmed (464). */
+const GONE = new Set([458, 459, 464]);
+
+/**
+ * How long the business-use-case header says to wait: the largest
+ * `estimated_time_to_regain_access` (minutes) of its entries; else Retry-After.
+ */
+export function usageWaitMs(headers: Headers): number | undefined {
+  const raw = headers.get('x-business-use-case-usage');
+  let minutes: number | undefined;
+  if (raw) {
+    try {
+      for (const entries of Object.values(JSON.parse(raw) as Record<string, Array<Record<string, unknown>>>)) {
+        for (const e of Array.isArray(entries) ? entries : []) {
+          const m = Number(e.estimated_time_to_regain_access);
+          if (Number.isFinite(m) && m > 0) minutes = Math.max(minutes ?? 0, m);
+        }
+      }
+    } catch {
+      minutes = undefined;
+    }
+  }
+  return minutes !== undefined ? minutes * 60_000 : retryAfterMs(headers);
+}
+
+/** The platform's answer as one of the four kinds (Handling Errors). */
+export function graphError(res: PlatformResponse, what: string): PlatformError {
+  const err = (res.json as { error?: GraphErrorBody } | null)?.error;
+  if (!err || typeof err !== 'object' || typeof err.code !== 'number') return unexpected(KEY, res, what);
+  const said = err.error_user_msg || err.message || `error ${err.code}`;
+  const code = err.code;
+  if (RATE_LIMITED.has(code)) return new PlatformError('retry', `${KEY}: rate limited while ${what} (${said})`, usageWaitMs(res.headers));
+  if (TRANSIENT.has(code) || err.is_transient || res.status >= 500) return new PlatformError('retry', `${KEY}: the platform failed for now while ${what} (${said})`, retryAfterMs(res.headers));
+  if (code === 190 || code === 102) {
+    if (err.error_subcode !== undefined && GONE.has(err.error_subcode)) {
+      return new PlatformError('disconnected', `${KEY}: the Page's authorisation is gone (${said}); connect it again`);
+    }
+    return new PlatformError('reauthorize', `${KEY}: the Page's access token was refused while ${what} (${said})`);
+  }
+  // a permission taken back (the app's, or the person's task on the Page): only a new consent helps
+  if (code === 10 || (code >= 200 && code <= 299)) return new PlatformError('disconnected', `${KEY}: permission denied while ${what} (${said}); connect the Page again`);
+  return new PlatformError('bad_request', `${KEY}: the platform refused ${what}: ${said}`);
+}
+
+/** A refusal at the token endpoint: a code or token it no longer honours means connecting again. */
+function tokenEndpointError(res: PlatformResponse, what: string): PlatformError {
+  const e = graphError(res, what);
+  return e.kind === 'bad_request' ? new PlatformError('reauthorize', `${e.message}; connect the account again`) : e;
+}
+
+/** A Graph call's JSON, or its error judged. */
+async function graph(http: PlatformHttp, what: string, req: Parameters<PlatformHttp['request']>[0]): Promise<Record<string, unknown>> {
+  const res = await http.request(req);
+  const json = res.json as Record<string, unknown> | null;
+  if (res.status === 200 && json && typeof json === 'object' && !('error' in json)) return json;
+  throw graphError(res, what);
+}
+
+/* ---------- OAuth ---------- */
+
+async function tokenCall(http: PlatformHttp, what: string, query: Record<string, string>): Promise<TokenSet> {
+  const res = await http.request({ method: 'GET', url: flow.tokenUrl, query });
+  const json = res.json as Record<string, unknown> | null;
+  if (res.status !== 200 || !json || typeof json.access_token !== 'string') throw tokenEndpointError(res, what);
+  return tokenSetFrom(json);
+}
+
+/**
+ * The code for a short-lived user token, at once exchanged for a long-lived
+ * one (about 60 days): a Page token read with it does not expire.
+ */
+async function exchangeCode(http: PlatformHttp, settings: PlatformSettings, input: { code: string; redirectUri: string }): Promise<TokenSet> {
+  const client = { client_id: settings.clientId, client_secret: settings.clientSecret };
+  const short = await tokenCall(http, 'exchanging the authorisation code', { ...client, redirect_uri: input.redirectUri, code: input.code });
+  return tokenCall(http, 'exchanging for a long-lived token', { ...client, grant_type: 'fb_exchange_token', fb_exchange_token: short.accessToken });
+}
+
+/** A Page token has nothing to refresh: it either still works (and never expires) or the user connects again. */
+async function refresh(http: PlatformHttp, _settings: PlatformSettings, tokens: TokenSet): Promise<TokenSet> {
+  try {
+    await graph(http, 'checking the Page token', { url: `${GRAPH}/me`, token: tokens.accessToken, query: { fields: 'id' } });
+  } catch (err) {
+    if (err instanceof PlatformError && err.kind === 'disconnected') throw err;
+    if (err instanceof PlatformError && err.kind !== 'retry') {
+      throw new PlatformError('reauthorize', `${err.message}; a Page token cannot be refreshed, connect the Page again`);
+    }
+    throw err;
+  }
+  return { ...tokens, expiresAt: undefined };
+}
+
+interface PageEntry {
+  id: string;
+  name?: string;
+  access_token?: string;
+  tasks?: string[];
+  followers_count?: number;
+}
+
+/** Every Page the user manages, following the cursor pages of /me/accounts (a bounded number of them). */
+async function managedPages(http: PlatformHttp, userToken: string): Promise<PageEntry[]> {
+  const pages: PageEntry[] = [];
+  let after: string | undefined;
+  for (let i = 0; i < 20; i++) {
+    const json = await graph(http, 'listing the Pages', {
+      url: `${GRAPH}/me/accounts`,
+      token: userToken,
+      query: { fields: 'id,name,access_token,tasks,followers_count', limit: 100, after },
+    });
+    pages.push(...((json.data as PageEntry[] | undefined) ?? []));
+    const paging = json.paging as { next?: string; cursors?: { after?: string } } | undefined;
+    after = paging?.cursors?.after;
+    if (!paging?.next || !after) break;
+  }
+  return pages;
+}
+
+/** The first Page the user may post to (the CREATE_CONTENT task) is the account. */
+async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens: TokenSet): Promise<AccountIdentity> {
+  const pages = await managedPages(http, tokens.accessToken);
+  const page = pages.find((p) => p.tasks?.includes(CREATE_CONTENT) && typeof p.access_token === 'string');
+  if (!page) {
+    throw new PlatformError('bad_request', `${KEY}: the account manages no Page it may publish to (the ${CREATE_CONTENT} task); choose a Page when connecting`);
+  }
+  return {
+    externalId: page.id,
+    handle: page.name ?? null,
+    // a Page's reels are public: the guide says publishing to a Page has public scope only
+    isPrivate: false,
+    followers: page.followers_count ?? 0,
+    extra: { pageId: page.id },
+    accessToken: page.access_token,
+  };
+}
+
+/* ---------- the connector ---------- */
+
+interface VideoStatus {
+  video_status?: string;
+  uploading_phase?: { status?: string; bytes_transferred?: number; errors?: Array<{ message?: string }> };
+  processing_phase?: { status?: string; errors?: Array<{ message?: string }> };
+  publishing_phase?: { status?: string; publish_status?: string; errors?: Array<{ message?: string }> };
+}
+
+interface Progress {
+  videoId: string;
+  uploadUrl: string;
+}
+
+const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const tokenOf = (account: ConnectedAccount) => (account.credentials as TokenSet).accessToken;
+const pageOf = (account: ConnectedAccount) => (account.credentials as TokenSet).extra?.pageId ?? account.externalId;
+export const reelUrl = (videoId: string) => `https://www.facebook.com/reel/${videoId}`;
+
+/** Publishing has begun (or ended): a finish was received, and must not be sent again. */
+const publishingStarted = (s: VideoStatus) =>
+  ['in_progress', 'complete'].includes(s.publishing_phase?.status ?? '') || s.publishing_phase?.publish_status === 'published';
+
+/** The platform's own words for a video it failed, if a phase failed. */
+function failure(s: VideoStatus): string | null {
+  const phases = [s.uploading_phase, s.processing_phase, s.publishing_phase];
+  const failed = phases.find((p) => p?.status === 'error');
+  if (failed) return failed.errors?.[0]?.message ?? 'the platform could not process the video';
+  if (s.video_status === 'error') return 'the platform could not process the video';
+  if (s.video_status === 'expired') return 'the upload expired before it was published; publish again';
+  return null;
+}
+
+function progressOf(post: OutgoingPost): Progress | null {
+  const p = post.progress;
+  return p && typeof p.videoId === 'string' && typeof p.uploadUrl === 'string' ? { videoId: p.videoId, uploadUrl: p.uploadUrl } : null;
+}
+
+/** A rupload answer other than success: its `debug_info`, or a Graph error. */
+function uploadError(res: PlatformResponse): PlatformError {
+  const info = (res.json as { debug_info?: { retriable?: boolean; type?: string; message?: string } } | null)?.debug_info;
+  if (!info) return graphError(res, 'uploading the video');
+  const said = `${info.type ?? 'error'}: ${info.message ?? `HTTP ${res.status}`}`;
+  if (info.retriable || res.status >= 500) return new PlatformError('retry', `${KEY}: the upload failed for now (${said})`, retryAfterMs(res.headers));
+  return new PlatformError('bad_request', `${KEY}: the platform refused the upload (${said})`);
+}
+
+export function createSocialnetConnector(http: PlatformHttp): PlatformConnector {
+  const status = async (account: ConnectedAccount, videoId: string): Promise<VideoStatus> => {
+    const json = await graph(http, 'reading the upload status', { url: `${GRAPH}/${videoId}`, token: tokenOf(account), query: { fields: 'status' } });
+    return (json.status as VideoStatus | undefined) ?? {};
+  };
+
+  /** A new upload session; its video id is saved before the platform gets a byte of it. */
+  async function start(account: ConnectedAccount, post: OutgoingPost): Promise<Progress> {
+    const json = await graph(http, 'starting the upload', {
+      method: 'POST',
+      url: `${GRAPH}/${pageOf(account)}/video_reels`,
+      token: tokenOf(account),
+      body: { upload_phase: 'start' },
+    });
+    if (typeof json.video_id !== 'string') throw new PlatformError('retry', `${KEY}: the upload session came back without a video id`);
+    const progress = { videoId: json.video_id, uploadUrl: typeof json.upload_url === 'string' ? json.upload_url : `${UPLOAD_HOST}/${json.video_id}` };
+    await post.saveProgress({ ...progress });
+    return progress;
+  }
+
+  /** Sends the bytes from `offset` on, a part per request, each at the offset the platform holds. */
+  async function upload(account: ConnectedAccount, progress: Progress, media: PostMedia, offset: number) {
+    let at = offset;
+    for await (const part of chunksOf(await media.open(), PART_BYTES, { start: offset, total: media.size })) {
+      const res = await http.request({
+        method: 'POST',
+        url: progress.uploadUrl,
+        headers: {
+          authorization: `OAuth ${tokenOf(account)}`,
+          offset: String(at),
+          file_size: String(media.size),
+          'content-type': 'application/octet-stream',
+        },
+        body: part,
+        timeoutMs: PART_TIMEOUT_MS,
+      });
+      if (res.status !== 200 || (res.json as { success?: boolean } | null)?.success !== true) throw uploadError(res);
+      at += part.length;
+    }
+  }
+
+  /** What a re-run finds: the saved session and how far it got, or nothing worth resuming. */
+  async function resumable(account: ConnectedAccount, saved: Progress): Promise<{ progress: Progress; offset: number; done: boolean } | null> {
+    let s: VideoStatus;
+    try {
+      s = await status(account, saved.videoId);
+    } catch (err) {
+      // the session is gone (an unknown id): a new one
+      if (err instanceof PlatformError && err.kind === 'bad_request') return null;
+      throw err;
+    }
+    if (s.video_status === 'expired') return null;
+    const problem = failure(s);
+    if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
+    const done = s.uploading_phase?.status === 'complete' || publishingStarted(s);
+    return { progress: saved, offset: done ? 0 : Math.max(0, Number(s.uploading_phase?.bytes_transferred ?? 0)), done };
+  }
+
+  return {
+    async publish(account, post, media): Promise<PublishStep> {
+      const saved = progressOf(post);
+      const found = saved ? await resumable(account, saved) : null;
+      const progress = found?.progress ?? (await start(account, post));
+      if (!found?.done) await upload(account, progress, media, found?.offset ?? 0);
+      return { state: 'pending', ref: progress.videoId, checkAfterMs: CHECK_AFTER_MS };
+    },
+
+    async check(account, ref) {
+      const s = await status(account, ref);
+      const problem = failure(s);
+      if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
+      if (publishingStarted(s)) return { state: 'ready' };
+      const ready = s.uploading_phase?.status === 'complete' && s.processing_phase?.status === 'complete';
+      return ready ? { state: 'ready' } : { state: 'pending', checkAfterMs: CHECK_AFTER_MS };
+    },
+
+    async finalize(account, post, ref) {
+      const s = await status(account, ref);
+      // published already (a finish sent before a crash): the same reel, never a second finish
+      if (!publishingStarted(s)) {
+        const json = await graph(http, 'publishing the reel', {
+          method: 'POST',
+          url: `${GRAPH}/${pageOf(account)}/video_reels`,
+          token: tokenOf(account),
+          body: { upload_phase: 'finish', video_id: ref, video_state: 'PUBLISHED', description: String(post.content.content ?? '') },
+        });
+        if (json.success !== true) throw new PlatformError('retry', `${KEY}: the platform did not confirm the reel was published`);
+      }
+      return { platformPostId: ref, platformPostUrl: reelUrl(ref) };
+    },
+
+    async fetchPostMetrics(account, platformPostId): Promise<PostMetrics> {
+      const json = await graph(http, 'reading the reel\'s metrics', {
+        url: `${GRAPH}/${platformPostId}/video_insights`,
+        token: tokenOf(account),
+        query: { metric: METRICS.join(',') },
+      });
+      const values = new Map<string, unknown>();
+      for (const row of (json.data as Array<{ name?: string; values?: Array<{ value?: unknown }> }> | undefined) ?? []) {
+        if (row.name) values.set(row.name, row.values?.[0]?.value);
+      }
+      const sum = (v: unknown) => (v && typeof v === 'object' ? Object.values(v).reduce((n: number, x) => n + count(x), 0) : count(v));
+      const social = (values.get('post_video_social_actions') ?? {}) as Record<string, unknown>;
+      return {
+        views: count(values.get('blue_reels_play_count')),
+        likes: sum(values.get('post_video_likes_by_reaction_type')),
+        comments: count(social.COMMENT),
+        shares: count(social.SHARE),
+        impressions: 0,
+        reach: 0,
+        clicks: 0,
+      };
+    },
+
+    async fetchFollowers(account) {
+      const json = await graph(http, 'reading the Page\'s followers', { url: `${GRAPH}/${pageOf(account)}`, token: tokenOf(account), query: { fields: 'followers_count' } });
+      return count(json.followers_count);
+    },
+  };
+}
+
+export const socialnetPlatform: PlatformDefinition = {
+  key: 'socialnet',
+  oauth: flow,
+  exchangeCode,
+  refresh,
+  identify,
+  connector: (http) => createSocialnetConnector(http),
+};
