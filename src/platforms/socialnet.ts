@@ -70,9 +70,9 @@ import {
 } from './types.js';
 
 const KEY = 'socialnet';
-export const SOCIALNET_API_VERSION = 'v26.0';
-const GRAPH = `https://graph.facebook.com/${SOCIALNET_API_VERSION}`;
-const UPLOAD_HOST = `https://rupload.facebook.com/video-upload/${SOCIALNET_API_VERSION}`;
+const VERSION = 'v26.0';
+const GRAPH = `https://graph.facebook.com/${VERSION}`;
+const UPLOAD_HOST = `https://rupload.facebook.com/video-upload/${VERSION}`;
 
 /** One upload request's bytes: one part in memory at a time, and what a crash can lose. */
 export const PART_BYTES = 4 * 1024 * 1024;
@@ -85,7 +85,7 @@ const CREATE_CONTENT = 'CREATE_CONTENT';
 const METRICS = ['blue_reels_play_count', 'post_video_likes_by_reaction_type', 'post_video_social_actions'] as const;
 
 const flow: OAuthFlow = {
-  authorizeUrl: `https://www.facebook.com/${SOCIALNET_API_VERSION}/dialog/oauth`,
+  authorizeUrl: `https://www.facebook.com/${VERSION}/dialog/oauth`,
   tokenUrl: `${GRAPH}/oauth/access_token`,
   // list the Pages, read a Page's followers (and publish reels: the guide asks for it), publish, read insights
   scopes: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'read_insights'],
@@ -94,8 +94,6 @@ const flow: OAuthFlow = {
   pkce: false,
   clientAuth: 'body',
 };
-
-/* ---------- errors ---------- */
 
 interface GraphErrorBody {
   message?: string;
@@ -118,7 +116,7 @@ const GONE = new Set([458, 459, 464]);
  * How long the business-use-case header says to wait: the largest
  * `estimated_time_to_regain_access` (minutes) of its entries; else Retry-After.
  */
-export function usageWaitMs(headers: Headers): number | undefined {
+function usageWaitMs(headers: Headers): number | undefined {
   const raw = headers.get('x-business-use-case-usage');
   let minutes: number | undefined;
   if (raw) {
@@ -136,11 +134,14 @@ export function usageWaitMs(headers: Headers): number | undefined {
   return minutes !== undefined ? minutes * 60_000 : retryAfterMs(headers);
 }
 
+/** The platform's words without a token: it quotes one it cannot parse ("Malformed access token EAA…"). */
+const scrub = (text: string) => text.replace(/EAA[A-Za-z0-9_-]{8,}/g, '[token]');
+
 /** The platform's answer as one of the four kinds (Handling Errors). */
-export function graphError(res: PlatformResponse, what: string): PlatformError {
+function graphError(res: PlatformResponse, what: string): PlatformError {
   const err = (res.json as { error?: GraphErrorBody } | null)?.error;
-  if (!err || typeof err !== 'object' || typeof err.code !== 'number') return unexpected(KEY, res, what);
-  const said = err.error_user_msg || err.message || `error ${err.code}`;
+  if (!err || typeof err !== 'object' || typeof err.code !== 'number') return unexpected(KEY, { ...res, text: scrub(res.text) }, what);
+  const said = scrub(err.error_user_msg || err.message || `error ${err.code}`);
   const code = err.code;
   if (RATE_LIMITED.has(code)) return new PlatformError('retry', `${KEY}: rate limited while ${what} (${said})`, usageWaitMs(res.headers));
   if (TRANSIENT.has(code) || err.is_transient || res.status >= 500) return new PlatformError('retry', `${KEY}: the platform failed for now while ${what} (${said})`, retryAfterMs(res.headers));
@@ -155,10 +156,15 @@ export function graphError(res: PlatformResponse, what: string): PlatformError {
   return new PlatformError('bad_request', `${KEY}: the platform refused ${what}: ${said}`);
 }
 
-/** A refusal at the token endpoint: a code or token it no longer honours means connecting again. */
+/**
+ * A refusal at the token endpoint: throttling or an outage passes; anything
+ * else (a used or unknown code, a wrong secret, which it reports as code 1)
+ * means connecting again.
+ */
 function tokenEndpointError(res: PlatformResponse, what: string): PlatformError {
-  const e = graphError(res, what);
-  return e.kind === 'bad_request' ? new PlatformError('reauthorize', `${e.message}; connect the account again`) : e;
+  const err = (res.json as { error?: GraphErrorBody } | null)?.error;
+  if (!err || res.status >= 500 || (typeof err.code === 'number' && RATE_LIMITED.has(err.code))) return graphError(res, what);
+  return new PlatformError('reauthorize', `${KEY}: ${what} was refused (${scrub(err.message ?? `HTTP ${res.status}`)}); connect the account again`);
 }
 
 /** A Graph call's JSON, or its error judged. */
@@ -168,8 +174,6 @@ async function graph(http: PlatformHttp, what: string, req: Parameters<PlatformH
   if (res.status === 200 && json && typeof json === 'object' && !('error' in json)) return json;
   throw graphError(res, what);
 }
-
-/* ---------- OAuth ---------- */
 
 async function tokenCall(http: PlatformHttp, what: string, query: Record<string, string>): Promise<TokenSet> {
   const res = await http.request({ method: 'GET', url: flow.tokenUrl, query });
@@ -246,8 +250,6 @@ async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens:
   };
 }
 
-/* ---------- the connector ---------- */
-
 interface VideoStatus {
   video_status?: string;
   uploading_phase?: { status?: string; bytes_transferred?: number; errors?: Array<{ message?: string }> };
@@ -288,7 +290,7 @@ function progressOf(post: OutgoingPost): Progress | null {
 function uploadError(res: PlatformResponse): PlatformError {
   const info = (res.json as { debug_info?: { retriable?: boolean; type?: string; message?: string } } | null)?.debug_info;
   if (!info) return graphError(res, 'uploading the video');
-  const said = `${info.type ?? 'error'}: ${info.message ?? `HTTP ${res.status}`}`;
+  const said = scrub(`${info.type ?? 'error'}: ${info.message ?? `HTTP ${res.status}`}`);
   if (info.retriable || res.status >= 500) return new PlatformError('retry', `${KEY}: the upload failed for now (${said})`, retryAfterMs(res.headers));
   return new PlatformError('bad_request', `${KEY}: the platform refused the upload (${said})`);
 }
