@@ -32,19 +32,24 @@
  * when the platform refuses it (190: password changed, app removed) the user
  * must connect again, so the account ends disconnected.
  *
- * A post: start an upload session (the video id is saved before a byte is
- * sent), send the bytes to the upload host in parts of PART_BYTES, each a
- * resume at the offset the platform holds (the guide shows one POST of the
- * whole file; its `offset` header is what lets an interrupted upload carry on),
- * then wait for processing (check) and publish with upload_phase=finish
- * (finalize). A re-run asks the video's status first: an upload part-way
- * resumes from `bytes_transferred`, a finished upload is not sent again, and a
- * video whose publishing phase has started is not finished twice.
+ * A post, in the guide's order: start an upload session (its video id saved
+ * before a byte is sent), send the bytes to the upload host in parts of
+ * PART_BYTES, each a resume at the offset the platform holds (the guide shows
+ * one POST of the whole file; its `offset` header is what lets an interrupted
+ * upload carry on), then finish with video_state=PUBLISHED, saved as done once
+ * the platform confirms. The platform then processes the video and publishes
+ * it: publish answers pending, check waits for the publishing phase to
+ * complete, finalize confirms. A re-run asks the video's status first: an
+ * upload part-way resumes from `bytes_transferred`, a complete one is not sent
+ * again, and a reel finished (saved so, or its publishing phase begun) is not
+ * finished again. The reel is the uploaded video: its id is the post's id.
  *
  * Gaps: a crash between the platform creating the upload session and our
  * saving its video id leaves an empty session behind (it expires; it is never
- * a post). The status read cannot tell a finish the platform received but has
- * not started to act on from one it never got; the window is the one request.
+ * a post). A crash between the platform confirming a finish and our saving it,
+ * while the video is still processing (publishing phase not started), sends
+ * the finish once more on the re-run: for the same video, so never a second
+ * reel, but the API does not say how it answers a repeated finish.
  * post_impressions_unique, the reels' reach, is among the Page Insights metrics
  * the platform deprecated (invalid metric from 2025 on), and the reels metrics
  * offer no impressions or clicks: those read 0.
@@ -260,6 +265,8 @@ interface VideoStatus {
 interface Progress {
   videoId: string;
   uploadUrl: string;
+  /** the platform confirmed the finish: it processes and publishes from here on */
+  finished?: boolean;
 }
 
 const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -267,9 +274,10 @@ const tokenOf = (account: ConnectedAccount) => (account.credentials as TokenSet)
 const pageOf = (account: ConnectedAccount) => (account.credentials as TokenSet).extra?.pageId ?? account.externalId;
 export const reelUrl = (videoId: string) => `https://www.facebook.com/reel/${videoId}`;
 
-/** Publishing has begun (or ended): a finish was received, and must not be sent again. */
-const publishingStarted = (s: VideoStatus) =>
-  ['in_progress', 'complete'].includes(s.publishing_phase?.status ?? '') || s.publishing_phase?.publish_status === 'published';
+/** The reel is out: its publishing phase completed. */
+const published = (s: VideoStatus) => s.publishing_phase?.status === 'complete' || s.publishing_phase?.publish_status === 'published';
+/** A finish was received: publishing has begun or ended. */
+const publishingStarted = (s: VideoStatus) => published(s) || s.publishing_phase?.status === 'in_progress';
 
 /** The platform's own words for a video it failed, if a phase failed. */
 function failure(s: VideoStatus): string | null {
@@ -283,7 +291,8 @@ function failure(s: VideoStatus): string | null {
 
 function progressOf(post: OutgoingPost): Progress | null {
   const p = post.progress;
-  return p && typeof p.videoId === 'string' && typeof p.uploadUrl === 'string' ? { videoId: p.videoId, uploadUrl: p.uploadUrl } : null;
+  if (!p || typeof p.videoId !== 'string' || typeof p.uploadUrl !== 'string') return null;
+  return { videoId: p.videoId, uploadUrl: p.uploadUrl, finished: p.finished === true };
 }
 
 /** A rupload answer other than success: its `debug_info`, or a Graph error. */
@@ -336,8 +345,20 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
     }
   }
 
-  /** What a re-run finds: the saved session and how far it got, or nothing worth resuming. */
-  async function resumable(account: ConnectedAccount, saved: Progress): Promise<{ progress: Progress; offset: number; done: boolean } | null> {
+  /** upload_phase=finish with video_state=PUBLISHED: the platform processes the video, then publishes it. */
+  async function finish(account: ConnectedAccount, post: OutgoingPost, progress: Progress) {
+    const json = await graph(http, 'publishing the reel', {
+      method: 'POST',
+      url: `${GRAPH}/${pageOf(account)}/video_reels`,
+      token: tokenOf(account),
+      body: { upload_phase: 'finish', video_id: progress.videoId, video_state: 'PUBLISHED', description: String(post.content.content ?? '') },
+    });
+    if (json.success !== true) throw new PlatformError('retry', `${KEY}: the platform did not confirm the reel`);
+    await post.saveProgress({ ...progress, finished: true });
+  }
+
+  /** What a re-run finds of its saved session: how far the upload got and whether a finish arrived; null when it is gone. */
+  async function resumable(account: ConnectedAccount, saved: Progress) {
     let s: VideoStatus;
     try {
       s = await status(account, saved.videoId);
@@ -346,19 +367,21 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
       if (err instanceof PlatformError && err.kind === 'bad_request') return null;
       throw err;
     }
-    if (s.video_status === 'expired') return null;
+    if (s.video_status === 'expired' && !saved.finished) return null;
     const problem = failure(s);
     if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
-    const done = s.uploading_phase?.status === 'complete' || publishingStarted(s);
-    return { progress: saved, offset: done ? 0 : Math.max(0, Number(s.uploading_phase?.bytes_transferred ?? 0)), done };
+    const uploaded = s.uploading_phase?.status === 'complete' || publishingStarted(s);
+    return { uploaded, offset: uploaded ? 0 : Math.max(0, Number(s.uploading_phase?.bytes_transferred ?? 0)), finished: saved.finished || publishingStarted(s) };
   }
 
   return {
     async publish(account, post, media): Promise<PublishStep> {
       const saved = progressOf(post);
       const found = saved ? await resumable(account, saved) : null;
-      const progress = found?.progress ?? (await start(account, post));
-      if (!found?.done) await upload(account, progress, media, found?.offset ?? 0);
+      const progress = found && saved ? saved : await start(account, post);
+      if (!found?.uploaded) await upload(account, progress, media, found?.offset ?? 0);
+      // the guide's order: finish as soon as the bytes are in; a finished reel is not finished again
+      if (!found?.finished) await finish(account, post, progress);
       return { state: 'pending', ref: progress.videoId, checkAfterMs: CHECK_AFTER_MS };
     },
 
@@ -366,22 +389,17 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
       const s = await status(account, ref);
       const problem = failure(s);
       if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
-      if (publishingStarted(s)) return { state: 'ready' };
-      const ready = s.uploading_phase?.status === 'complete' && s.processing_phase?.status === 'complete';
-      return ready ? { state: 'ready' } : { state: 'pending', checkAfterMs: CHECK_AFTER_MS };
+      return published(s) ? { state: 'ready' } : { state: 'pending', checkAfterMs: CHECK_AFTER_MS };
     },
 
     async finalize(account, post, ref) {
       const s = await status(account, ref);
-      // published already (a finish sent before a crash): the same reel, never a second finish
-      if (!publishingStarted(s)) {
-        const json = await graph(http, 'publishing the reel', {
-          method: 'POST',
-          url: `${GRAPH}/${pageOf(account)}/video_reels`,
-          token: tokenOf(account),
-          body: { upload_phase: 'finish', video_id: ref, video_state: 'PUBLISHED', description: String(post.content.content ?? '') },
-        });
-        if (json.success !== true) throw new PlatformError('retry', `${KEY}: the platform did not confirm the reel was published`);
+      const problem = failure(s);
+      if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
+      // a reel whose finish never arrived (a handle from elsewhere) is finished here; one that did, never twice
+      const saved = progressOf(post);
+      if (!publishingStarted(s) && !(saved?.videoId === ref && saved.finished)) {
+        await finish(account, post, { videoId: ref, uploadUrl: saved?.uploadUrl ?? `${UPLOAD_HOST}/${ref}` });
       }
       return { platformPostId: ref, platformPostUrl: reelUrl(ref) };
     },
