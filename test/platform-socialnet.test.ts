@@ -104,14 +104,17 @@ describe('socialnet', () => {
     ({ page } = await connect());
   });
 
-  it('publishes a reel: uploaded, processed, published once with the exact bytes and the description', async () => {
+  it('publishes a reel: uploaded, finished, processed, published once with the exact bytes and the description', async () => {
     fake.processingChecks = 0;
     const post = testPost('socialnet', { content: 'Three seconds of test pattern #clips' });
+    const finishes = fake.finishes;
     const step = await connector.publish(account(), post, mediaOf(small));
     expect(step.state).toBe('pending');
     if (step.state !== 'pending') return;
-    // the video id was saved before the upload
+    // the video id was saved before the upload, the finish once the platform confirmed it
+    expect(post.saved.map((p) => p.finished ?? false)).toEqual([false, true]);
     expect(post.saved[0]).toMatchObject({ videoId: step.ref });
+    expect(fake.finishes).toBe(finishes + 1);
     expect(await connector.check(account(), step.ref)).toEqual({ state: 'ready' });
 
     const done = await connector.finalize(account(), post, step.ref);
@@ -121,9 +124,8 @@ describe('socialnet', () => {
     expect(made.video.equals(fs.readFileSync(small))).toBe(true);
 
     // finalizing again gives the same reel and sends no second finish
-    const finishes = fake.finishes;
     expect(await connector.finalize(account(), post, step.ref)).toEqual(done);
-    expect(fake.finishes).toBe(finishes);
+    expect(fake.finishes).toBe(finishes + 1);
   });
 
   it('uploads a large video in parts, each at the offset the platform holds', async () => {
@@ -188,24 +190,32 @@ describe('socialnet', () => {
     const videoId = post.progress!.videoId as string;
     expect(fake.received(videoId).length).toBe(PART_BYTES);
 
-    const calls = fake.count('POST', videoRoute);
     const reels = fake.posts.length;
+    const finishes = fake.finishes;
+    const sessions = fake.count('POST', videoRoute) - finishes;
     const step = await connector.publish(account(), post, mediaOf(large));
     expect(step).toMatchObject({ state: 'pending', ref: videoId });
-    // no new upload session: the saved one resumed
-    expect(fake.count('POST', videoRoute)).toBe(calls);
+    // no new upload session: the saved one resumed, then was finished
+    expect(fake.count('POST', videoRoute) - fake.finishes).toBe(sessions);
     expect(fake.received(videoId).equals(fs.readFileSync(large))).toBe(true);
+    expect(fake.finishes).toBe(finishes + 1);
 
     expect(await connector.check(account(), videoId)).toEqual({ state: 'ready' });
     const done = await connector.finalize(account(), post, videoId);
     expect(fake.posts.length).toBe(reels + 1);
 
-    // killed after the platform published, before the post was saved: the same reel again
+    // killed after the platform published, before the delivery saved it: the same reel again
     const again = await connector.publish(account(), post, mediaOf(large));
     expect(again).toMatchObject({ state: 'pending', ref: videoId });
     expect(await connector.finalize(account(), post, videoId)).toEqual(done);
+
+    // and a re-run that lost the saved finish asks the platform, which says the reel is out
+    post.progress = { videoId, uploadUrl: post.progress!.uploadUrl };
+    expect(await connector.publish(account(), post, mediaOf(large))).toMatchObject({ state: 'pending', ref: videoId });
+    expect(await connector.finalize(account(), post, videoId)).toEqual(done);
     expect(fake.posts.length).toBe(reels + 1);
-    expect(fake.count('POST', videoRoute)).toBe(calls + 1);
+    expect(fake.finishes).toBe(finishes + 1);
+    expect(fake.count('POST', videoRoute) - fake.finishes).toBe(sessions);
   });
 
   it('reads a reel\'s metrics and the Page\'s followers', async () => {

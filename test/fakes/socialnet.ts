@@ -84,7 +84,8 @@ interface Video {
   received: number;
   checksLeft: number;
   processing: 'not_started' | 'in_progress' | 'complete';
-  published: boolean;
+  /** a finish with video_state PUBLISHED arrived */
+  finished: boolean;
 }
 
 export interface SocialnetFake extends PlatformFake {
@@ -161,7 +162,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     return { token: raw };
   }
 
-  /** failNext: the platform's own answer for each class. */
+  /**
+   * failNext: the platform's own answer for each class (Handling Errors, above; Business Use Case
+   * rate limits: https://developers.facebook.com/docs/graph-api/overview/rate-limiting).
+   */
   function failure(kind: (typeof failures)[number]): FakeReply {
     switch (kind) {
       case 'retry':
@@ -265,21 +269,27 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     };
   }
 
+  /**
+   * The phases as the status shows them. Processing starts with the finish (an uploaded video
+   * reads processing "not_started" until then, as the guide's sample shows); each status read of
+   * a finished video moves it on, processingChecks reads staying in progress, then the reel is
+   * processed and published at once.
+   */
   function videoStatus(v: Video) {
     const uploaded = v.fileSize !== null && v.received === v.fileSize;
-    // each status read of an uploaded video moves its processing on (processingChecks reads stay in progress)
-    if (uploaded && v.processing !== 'complete') {
+    if (v.finished && v.processing !== 'complete') {
       if (v.checksLeft > 0) {
         v.checksLeft -= 1;
         v.processing = 'in_progress';
       } else v.processing = 'complete';
     }
+    const out = v.finished && v.processing === 'complete';
     return {
-      video_status: v.processing === 'complete' ? 'ready' : 'processing',
+      video_status: out ? 'ready' : 'processing',
       processing_progress: v.processing === 'complete' ? 100 : v.processing === 'in_progress' ? 50 : 0,
       uploading_phase: uploaded ? { status: 'complete', bytes_transferred: v.received } : { status: v.received > 0 ? 'in_progress' : 'not_started', bytes_transferred: v.received },
       processing_phase: { status: v.processing },
-      publishing_phase: v.published ? { status: 'complete', publish_status: 'published', publish_time: Math.floor(Date.now() / 1000) } : { status: 'not_started' },
+      publishing_phase: out ? { status: 'complete', publish_status: 'published', publish_time: Math.floor(Date.now() / 1000) } : { status: 'not_started' },
     };
   }
 
@@ -289,7 +299,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (!t.scopes.has('pages_manage_posts')) return missingPermission('pages_manage_posts');
     const phase = p.get('upload_phase');
     if (phase === 'start') {
-      const video: Video = { id: id(), pageId, fileSize: null, parts: [], received: 0, checksLeft: fake.processingChecks, processing: 'not_started', published: false };
+      const video: Video = { id: id(), pageId, fileSize: null, parts: [], received: 0, checksLeft: fake.processingChecks, processing: 'not_started', finished: false };
       videos.set(video.id, video);
       return { body: { video_id: video.id, upload_url: `https://rupload.facebook.com/video-upload/${VERSION}/${video.id}` } };
     }
@@ -303,15 +313,17 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       return graphError(6000, 'There was a problem uploading your video file. Please try again with another file.', { subcode: 1363130 });
     }
     fake.finishes += 1;
-    if (state === 'PUBLISHED' && !video.published) {
-      video.published = true;
+    // the reel is the video: a second finish makes no second reel
+    if (state === 'PUBLISHED' && !video.finished) {
+      video.finished = true;
       fake.posts.push({ id: video.id, text: p.get('description') ?? '', video: Buffer.concat(video.parts) });
     }
     return { body: { success: true } };
   }
 
-  // POST rupload.facebook.com/video-upload/{version}/{video-id}: the Reels guide, "Upload a local file";
-  // an interrupted upload carries on at `offset` (the bytes_transferred of the video's status)
+  // POST rupload.facebook.com/video-upload/{version}/{video-id}: "Upload a local file" of
+  // https://developers.facebook.com/docs/video-api/guides/reels-publishing; an interrupted upload
+  // carries on at `offset` (the bytes_transferred of the video's status)
   function rupload(req: FakeRequest, videoId: string): FakeReply {
     const video = videos.get(videoId);
     const raw = req.headers.authorization?.match(/^OAuth (.+)$/)?.[1];
@@ -338,7 +350,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (!t.scopes.has('read_insights')) return missingPermission('read_insights');
     const asked = (req.query.get('metric') ?? [...REELS_METRICS].join(',')).split(',');
     if (asked.some((m) => !REELS_METRICS.has(m))) return graphError(100, '(#100) The value must be a valid insights metric');
-    const values: Record<string, unknown> = video.published ? SOCIALNET_INSIGHTS : {};
+    const values: Record<string, unknown> = video.finished ? SOCIALNET_INSIGHTS : {};
     return {
       body: {
         data: asked
@@ -372,7 +384,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     return { body: out };
   }
 
-  // GET /me: the token's own node (a Page token's Page)
+  // GET /me: the token's own node, a Page token's Page (https://developers.facebook.com/docs/graph-api/reference/page)
   function me(t: Token): FakeReply {
     const page = SOCIALNET_PAGES.find((p) => p.id === t.pageId);
     return { body: page ? { id: page.id, name: page.name } : { id: '100000000000777', name: 'Page Admin' } };
