@@ -242,7 +242,7 @@ async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens:
   const pages = await managedPages(http, tokens.accessToken);
   const page = pages.find((p) => p.tasks?.includes(CREATE_CONTENT) && typeof p.access_token === 'string');
   if (!page) {
-    throw new PlatformError('bad_request', `${KEY}: the account manages no Page it may publish to (the ${CREATE_CONTENT} task); choose a Page when connecting`);
+    throw new PlatformError('bad_request', `${KEY}: the account manages no Page it may publish to (the ${CREATE_CONTENT} task); grant the app a Page you can post to when connecting`);
   }
   return {
     externalId: page.id,
