@@ -8,9 +8,9 @@
  */
 import type { App } from '../app.js';
 import type { PlatformKey } from '../catalog/platforms.js';
-import { prosocialPlatform } from './prosocial.js';
-import { photosharePlatform } from './photoshare.js';
 import { microblogPlatform } from './microblog.js';
+import { photosharePlatform } from './photoshare.js';
+import { prosocialPlatform } from './prosocial.js';
 import { createSandboxConnector, SANDBOX_CONNECTOR } from './sandbox.js';
 import { withTokens } from './session.js';
 import { shortvideoPlatform } from './shortvideo.js';
@@ -19,21 +19,20 @@ import type { PlatformConnector, PlatformDefinition } from './types.js';
 import { videosharePlatform } from './videoshare.js';
 
 /** One module per platform key, each speaking that platform's official API (its file's header names the version and endpoints). */
-export const DEFINITIONS: Partial<Record<PlatformKey, PlatformDefinition>> = {
-  shortvideo: shortvideoPlatform,
-  socialnet: socialnetPlatform,
-  prosocial: prosocialPlatform,
+export const DEFINITIONS: Readonly<Record<PlatformKey, PlatformDefinition>> = {
   videoshare: videosharePlatform,
+  shortvideo: shortvideoPlatform,
   photoshare: photosharePlatform,
   microblog: microblogPlatform,
+  socialnet: socialnetPlatform,
+  prosocial: prosocialPlatform,
 };
 
 const built = new WeakMap<App, Map<string, PlatformConnector>>();
 
 function build(app: App, name: string): PlatformConnector | null {
   if (name === SANDBOX_CONNECTOR) return createSandboxConnector({ db: app.db, delayMs: app.config.sandboxDelayMs });
-  const definition = Object.hasOwn(DEFINITIONS, name) ? DEFINITIONS[name as PlatformKey] : undefined;
-  return definition ? withTokens(app, definition) : null;
+  return Object.hasOwn(DEFINITIONS, name) ? withTokens(app, DEFINITIONS[name as PlatformKey]) : null;
 }
 
 export const CONNECTOR_NAMES = [SANDBOX_CONNECTOR, ...Object.keys(DEFINITIONS)];

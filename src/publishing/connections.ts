@@ -50,21 +50,16 @@ export interface PlatformStatus {
 /** Each platform, whether this service can connect accounts on it, and what to register with it. */
 export function platformStatuses(config: Config): PlatformStatus[] {
   return PLATFORM_KEYS.map((key) => {
-    const def = DEFINITIONS[key];
     const a = availability(config, key);
-    const reason = !def ? 'this service has no connector for it' : a.available ? null : a.reason;
-    return { key, kind: findPlatform(key)!.kind, available: reason === null, reason, redirectUri: callbackUrl(config, key), scopes: [...(def?.oauth.scopes ?? [])] };
+    const reason = a.available ? null : a.reason;
+    return { key, kind: findPlatform(key)!.kind, available: a.available, reason, redirectUri: callbackUrl(config, key), scopes: [...DEFINITIONS[key].oauth.scopes] };
   });
 }
 
 function connectable(config: Config, platform: PlatformKey) {
-  const def = DEFINITIONS[platform];
   const a = availability(config, platform);
-  if (!def || !a.available) {
-    const reason = !def ? 'this service has no connector for it' : (a as { reason: string }).reason;
-    throw new AppError('BAD_REQUEST', `Accounts on ${platform} cannot be connected on this service (${reason})`);
-  }
-  return { def, settings: a.settings, http: createPlatformHttp(platform, a.settings.baseUrl) };
+  if (!a.available) throw new AppError('BAD_REQUEST', `Accounts on ${platform} cannot be connected on this service (${a.reason})`);
+  return { def: DEFINITIONS[platform], settings: a.settings, http: createPlatformHttp(platform, a.settings.baseUrl) };
 }
 
 async function ownProfile(app: App, userId: string, profileId: string) {
