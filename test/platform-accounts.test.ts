@@ -231,7 +231,9 @@ describe('publishing through the connectors', () => {
   });
 
   it('an expired access token is refreshed and the post goes out', async () => {
-    const refreshable = KEYS.filter((k) => k !== 'socialnet');
+    // photoshare renews its long-lived token a week ahead, while it is still valid, and
+    // socialnet's page token does not expire: an expired one of theirs means connecting again
+    const refreshable = KEYS.filter((k) => k !== 'socialnet' && k !== 'photoshare');
     for (const k of refreshable) fakes[k].expireAccessTokens();
     const r = await publish(o, project.projectId, refreshable);
     const done = await settled(o, r.body.id);
@@ -239,7 +241,7 @@ describe('publishing through the connectors', () => {
   });
 
   it('a refresh the platform refuses disconnects the account: the post fails saying so, its credit comes back, publishing again is 412', async () => {
-    const key = KEYS.find((k) => k !== 'socialnet')!;
+    const key = 'microblog';
     fakes[key].revokeRefreshTokens();
     fakes[key].expireAccessTokens();
     const before = await credits(o);
@@ -277,5 +279,22 @@ describe('publishing through the connectors', () => {
     const back = await publish(o, project.projectId, [a, b]);
     expect(back.status).toBe(200);
     for (const post of (await settled(o, back.body.id)).posts) expect(post.publishStatus).toBe('published');
+  });
+});
+
+describe('tokens that are renewed ahead', () => {
+  it('photoshare: a long-lived token within a week of expiry is renewed by the analytics sync, before it can lapse', async () => {
+    const o = await owner();
+    const account = await connect(o, 'photoshare');
+    const vault = (await import('../src/platforms/session.js')).vaultOf(config());
+    const tokens = vault.open<{ accessToken: string; expiresAt?: string }>(account.tokens!);
+    const soon = new Date(Date.now() + 3 * 24 * 3600_000).toISOString();
+    await db().socialAccount.update({ where: { id: account.id }, data: { tokens: vault.seal({ ...tokens, expiresAt: soon }), tokenExpiresAt: soon } });
+    await syncAnalytics(app.runtime.app);
+    const after = await db().socialAccount.findUniqueOrThrow({ where: { id: account.id } });
+    expect(after.status).toBe('connected');
+    const renewed = vault.open<{ accessToken: string; expiresAt?: string }>(after.tokens!);
+    expect(renewed.accessToken).not.toBe(tokens.accessToken);
+    expect(Date.parse(renewed.expiresAt!)).toBeGreaterThan(Date.now() + 30 * 24 * 3600_000);
   });
 });

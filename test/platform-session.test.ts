@@ -121,6 +121,7 @@ describe('the session around a connector', () => {
     const fake = await startFake(async (req) => {
       if (req.path === '/token') {
         await new Promise((r) => setTimeout(r, 50));
+        if (req.headers.authorization !== `Basic ${Buffer.from('cid:cs').toString('base64')}`) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
         const rt = req.form.get('refresh_token') ?? '';
         if (!refreshable.delete(rt)) return { status: 400, body: { error: 'invalid_grant', error_description: 'refresh token revoked' } };
         n += 1;
@@ -200,6 +201,19 @@ describe('the session around a connector', () => {
       expect(err.message).not.toMatch(/rt-0|at-0/);
       expect(await db.socialAccount.findUniqueOrThrow({ where: { id: acc.id } })).toMatchObject({ status: 'disconnected', tokens: null });
       expect(await connector.fetchFollowers(acc).catch((e) => e)).toMatchObject({ kind: 'disconnected' });
+    } finally {
+      await p.fake.close();
+    }
+  });
+
+  it("a refusal of the service's own client (a wrong secret) passes, naming the settings, and leaves the account connected", async () => {
+    const p = await platform();
+    try {
+      const app = { ...p.app, config: { ...p.app.config, platforms: { ...p.app.config.platforms, microblog: { ...p.app.config.platforms.microblog, clientSecret: 'wrong' } } } } as unknown as App;
+      const acc = await account(p.app, { accessToken: 'at-0', refreshToken: 'rt-0', expiresAt: new Date(Date.now() - 1000).toISOString() });
+      const err = await withTokens(app, p.def).fetchFollowers(acc).catch((e) => e);
+      expect(err).toMatchObject({ kind: 'retry', message: expect.stringContaining('MICROBLOG_CLIENT_SECRET') });
+      expect(await db.socialAccount.findUniqueOrThrow({ where: { id: acc.id } })).toMatchObject({ status: 'connected' });
     } finally {
       await p.fake.close();
     }

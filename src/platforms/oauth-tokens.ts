@@ -32,6 +32,10 @@ export function tokenError(name: string, res: PlatformResponse, what: string): P
   const description = typeof body.error_description === 'string' ? body.error_description : undefined;
   const said = [code, description].filter(Boolean).join(': ') || `HTTP ${res.status}`;
   if (res.status >= 500 || res.status === 429) return new PlatformError('retry', `${name}: ${what} failed for now (${said})`, retryAfterMs(res.headers));
+  // the service's own client refused (a wrong secret, a client switched off): the operator's to mend, not the user's
+  if (code === 'invalid_client' || code === 'unauthorized_client') {
+    return new PlatformError('retry', `${name}: ${what} failed: the platform refused this service's OAuth client (${said}); check ${name.toUpperCase()}_CLIENT_ID and ${name.toUpperCase()}_CLIENT_SECRET`);
+  }
   return new PlatformError('reauthorize', `${name}: ${what} was refused (${said}); connect the account again`);
 }
 
@@ -66,7 +70,7 @@ export function standardExchange(name: string, flow: OAuthFlow) {
 
 /** RFC 6749 6. Without a refresh token there is nothing to refresh: the user connects again. */
 export function standardRefresh(name: string, flow: OAuthFlow) {
-  return (http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet) => {
+  return async (http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet) => {
     if (!tokens.refreshToken) throw new PlatformError('reauthorize', `${name}: the access token expired and the platform gave no refresh token; connect the account again`);
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
     return tokenCall(name, flow, http, settings, form, 'refreshing the access token', tokens);

@@ -610,6 +610,8 @@ export const photosharePlatform: PlatformDefinition = {
   oauth,
   exchangeCode,
   refresh,
+  // a long-lived token is renewed only while it is valid: a week ahead, so the analytics sync (every 15 minutes) renews it in time
+  refreshAheadMs: 7 * 24 * 3600_000,
   identify,
   connector: (http) => createPhotoshareConnector(http),
 };

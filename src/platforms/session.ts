@@ -63,7 +63,7 @@ async function freshTokens(app: App, def: PlatformDefinition, http: PlatformHttp
         SELECT tokens, status::text AS status, "statusReason" FROM "SocialAccount" WHERE id = ${accountId}::uuid FOR UPDATE`;
       if (!row || row.status === 'disconnected' || !row.tokens) throw disconnectedError(def.key, row?.statusReason ?? null);
       const current = vault.open<TokenSet>(row.tokens);
-      const expiresSoon = current.expiresAt !== undefined && Date.parse(current.expiresAt) - Date.now() < REFRESH_AHEAD_MS;
+      const expiresSoon = current.expiresAt !== undefined && Date.parse(current.expiresAt) - Date.now() < (def.refreshAheadMs ?? REFRESH_AHEAD_MS);
       if (rejected === undefined ? !expiresSoon : current.accessToken !== rejected) return current;
       let next: TokenSet;
       try {

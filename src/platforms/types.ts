@@ -176,6 +176,13 @@ export interface PlatformDefinition {
    * (RFC 6749 6). A refusal of the grant itself is a `reauthorize` PlatformError.
    */
   refresh?(http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet): Promise<TokenSet>;
+  /**
+   * How long before its expiry a token is renewed (default REFRESH_AHEAD_MS,
+   * 5 minutes). A platform that renews only a still-valid token (no refresh
+   * token) sets days: any call in that window, the analytics sync's included,
+   * renews it before it can lapse.
+   */
+  refreshAheadMs?: number;
   /** reads the account's identity, privacy and followers with fresh tokens */
   identify(http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet): Promise<AccountIdentity>;
   /** the connector; its methods get accounts whose `credentials` is a fresh TokenSet */
