@@ -76,7 +76,7 @@ describe('photoshare', () => {
     const { fake, http, settings } = main;
     // the web flow takes no PKCE: a challenge offered is left out
     const url = new URL(authorizeUrl(http, photosharePlatform.oauth, settings, { redirectUri, state: 'xyz', codeChallenge: pkcePair().challenge }));
-    expect(url.origin + url.pathname).toBe(`${fake.url}/v23.0/dialog/oauth`);
+    expect(url.origin + url.pathname).toBe(`${fake.url}/v26.0/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: fake.clientId,
       response_type: 'code',
@@ -92,10 +92,10 @@ describe('photoshare', () => {
     expect(back.searchParams.get('state')).toBe('xyz');
     const code = back.searchParams.get('code')!;
 
-    const exchanges = fake.count('GET', '/v23.0/oauth/access_token');
+    const exchanges = fake.count('GET', '/v26.0/oauth/access_token');
     const tokens = await photosharePlatform.exchangeCode!(http, settings, { code, redirectUri });
     // the code's short-lived token, then its exchange for a long-lived one (about 60 days)
-    expect(fake.count('GET', '/v23.0/oauth/access_token') - exchanges).toBe(2);
+    expect(fake.count('GET', '/v26.0/oauth/access_token') - exchanges).toBe(2);
     expect(Date.parse(tokens.expiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
     expect(tokens.refreshToken).toBeUndefined();
 

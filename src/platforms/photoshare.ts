@@ -1,35 +1,35 @@
 /**
  * photoshare: Instagram, through the Instagram Graph API for professional
- * accounts with Facebook Login for Business. Graph API version v23.0, on
+ * accounts with Facebook Login for Business. Graph API version v26.0, on
  * every call (one constant).
  *
  * Endpoints (graph.facebook.com unless another host is named):
- *   GET  https://www.facebook.com/v23.0/dialog/oauth                    the user's consent
+ *   GET  https://www.facebook.com/v26.0/dialog/oauth                    the user's consent
  *        https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow
- *   GET  /v23.0/oauth/access_token?client_id&client_secret&redirect_uri&code     a code for a short-lived token (same page)
- *   GET  /v23.0/oauth/access_token?grant_type=fb_exchange_token&client_id&client_secret&fb_exchange_token
+ *   GET  /v26.0/oauth/access_token?client_id&client_secret&redirect_uri&code     a code for a short-lived token (same page)
+ *   GET  /v26.0/oauth/access_token?grant_type=fb_exchange_token&client_id&client_secret&fb_exchange_token
  *        a long-lived token (~60 days), and the refresh: there is no refresh token
  *        https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived
- *   GET  /v23.0/me/accounts?fields=id,name,instagram_business_account  the Pages and their professional account
+ *   GET  /v26.0/me/accounts?fields=id,name,instagram_business_account  the Pages and their professional account
  *        https://developers.facebook.com/docs/graph-api/reference/user/accounts/
- *   GET  /v23.0/{ig-user-id}?fields=id,username,followers_count
+ *   GET  /v26.0/{ig-user-id}?fields=id,username,followers_count
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user
- *   POST /v23.0/{ig-user-id}/media  media_type=REELS|STORIES, upload_type=resumable, caption, share_to_feed → {id, uri}
+ *   POST /v26.0/{ig-user-id}/media  media_type=REELS|STORIES, upload_type=resumable, caption, share_to_feed → {id, uri}
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
- *   POST https://rupload.facebook.com/ig-api-upload/v23.0/{container-id}  Authorization: OAuth, offset, file_size; the bytes
+ *   POST https://rupload.facebook.com/ig-api-upload/v26.0/{container-id}  Authorization: OAuth, offset, file_size; the bytes
  *        https://developers.facebook.com/docs/instagram-platform/content-publishing/resumable-uploads
- *   GET  /v23.0/{container-id}?fields=status_code,status
+ *   GET  /v26.0/{container-id}?fields=status_code,status
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container
- *   POST /v23.0/{ig-user-id}/media_publish  creation_id → {id}
+ *   POST /v26.0/{ig-user-id}/media_publish  creation_id → {id}
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media_publish
- *   GET  /v23.0/{ig-user-id}/media and /v23.0/{ig-user-id}/stories  ?fields=id,caption,media_product_type,timestamp
+ *   GET  /v26.0/{ig-user-id}/media and /v26.0/{ig-user-id}/stories  ?fields=id,caption,media_product_type,timestamp
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/stories
- *   POST /v23.0/{ig-media-id}/comments  message;  GET /v23.0/{ig-media-id}/comments?fields=id,text,username
+ *   POST /v26.0/{ig-media-id}/comments  message;  GET /v26.0/{ig-media-id}/comments?fields=id,text,username
  *        https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
- *   GET  /v23.0/{ig-media-id}?fields=permalink | media_product_type
+ *   GET  /v26.0/{ig-media-id}?fields=permalink | media_product_type
  *        https://developers.facebook.com/docs/instagram-platform/reference/instagram-media
- *   GET  /v23.0/{ig-media-id}/insights?metric=…
+ *   GET  /v26.0/{ig-media-id}/insights?metric=…
  *        https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights
  * Errors: https://developers.facebook.com/docs/graph-api/guides/error-handling,
  * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes,
@@ -80,7 +80,7 @@ import {
 } from './types.js';
 
 const NAME = 'photoshare';
-export const PHOTOSHARE_API_VERSION = 'v23.0';
+export const PHOTOSHARE_API_VERSION = 'v26.0';
 const GRAPH = `https://graph.facebook.com/${PHOTOSHARE_API_VERSION}`;
 const RUPLOAD = `https://rupload.facebook.com/ig-api-upload/${PHOTOSHARE_API_VERSION}`;
 

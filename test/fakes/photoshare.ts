@@ -1,6 +1,6 @@
 /**
  * An imitation of the photoshare platform (Instagram's Graph API for
- * professional accounts, with Facebook Login for Business, v23.0): the login
+ * professional accounts, with Facebook Login for Business, v26.0): the login
  * dialog, the token endpoint with its long-lived exchange, the Pages and the
  * professional account, resumable containers with their upload host,
  * publishing, comments, insights. Each handler cites the page of the
@@ -26,7 +26,7 @@
 import crypto from 'node:crypto';
 import { startFake, type FakeReply, type FakeRequest, type PlatformFake } from './server.js';
 
-const VERSION = 'v23.0';
+const VERSION = 'v26.0';
 const UPLOAD_HOST = 'https://rupload.facebook.com';
 
 /** Permission names the login dialog knows (permissions reference); any other is an "Invalid Scopes" page. */
