@@ -56,15 +56,25 @@ const disconnectedError = (platform: string, reason: string | null) =>
  */
 async function freshTokens(app: App, def: PlatformDefinition, http: PlatformHttp, settings: PlatformSettings, accountId: string, rejected?: string): Promise<TokenSet> {
   const vault = vaultOf(app.config);
+  const stale = (current: TokenSet) =>
+    rejected === undefined
+      ? current.expiresAt !== undefined && Date.parse(current.expiresAt) - Date.now() < (def.refreshAheadMs ?? REFRESH_AHEAD_MS)
+      : current.accessToken === rejected;
+  // most calls find the tokens fresh: one read, no lock
+  const seen = await app.db.socialAccount.findUnique({ where: { id: accountId }, select: { tokens: true, status: true, statusReason: true } });
+  if (!seen || seen.status === 'disconnected' || !seen.tokens) throw disconnectedError(def.key, seen?.statusReason ?? null);
+  const current = vault.open<TokenSet>(seen.tokens);
+  if (!stale(current)) return current;
+
   let refusal: PlatformError | null = null;
   const tokens = await app.db.$transaction(
     async (tx) => {
       const [row] = await tx.$queryRaw<Array<{ tokens: string | null; status: string; statusReason: string | null }>>`
         SELECT tokens, status::text AS status, "statusReason" FROM "SocialAccount" WHERE id = ${accountId}::uuid FOR UPDATE`;
       if (!row || row.status === 'disconnected' || !row.tokens) throw disconnectedError(def.key, row?.statusReason ?? null);
+      // another call may have refreshed while this one waited for the row
       const current = vault.open<TokenSet>(row.tokens);
-      const expiresSoon = current.expiresAt !== undefined && Date.parse(current.expiresAt) - Date.now() < (def.refreshAheadMs ?? REFRESH_AHEAD_MS);
-      if (rejected === undefined ? !expiresSoon : current.accessToken !== rejected) return current;
+      if (!stale(current)) return current;
       let next: TokenSet;
       try {
         next = await (def.refresh ?? standardRefresh(def.key, def.oauth))(http, settings, current);
