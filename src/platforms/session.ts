@@ -27,7 +27,7 @@ export function availability(config: Config, key: PlatformKey): Availability {
   const p = config.platforms[key];
   const name = key.toUpperCase();
   const missing = [!p.clientId && `${name}_CLIENT_ID`, !p.clientSecret && `${name}_CLIENT_SECRET`, !config.tokenEncryptionKey && 'TOKEN_ENCRYPTION_KEY'].filter(Boolean);
-  if (missing.length) return { available: false, reason: `not configured: set ${missing.join(' and ')}` };
+  if (missing.length) return { available: false, reason: `not configured: set ${missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}` : missing[0]}` };
   return { available: true, settings: { clientId: p.clientId!, clientSecret: p.clientSecret!, baseUrl: p.baseUrl } };
 }
 
