@@ -7,7 +7,7 @@
 // none sent whole) leaves the database and DATA_DIR as they were (idempotency records and
 // rate-limit counters aside), while a REST publishing request that succeeded changed exactly what
 // it should (a publish: its publication, posts, debit and jobs; a cancel: its publication, posts
-// and refund; a read: nothing). After each phase: /healthz answers, no temporary file stays under
+// and refund; a connect: its attempt; a disconnect: an account's row; a read: nothing). After each phase: /healthz answers, no temporary file stays under
 // DATA_DIR and the process holds none of its files open.
 //
 // Seeded: FUZZ_SEED=<n> draws otherwise (a failure names the seed to replay it with);
@@ -35,7 +35,7 @@ import {
   type RawCase,
 } from './support/fuzz-inputs.js';
 import { serverUrl } from './support/db.js';
-import { snapshotDiff, startFuzzServer, type FuzzServer, type Snapshot } from './support/fuzz-server.js';
+import { CONFIGURED_PLATFORMS, snapshotDiff, startFuzzServer, type FuzzServer, type Snapshot } from './support/fuzz-server.js';
 import { ROOT } from './support/process.js';
 import { exchange, type Exchange } from './support/raw.js';
 
@@ -225,8 +225,8 @@ function accepted(a: Answer, target: string, roots = 1): boolean {
 // ---------------------------------------------------------------------------
 // what an accepted request of publishing may change
 
-/** Tables a refused request must leave as they were, among every table the snapshot covers: publishing's, the ledger and the jobs. */
-const WATCHED_TABLES = ['Publication', 'Post', 'SandboxUpload', 'CreditLedger', 'User', 'WebhookDelivery', JOBS_TABLE];
+/** Tables a refused request must leave as they were, among every table the snapshot covers: publishing's, accounts and their connection attempts, the ledger and the jobs. */
+const WATCHED_TABLES = ['Publication', 'Post', 'SandboxUpload', 'SocialAccount', 'OAuthAttempt', 'CreditLedger', 'User', 'WebhookDelivery', JOBS_TABLE];
 
 /** table -> the change of its row count; a table named may change its rows, one not named must not change at all */
 type Changes = Map<string, number>;
@@ -237,15 +237,27 @@ type Changes = Map<string, number>;
  * publish writes its publication, a post per platform, a debit (the user's
  * credits) and its jobs (a delivery per post, or one firing of a scheduled
  * publication); a cancel deletes a scheduled publication with its posts and
- * gives its credits back; the reads change nothing, and neither does a
- * replayed answer.
+ * gives its credits back; a connect writes its attempt and no account (the
+ * platform's redirect connects it); a disconnect changes its account's row
+ * (its status, its tokens forgotten) and deletes none; the reads change
+ * nothing, and neither does a replayed answer.
  */
 function acceptedChanges(label: string, a: Answer): Changes | null {
   const route = label.replace(/ \(.*\)$/, '');
-  const reads = ['GET /v1/projects/published', 'GET /v1/projects/published/:id', 'GET /v1/publishing/stats', 'GET /v1/publishing/stats/profiles/:profileId'];
+  const reads = [
+    'GET /v1/projects/published',
+    'GET /v1/projects/published/:id',
+    'GET /v1/publishing/stats',
+    'GET /v1/publishing/stats/profiles/:profileId',
+    'GET /v1/platforms',
+    'GET /v1/profiles',
+  ];
   if (reads.includes(route)) return new Map();
-  if (route !== 'POST /v1/projects/:id/publish' && route !== 'DELETE /v1/projects/published/:id') return null;
+  const writes = ['POST /v1/projects/:id/publish', 'DELETE /v1/projects/published/:id', 'POST /v1/profiles/:profileId/accounts/:platform/connect', 'DELETE /v1/profiles/:profileId/accounts/:platform'];
+  if (!writes.includes(route)) return null;
   if (a.headers['idempotent-replayed']) return new Map();
+  if (route === 'POST /v1/profiles/:profileId/accounts/:platform/connect') return new Map([['OAuthAttempt', 1]]);
+  if (route === 'DELETE /v1/profiles/:profileId/accounts/:platform') return new Map([['SocialAccount', 0]]);
   const body = parseJson(a.body);
   if (!body.ok) return null; // a problem problemsOf names
   if (route === 'POST /v1/projects/:id/publish') {
@@ -467,6 +479,10 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
       signedPathFor: server.signedPathFor,
       schema: buildSchema(fs.readFileSync(path.join(ROOT, 'schema/schema.graphql'), 'utf8')),
     };
+    // connecting is accepted on the platforms given a client, else the fuzz would only ever see it refused
+    const platforms = await fetch(`${server.url}/v1/platforms`, { headers: { 'x-api-key': actors[0].key } }).then((r) => r.json() as Promise<{ data: Array<{ key: string; available: boolean }> }>);
+    const available = platforms.data.filter((p) => p.available).map((p) => p.key);
+    if (available.join() !== CONFIGURED_PLATFORMS.join()) throw new Error(`the platforms available are ${available.join(', ') || 'none'}, not ${CONFIGURED_PLATFORMS.join(', ')}`);
     // with nobody calling, the state stands still: else a change after a refusal would prove nothing
     const a = await server.snapshot();
     const unwatched = WATCHED_TABLES.filter((t) => !a.tables.has(t));

@@ -214,7 +214,8 @@ export type IdKind =
   | 'apiKey'
   | 'webhook'
   | 'publication'
-  | 'profile';
+  | 'profile'
+  | 'spareProfile';
 
 const GARBAGE_IDS = [
   '',
@@ -270,6 +271,9 @@ function ownIds(a: Actor, kind: IdKind): string[] {
       return a.publications;
     case 'profile':
       return a.profiles;
+    case 'spareProfile':
+      // never the primary profile: a disconnect there would end the valid publishes
+      return [a.spareProfile];
   }
 }
 
@@ -291,6 +295,7 @@ function foreignId(f: Foreign, kind: IdKind): string {
     case 'publication':
       return f.publication;
     case 'profile':
+    case 'spareProfile':
       return f.profile;
     default:
       return f.media;
@@ -614,6 +619,25 @@ function platformsArb(): fc.Arbitrary<unknown> {
   return withValid<unknown>(valid, fc.oneof(w(6, valid), w(4, loose), w(1, anyJson)));
 }
 
+// ---------------------------------------------------------------------------
+// connecting an account (src/publishing/connections.ts)
+
+/** a key of the six platforms mostly, else a near miss (a case, a space, an encoded letter the server decodes), or fuzz text */
+const platformKeyArb = withValid(
+  pick(...PLATFORM_KEYS),
+  fc.oneof(w(8, pick(...PLATFORM_KEYS)), w(2, pick('Microblog', 'MICROBLOG', 'micro%62log', 'microblog ', 'sandbox', 'myspace', 'twitter', '__proto__', 'constructor', '')), w(1, fuzzText)),
+);
+
+/** where the browser goes after consenting: absolute http(s) URLs of this machine up to 2048 characters, then other schemes, relative, broken and one character too long */
+const returnUrlArb: fc.Arbitrary<unknown> = (() => {
+  const long = (n: number) => `https://localhost:1/${'a'.repeat(n - 'https://localhost:1/'.length)}`;
+  const valid = pick('https://localhost:1/settings/accounts', 'http://127.0.0.1:3000/connected?from=fuzz#done', 'http://[::1]:1/back', 'https://localhost/zurück?ä=ö', long(2048));
+  return withValid<unknown>(
+    valid,
+    mostly(fc.oneof(w(4, valid), w(2, pick('javascript:alert(1)', 'ftp://127.0.0.1/x', 'data:text/html,x', '/settings', 'localhost:3000/x', 'https://', 'http://[::1', '', ' ', long(2049))), w(1, fc.constant(null))), 4),
+  );
+})();
+
 /** the fields of each body, as the REST route reads them (GraphQL's inputs carry the same) */
 export function bodyFields(ctx: InputContext, a: Actor) {
   const projectSettings: Fields = {
@@ -704,11 +728,13 @@ export function bodyFields(ctx: InputContext, a: Actor) {
       fields: {
         platforms: platformsArb(),
         scheduledFor: scheduledForArb,
-        // the primary profile passes; the second has shortvideo private and microblog only (400, 412)
-        profileId: withValid<unknown>(fc.constant(a.profiles[0]), mostly(idArb(ctx, a, 'profile'), 6)),
+        // the primary profile passes; the second has shortvideo private and microblog only (400, 412);
+        // the spare one passes until a disconnect reaches its accounts, then is refused for them (412)
+        profileId: withValid<unknown>(fc.oneof(w(4, fc.constant(a.profiles[0])), w(1, fc.constant(a.spareProfile))), mostly(idArb(ctx, a, 'profile'), 6)),
       },
       required: ['platforms'],
     },
+    connectAccount: { fields: { returnUrl: returnUrlArb }, required: [] },
   } satisfies Record<string, { fields: Fields; required: string[] }>;
 }
 
@@ -792,8 +818,10 @@ export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** as rest/routes.ts names it */
   url: string;
-  /** the kind of the id its one path parameter (:id, :profileId) takes */
+  /** the kind of the id its path parameter :id or :profileId takes */
   id?: IdKind;
+  /** its path has a platform key, :platform */
+  platform?: true;
   body?: BodyName;
   form?: 'media' | 'project' | 'clips';
   query?: Record<string, (ctx: InputContext, a: Actor) => fc.Arbitrary<string>>;
@@ -912,6 +940,11 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'DELETE', url: '/v1/projects/published/:id', id: 'publication' },
   { method: 'GET', url: '/v1/publishing/stats/profiles/:profileId', id: 'profile', query: STATS_QUERY },
   { method: 'GET', url: '/v1/publishing/stats', query: STATS_QUERY },
+  { method: 'GET', url: '/v1/platforms' },
+  { method: 'GET', url: '/v1/profiles' },
+  { method: 'POST', url: '/v1/profiles/:profileId/accounts/:platform/connect', id: 'profile', platform: true, body: 'connectAccount' },
+  // valid ids name the spare profile only (fuzz-server.ts)
+  { method: 'DELETE', url: '/v1/profiles/:profileId/accounts/:platform', id: 'spareProfile', platform: true },
 ];
 
 /**
@@ -934,8 +967,11 @@ const encodeSegment = (id: string, raw: boolean) => (raw ? id.replace(/[\s?#\u00
 function pathOf(ctx: InputContext, a: Actor, r: RestRoute): fc.Arbitrary<string> {
   if (!r.id) return fc.constant(r.url);
   return fc
-    .tuple(fc.oneof(w(3, idArb(ctx, a, r.id)), w(1, idArb(ctx, a, 'processingProject'))), fc.boolean())
-    .map(([id, raw]) => r.url.replace(/:\w+/, encodeSegment(id, raw && r.id !== 'project' && r.id !== 'exportedProject')));
+    .tuple(fc.oneof(w(3, idArb(ctx, a, r.id)), w(1, idArb(ctx, a, 'processingProject'))), r.platform ? platformKeyArb : fc.constant(''), fc.boolean())
+    .map(([id, platform, raw]) => {
+      const idSegment = encodeSegment(id, raw && r.id !== 'project' && r.id !== 'exportedProject');
+      return r.url.replace(/:\w+/g, (name) => (name === ':platform' ? encodeSegment(platform, raw) : idSegment));
+    });
 }
 
 /** credentials as a client sends them: mostly the actor's key, else none or a wrong one */
@@ -1363,6 +1399,13 @@ const ID_ARGS: Record<string, IdKind> = {
   'publication.id': 'publication',
   'publications.profileId': 'profile',
   'profileStats.profileId': 'profile',
+  'connectAccount.profileId': 'profile',
+  'disconnectAccount.profileId': 'spareProfile',
+};
+
+/** arguments drawn as the same field of a REST body, by field and argument */
+const BODY_ARGS: Record<string, [BodyName, string]> = {
+  'connectAccount.returnUrl': ['connectAccount', 'returnUrl'],
 };
 
 /** text arguments of the publishing queries, drawn as their REST query parameters are */
@@ -1392,6 +1435,10 @@ function valueFor(ctx: InputContext, a: Actor, type: GraphQLInputType, fieldKey:
   const pass = (x: fc.Arbitrary<unknown>) => (clean ? validOf(x) : x);
   if (ID_ARGS[fieldKey]) return pass(idArb(ctx, a, ID_ARGS[fieldKey]));
   if (QUERY_ARGS[fieldKey]) return pass(QUERY_ARGS[fieldKey](ctx, a));
+  if (BODY_ARGS[fieldKey]) {
+    const [body, field] = BODY_ARGS[fieldKey];
+    return pass((bodyFields(ctx, a)[body].fields as Fields)[field]);
+  }
   if (isNonNullType(type)) return valueFor(ctx, a, type.ofType, fieldKey, clean);
   if (isListType(type)) return fc.array(valueFor(ctx, a, type.ofType, fieldKey, clean), { maxLength: clean ? 2 : 3 });
   if (isInputObjectType(type)) {

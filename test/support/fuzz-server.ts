@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { generateApiKey, newWebhookSecret } from '../../src/auth/keys.js';
-import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
+import { PLATFORM_KEYS, type PlatformKey } from '../../src/catalog/platforms.js';
 import { createPrisma, type Db } from '../../src/db/client.js';
 import { connectSandboxAccount } from '../../src/publishing/accounts.js';
 import { utcDay, writePostMetrics } from '../../src/publishing/analytics.js';
@@ -63,8 +63,10 @@ export interface Actor {
   apiPublishing: boolean;
   /** a completed project with a stored render: the one publishing takes */
   exportedProject: string;
-  /** the primary profile, every platform connected; then one with a private shortvideo account and microblog only */
+  /** the primary profile, every platform connected; then one with a private shortvideo account and microblog only; then spareProfile */
   profiles: string[];
+  /** a profile with every platform connected, the only one a disconnect may name: the primary profile stays whole for valid publishes */
+  spareProfile: string;
   /** publications: scheduled ones (cancellable) first, then one processing and one published with metrics */
   publications: string[];
   /** nextCursor of the first page of the listing, one per sort */
@@ -117,6 +119,28 @@ export interface FuzzServer {
 
 const URL_SECRET = 'fuzz-url-signing-secret';
 
+/**
+ * Platforms whose OAuth client the server is given, so that connecting an
+ * account on them is accepted (connectAccount only writes its attempt and
+ * builds the consent URL: no platform is called). The others are left
+ * unconfigured, one of them with half its client, whatever the environment
+ * holds, and connecting on them is refused. Every platform's host is a closed
+ * port here, so that nothing the server does could reach a platform.
+ */
+export const CONFIGURED_PLATFORMS: readonly PlatformKey[] = ['videoshare', 'shortvideo', 'microblog'];
+
+function platformEnv(): Record<string, string> {
+  const env: Record<string, string> = { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64url') };
+  for (const key of PLATFORM_KEYS) {
+    const name = key.toUpperCase();
+    const configured = CONFIGURED_PLATFORMS.includes(key);
+    env[`${name}_CLIENT_ID`] = configured || key === 'socialnet' ? `fuzz-${key}-client` : '';
+    env[`${name}_CLIENT_SECRET`] = configured ? `fuzz-${key}-secret` : '';
+    env[`${name}_BASE_URL`] = 'http://127.0.0.1:1';
+  }
+  return env;
+}
+
 const WORDS = [
   { id: 'w_a', text: 'Hello', type: 'word', startTime: 0.1, endTime: 0.5 },
   { id: 'w_b', text: '', type: 'silence', startTime: 0.5, endTime: 1.2 },
@@ -143,6 +167,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       URL_SIGNING_SECRET: URL_SECRET,
       MAX_PROJECT_BYTES: String(maxProjectBytes),
       INSTANCE_NAME: 'fuzz-server',
+      ...platformEnv(),
     });
     db = createPrisma(database.url, { max: 4 });
     await client.connect();
@@ -265,8 +290,8 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   const DAY_MS = 86_400_000;
 
   /**
-   * What publishing reads and writes for a user: two profiles with sandbox
-   * accounts, an exported project whose render is stored, publications made
+   * What publishing reads and writes for a user: three profiles with sandbox
+   * accounts (the third one the fuzz may disconnect), an exported project whose render is stored, publications made
    * through the API (scheduled ones a cancel takes back, and one processing
    * that no worker moves on: the server runs none) and one published with
    * synced metrics, so the listing and the statistics have rows and totals to read.
@@ -278,6 +303,8 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     const second = await createProfile(prisma, user.id, { name: 'Private' });
     await connectSandboxAccount(prisma, second.id, { platform: 'shortvideo', isPrivate: true, followers: 10 });
     await connectSandboxAccount(prisma, second.id, { platform: 'microblog', isPrivate: false, followers: 10 });
+    const spare = await createProfile(prisma, user.id, { name: 'Spare' });
+    for (const platform of PLATFORM_KEYS) await connectSandboxAccount(prisma, spare.id, { platform, isPrivate: false, followers: 5 });
 
     const renderedKey = `renders/${user.id}/fuzz.mp4`;
     await storage.put(renderedKey, Readable.from(renderBytes), { contentType: 'video/mp4' });
@@ -332,7 +359,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       const page = await api.get(`/v1/projects/published?limit=2&sortBy=${sortBy}`, user.key);
       if (page.pagination.nextCursor) listingCursors.push(page.pagination.nextCursor);
     }
-    return { exportedProject: exported.id, profiles: [primary.id, second.id], publications, listingCursors };
+    return { exportedProject: exported.id, profiles: [primary.id, second.id, spare.id], spareProfile: spare.id, publications, listingCursors };
   }
 
   async function createActor(label: string, { apiPublishing = true, apiCredits }: { apiPublishing?: boolean; apiCredits?: number } = {}): Promise<Actor> {
