@@ -93,25 +93,45 @@ describe('the /v1 API and the file routes', () => {
     expectSpecShape(await withLength('Content-Length: 2\r\nContent-Length: 3\r\n'), 400);
   });
 
-  it('a request that asks to close, followed by megabytes the parser refuses, still gets its answer: no reset drops it', async () => {
-    // the reset races the answer only across processes: the server runs as its own
+  /** a server of its own process: a reset races the answer only across processes */
+  async function withOwnServer(run: (url: string) => Promise<void>) {
     const database = await createTestDatabase();
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'error-shapes-data-'));
     const child = await spawnServer({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     try {
-      // no length, so the JSON that follows reads as a next request, which the parser refuses
-      const head = 'POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: sk-wrong\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n';
-      const bytes = Buffer.from(`${head}{"title":"${'a'.repeat(6_000_000)}"}`);
-      for (let i = 0; i < 20; i++) {
-        const ex = await exchange(child.url, bytes, { waitMs: 10_000, answers: 1 });
-        expect(ex.answers.map((a) => a.status), `exchange ${i}`).toEqual([401]);
-        expect(JSON.parse(ex.answers[0].body.toString())).toMatchObject({ error: 'UNAUTHORIZED' });
-      }
+      await run(child.url);
     } finally {
       await child.stop('SIGKILL');
       await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     }
+  }
+
+  it('a request that asks to close, followed by megabytes the parser refuses, still gets its answer: no reset drops it', async () => {
+    await withOwnServer(async (url) => {
+      // no length, so the JSON that follows reads as a next request, which the parser refuses
+      const head = 'POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: sk-wrong\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n';
+      const bytes = Buffer.from(`${head}{"title":"${'a'.repeat(6_000_000)}"}`);
+      for (let i = 0; i < 20; i++) {
+        const ex = await exchange(url, bytes, { waitMs: 10_000, answers: 1 });
+        expect(ex.answers.map((a) => a.status), `exchange ${i}`).toEqual([401]);
+        expect(JSON.parse(ex.answers[0].body.toString())).toMatchObject({ error: 'UNAUTHORIZED' });
+      }
+    });
+  }, 120_000);
+
+  it('a path the router refuses as not percent-encoded UTF-8, with megabytes of body still coming, still gets its answer: no reset drops it', async () => {
+    await withOwnServer(async (url) => {
+      // refused before any hook runs, the body unread: the answer must not close the connection under it
+      const body = `{"returnUrl":"${'a'.repeat(6_000_000)}"}`;
+      const head = `POST /v1/profiles/x/accounts/%ED%AB%A2/connect HTTP/1.1\r\nHost: t\r\nx-api-key: sk-wrong\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      const bytes = Buffer.from(head + body);
+      for (let i = 0; i < 20; i++) {
+        const ex = await exchange(url, bytes, { waitMs: 10_000, answers: 1 });
+        expect(ex.answers.map((a) => a.status), `exchange ${i}`).toEqual([400]);
+        expect(JSON.parse(ex.answers[0].body.toString())).toMatchObject({ error: 'BAD_REQUEST', message: expect.stringContaining('percent-encoded') });
+      }
+    });
   }, 120_000);
 
   it('an expectation other than 100-continue is ignored: the request is answered as it would be without it', async () => {

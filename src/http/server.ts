@@ -53,6 +53,9 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0].slice(0, 200)}… not found`)
           : new AppError('BAD_REQUEST', 'The path of the URL is not valid percent-encoded UTF-8');
+      // the router refuses before any hook runs, the onSend one too: its answer to a request whose
+      // body is still coming must close as that hook's do, or the reset of a plain close can drop it
+      if (bodyPending(req.raw)) closeAfterAnswer(req.raw, reply.raw);
       return sendErrorFor(req.url, reply, refused);
     },
     clientErrorHandler: answerClientError,
