@@ -729,7 +729,7 @@ export function bodyFields(ctx: InputContext, a: Actor) {
         platforms: platformsArb(),
         scheduledFor: scheduledForArb,
         // the primary profile passes; the second has shortvideo private and microblog only (400, 412);
-        // the spare one passes until a disconnect reaches its accounts, then is refused for them (412)
+        // the spare one has no prosocial account and passes until a disconnect reaches its others, then is refused for them (412)
         profileId: withValid<unknown>(fc.oneof(w(4, fc.constant(a.profiles[0])), w(1, fc.constant(a.spareProfile))), mostly(idArb(ctx, a, 'profile'), 6)),
       },
       required: ['platforms'],

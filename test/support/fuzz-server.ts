@@ -65,7 +65,7 @@ export interface Actor {
   exportedProject: string;
   /** the primary profile, every platform connected; then one with a private shortvideo account and microblog only; then spareProfile */
   profiles: string[];
-  /** a profile with every platform connected, the only one a disconnect may name: the primary profile stays whole for valid publishes */
+  /** a profile with every platform but prosocial connected, the only one a disconnect may name: the primary profile stays whole for valid publishes */
   spareProfile: string;
   /** publications: scheduled ones (cancellable) first, then one processing and one published with metrics */
   publications: string[];
@@ -291,7 +291,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
 
   /**
    * What publishing reads and writes for a user: three profiles with sandbox
-   * accounts (the third one the fuzz may disconnect), an exported project whose render is stored, publications made
+   * accounts (the third one's the fuzz may disconnect), an exported project whose render is stored, publications made
    * through the API (scheduled ones a cancel takes back, and one processing
    * that no worker moves on: the server runs none) and one published with
    * synced metrics, so the listing and the statistics have rows and totals to read.
@@ -303,8 +303,9 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     const second = await createProfile(prisma, user.id, { name: 'Private' });
     await connectSandboxAccount(prisma, second.id, { platform: 'shortvideo', isPrivate: true, followers: 10 });
     await connectSandboxAccount(prisma, second.id, { platform: 'microblog', isPrivate: false, followers: 10 });
+    // every platform but one: a disconnect there finds no account (404)
     const spare = await createProfile(prisma, user.id, { name: 'Spare' });
-    for (const platform of PLATFORM_KEYS) await connectSandboxAccount(prisma, spare.id, { platform, isPrivate: false, followers: 5 });
+    for (const platform of PLATFORM_KEYS.filter((k) => k !== 'prosocial')) await connectSandboxAccount(prisma, spare.id, { platform, isPrivate: false, followers: 5 });
 
     const renderedKey = `renders/${user.id}/fuzz.mp4`;
     await storage.put(renderedKey, Readable.from(renderBytes), { contentType: 'video/mp4' });
