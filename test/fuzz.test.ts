@@ -7,8 +7,9 @@
 // none sent whole) leaves the database and DATA_DIR as they were (idempotency records and
 // rate-limit counters aside), while a REST publishing request that succeeded changed exactly what
 // it should (a publish: its publication, posts, debit and jobs; a cancel: its publication, posts
-// and refund; a connect: its attempt; a disconnect: an account's row; a read: nothing). After each phase: /healthz answers, no temporary file stays under
-// DATA_DIR and the process holds none of its files open.
+// and refund; a connect: its attempt; a disconnect: its account's row; a read: nothing). After
+// each phase: /healthz answers, no temporary file stays under DATA_DIR and the process holds none
+// of its files open.
 //
 // Seeded: FUZZ_SEED=<n> draws otherwise (a failure names the seed to replay it with);
 // FUZZ_ONLY=<phase> runs one phase (on a server the earlier phases did not touch, so a failure
@@ -253,11 +254,13 @@ function acceptedChanges(label: string, a: Answer): Changes | null {
     'GET /v1/profiles',
   ];
   if (reads.includes(route)) return new Map();
-  const writes = ['POST /v1/projects/:id/publish', 'DELETE /v1/projects/published/:id', 'POST /v1/profiles/:profileId/accounts/:platform/connect', 'DELETE /v1/profiles/:profileId/accounts/:platform'];
-  if (!writes.includes(route)) return null;
+  const accounts: Record<string, Changes> = {
+    'POST /v1/profiles/:profileId/accounts/:platform/connect': new Map([['OAuthAttempt', 1]]),
+    'DELETE /v1/profiles/:profileId/accounts/:platform': new Map([['SocialAccount', 0]]),
+  };
+  if (route !== 'POST /v1/projects/:id/publish' && route !== 'DELETE /v1/projects/published/:id' && !accounts[route]) return null;
   if (a.headers['idempotent-replayed']) return new Map();
-  if (route === 'POST /v1/profiles/:profileId/accounts/:platform/connect') return new Map([['OAuthAttempt', 1]]);
-  if (route === 'DELETE /v1/profiles/:profileId/accounts/:platform') return new Map([['SocialAccount', 0]]);
+  if (accounts[route]) return accounts[route];
   const body = parseJson(a.body);
   if (!body.ok) return null; // a problem problemsOf names
   if (route === 'POST /v1/projects/:id/publish') {

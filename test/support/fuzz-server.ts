@@ -291,10 +291,11 @@ export async function startFuzzServer(): Promise<FuzzServer> {
 
   /**
    * What publishing reads and writes for a user: three profiles with sandbox
-   * accounts (the third one's the fuzz may disconnect), an exported project whose render is stored, publications made
-   * through the API (scheduled ones a cancel takes back, and one processing
-   * that no worker moves on: the server runs none) and one published with
-   * synced metrics, so the listing and the statistics have rows and totals to read.
+   * accounts (the third one's the fuzz may disconnect), an exported project
+   * whose render is stored, publications made through the API (scheduled ones
+   * a cancel takes back, and one processing that no worker moves on: the
+   * server runs none) and one published with synced metrics, so the listing
+   * and the statistics have rows and totals to read.
    */
   async function publishingOf(user: { id: string; key: string }) {
     const primary = await createProfile(prisma, user.id, { name: 'Brand', primary: true });
