@@ -73,6 +73,13 @@ export interface Config {
   platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
 }
 
+/** A secret of at least `min` characters, refused at start rather than at first use. */
+function secret(name: string, value: string | undefined, min: number): string | undefined {
+  if (!value) return undefined;
+  if (value.length < min) throw new Error(`${name} must be at least ${min} characters (openssl rand -base64 32 gives 44)`);
+  return value;
+}
+
 function platformSettings(env: NodeJS.ProcessEnv): Config['platforms'] {
   const out = {} as Config['platforms'];
   for (const key of PLATFORM_KEYS) {
@@ -159,7 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     longJobLockMs: Number(env.PROJECT_JOB_LOCK_MS) || 2 * 60_000,
     testDatabaseUrl: env.TEST_DATABASE_URL || undefined,
     adminDebug: env.ADMIN_DEBUG === '1',
-    tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY || undefined,
+    tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY', env.TOKEN_ENCRYPTION_KEY, 32),
     platforms: platformSettings(env),
   };
 }

@@ -39,6 +39,9 @@ describe('the token vault', () => {
     expect(() => vault.open(parts.join('.'))).toThrow();
     expect(() => createVault(crypto.randomBytes(32).toString('base64')).open(a)).toThrow(/another TOKEN_ENCRYPTION_KEY/);
     expect(() => createVault('short')).toThrow(/at least 32 characters/);
+    // a short key is refused when the service starts, not at the first connection
+    expect(() => loadConfig({ TOKEN_ENCRYPTION_KEY: 'too-short' })).toThrow(/TOKEN_ENCRYPTION_KEY must be at least 32 characters/);
+    expect(() => loadConfig({ MICROBLOG_BASE_URL: 'ftp://x' })).toThrow(/MICROBLOG_BASE_URL must be an http\(s\) URL/);
   });
 });
 
