@@ -288,6 +288,15 @@ export function createLocalStorage(opts: {
       return filePath(key);
     },
 
+    // the stored file is already local: no copy
+    async readableFile(key, _scratchDir) {
+      const file = filePath(key);
+      await fs.access(file).catch((err) => {
+        throw isMissing(err) ? notFound() : err;
+      });
+      return file;
+    },
+
     async sweepPartials(before) {
       const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((err) => {
         if (isMissing(err)) return [];

@@ -27,6 +27,13 @@ export interface Storage {
   url(key: string, opts?: { expiresInSeconds?: number; download?: string }): string;
   /** a local file path of the object, for tools that need one (ffmpeg); null when the store is remote */
   localPath(key: string): string | null;
+  /**
+   * A local file holding the object, for tools that read a path (ffmpeg,
+   * ffprobe): on local disk, the stored file itself; on a remote store, a
+   * copy streamed into `scratchDir` (the caller's job folder, removed with
+   * it). Rejects with a NotFound error when the object is absent.
+   */
+  readableFile(key: string, scratchDir: string): Promise<string>;
   /** removes what writes cut off (a killed process) left behind, untouched since `before`; resolves to how many */
   sweepPartials(before: Date): Promise<number>;
 }
