@@ -15,8 +15,10 @@ export interface Config {
   videoPlatformHosts: string[];
   transcriber: 'pocketsphinx' | 'whisper' | 'openai';
   logLevel: string;
-  /** secret that signs media URLs; derived from the data dir when not set */
+  /** secret that signs media URLs; derived from the data dir when not set (required with shared storage) */
   urlSigningSecret: string | undefined;
+  /** where media bytes live (STORAGE_URL): local disk under dataDir, or an S3-compatible bucket shared by every instance */
+  storage: StorageSettings;
   /** GraphQL hardening */
   maxDepth: number;
   maxComplexity: number;
@@ -71,6 +73,48 @@ export interface Config {
   tokenEncryptionKey: string | undefined;
   /** each platform's OAuth client (`<KEY>_CLIENT_ID`, `<KEY>_CLIENT_SECRET`) and host override (`<KEY>_BASE_URL`) */
   platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
+}
+
+export type StorageSettings =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** '' or ending with '/': keys are stored as `<prefix><key>` */
+      prefix: string;
+      /** S3_ENDPOINT: a MinIO, Ceph or other S3-compatible server; unset, the provider's own */
+      endpoint: string | undefined;
+      region: string;
+      forcePathStyle: boolean;
+      /** S3_PRESIGNED_URLS=1: `url()` hands out the store's presigned GET URLs instead of this service's /files/ links */
+      presignedUrls: boolean;
+    };
+
+/**
+ * STORAGE_URL: unset or `file:` keeps media on local disk; `s3://bucket/prefix`
+ * puts it in a bucket. Every instance must then verify the others' links, so
+ * URL_SIGNING_SECRET is required: the fallback key file lives in one machine's DATA_DIR.
+ */
+function storageSettings(env: NodeJS.ProcessEnv): StorageSettings {
+  const raw = env.STORAGE_URL || '';
+  if (!raw || raw.startsWith('file:')) return { kind: 'local' };
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  if (!m) throw new Error(`STORAGE_URL must be file: or s3://bucket/prefix, got "${raw}"`);
+  if (!env.URL_SIGNING_SECRET) {
+    throw new Error('URL_SIGNING_SECRET is required with STORAGE_URL=s3://…: every instance must sign and verify the same media links');
+  }
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return {
+    kind: 's3',
+    bucket: m[1],
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint,
+    region: env.AWS_REGION || 'us-east-1',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === '1',
+    presignedUrls: env.S3_PRESIGNED_URLS === '1',
+  };
 }
 
 /** A secret of at least `min` characters, refused at start rather than at first use. */
@@ -137,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transcriber,
     logLevel: env.LOG_LEVEL || 'info',
     urlSigningSecret: env.URL_SIGNING_SECRET || undefined,
+    storage: storageSettings(env),
     maxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 12),
     maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),

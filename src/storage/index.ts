@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { createLocalStorage } from './local.js';
+import { createS3Client, createS3Storage } from './s3.js';
 import type { Storage } from './storage.js';
 
 /**
@@ -27,10 +28,28 @@ export function urlSigningSecret(config: Pick<Config, 'urlSigningSecret' | 'data
   }
 }
 
-/** The media store of this deployment: local disk under DATA_DIR/media. */
-export function createStorage(config: Pick<Config, 'urlSigningSecret' | 'dataDir' | 'publicUrl'>): Storage & { secret: string } {
-  const secret = urlSigningSecret(config);
+/**
+ * The media store of this deployment: local disk under DATA_DIR/media, or the
+ * bucket of STORAGE_URL=s3://…, which needs URL_SIGNING_SECRET (every instance
+ * must verify the links the others signed).
+ */
+export function createStorage(config: Pick<Config, 'urlSigningSecret' | 'dataDir' | 'publicUrl' | 'storage'>): Storage & { secret: string } {
   // PUBLIC_URL is read at each call: tests learn their port only after listening
-  const storage = createLocalStorage({ root: path.join(config.dataDir, 'media'), publicUrl: () => config.publicUrl, secret });
+  const publicUrl = () => config.publicUrl;
+  const settings = config.storage;
+  if (settings.kind === 's3') {
+    if (!config.urlSigningSecret) throw new Error('URL_SIGNING_SECRET is required with STORAGE_URL=s3://…: every instance must sign and verify the same media links');
+    const storage = createS3Storage({
+      client: createS3Client(settings),
+      bucket: settings.bucket,
+      prefix: settings.prefix,
+      publicUrl,
+      secret: config.urlSigningSecret,
+      presignedUrls: settings.presignedUrls,
+    });
+    return Object.assign(storage, { secret: config.urlSigningSecret });
+  }
+  const secret = urlSigningSecret(config);
+  const storage = createLocalStorage({ root: path.join(config.dataDir, 'media'), publicUrl, secret });
   return Object.assign(storage, { secret });
 }
