@@ -7,6 +7,7 @@ import { library } from './library.js';
 import { projects } from './projects.js';
 import { publishing } from './publishing.js';
 import { render } from './render.js';
+import { storage } from './storage.js';
 import { transcription } from './transcription.js';
 import { transcriptionDictionary } from './transcription-dictionary.js';
 
@@ -21,5 +22,6 @@ export const sections: Record<string, () => Promise<Row[]>> = {
   publishing,
   transcription,
   concurrency,
+  storage,
   'transcription-dictionary': transcriptionDictionary,
 };

@@ -44,9 +44,16 @@ function status(err: unknown): number | undefined {
 const isMissing = (err: unknown) => status(err) === 404 || (err as Error).name === 'NoSuchKey' || (err as Error).name === 'NotFound';
 
 /** The client of STORAGE_URL=s3://…: credentials come from the SDK's default chain (AWS_ACCESS_KEY_ID, profiles, roles). */
-export function createS3Client(settings: { endpoint?: string; region: string; forcePathStyle: boolean }): S3Client {
+export function createS3Client(settings: {
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  /** fixed credentials instead of the chain (a local test server) */
+  credentials?: PresignCredentials;
+}): S3Client {
   return new S3Client({
     region: settings.region,
+    credentials: settings.credentials,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
     // many S3-compatible servers reject or mis-store the SDK's default trailing checksums (aws-chunked bodies)
