@@ -108,7 +108,7 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
     region = await client.config.region();
     const ep = client.config.endpoint ? await client.config.endpoint() : undefined;
     if (ep) endpoint = new URL(`${ep.protocol}//${ep.hostname}${ep.port ? `:${ep.port}` : ''}${(ep.path ?? '').replace(/\/+$/, '')}`);
-  })();
+  })().catch(() => undefined); // a bad setting fails every S3 call loudly; this only feeds presigning
 
   /** the object's URL as the client addresses it: path-style, or the bucket as a host name */
   function objectUrl(key: string): URL {
