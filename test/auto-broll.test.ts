@@ -121,7 +121,9 @@ describe('automatic B-roll filling', () => {
       db: { userMedia: { findMany: async () => library } },
       ai: { broll: broll ?? createAiProviders(loadConfig({ DATA_DIR: dir })).broll },
     };
-    return { app: app as never, storage, warnings };
+    // the picks are what is checked: a library key stands for its file whether or not the file exists
+    const files = async (key: string) => storage.localPath(key)!;
+    return { app: app as never, storage, warnings, files };
   }
   const project = (percent: number) => ({ id: '11111111-1111-4111-8111-111111111111', userId: 'u', magicBrollsPercentage: percent, videoMeta: { width: 320, height: 240 } as never });
 
@@ -131,8 +133,8 @@ describe('automatic B-roll filling', () => {
       { id: 'b', type: 'IMAGE' as const, fileName: 'coffee cup.jpg', storageKey: 'user-media/u/b.jpg' },
       { id: 'c', type: 'VIDEO' as const, fileName: 'city.mov', storageKey: 'user-media/u/c.mov' },
     ];
-    const { app, storage } = fakeApp(library);
-    const out = await autoBrollOverlays(app, project(100), words, keep, []);
+    const { app, storage, files } = fakeApp(library);
+    const out = await autoBrollOverlays(app, project(100), words, keep, [], files);
     expect(out.length).toBeGreaterThan(3);
     expect(out.every((o) => o.layout === 'cover')).toBe(true);
     const at = (word: string) => {
@@ -145,7 +147,7 @@ describe('automatic B-roll filling', () => {
     const others = out.filter((o) => o !== at('ocean') && o !== at('coffee'));
     expect(new Set(others.map((o) => o.path)).size).toBeGreaterThan(1);
     // percentage 0: nothing, and the library is not even read
-    expect(await autoBrollOverlays(app, project(0), words, keep, [])).toEqual([]);
+    expect(await autoBrollOverlays(app, project(0), words, keep, [], files)).toEqual([]);
   });
 
   it('matchLibrary prefers an entry not used yet among equal matches', () => {
@@ -161,9 +163,9 @@ describe('automatic B-roll filling', () => {
   });
 
   it('never covers explicit item overlays nor the hook', async () => {
-    const { app } = fakeApp([{ id: 'a', type: 'VIDEO', fileName: 'x.mp4', storageKey: 'user-media/u/x.mp4' }]);
+    const { app, files } = fakeApp([{ id: 'a', type: 'VIDEO', fileName: 'x.mp4', storageKey: 'user-media/u/x.mp4' }]);
     const items: RenderOverlay[] = [{ path: '/i.mp4', kind: 'VIDEO', start: 6, end: 12, layout: 'split-50-50' }];
-    const out = await autoBrollOverlays(app, project(100), words, keep, items);
+    const out = await autoBrollOverlays(app, project(100), words, keep, items, files);
     expect(out.length).toBeGreaterThan(0);
     for (const o of out) {
       expect(overlaps(o, items[0])).toBe(false);
@@ -183,9 +185,9 @@ describe('automatic B-roll filling', () => {
         return file;
       },
     };
-    const { app, storage } = fakeApp([], generator);
+    const { app, storage, files } = fakeApp([], generator);
     const p = project(50);
-    const first = await autoBrollOverlays(app, p, words, keep, []);
+    const first = await autoBrollOverlays(app, p, words, keep, [], files);
     expect(first.length).toBeGreaterThan(0);
     expect(prompts).toHaveLength(first.length);
     expect(prompts.every((x) => x && !/\b(the|my|some)\b/.test(x))).toBe(true);
@@ -195,19 +197,19 @@ describe('automatic B-roll filling', () => {
     expect((await fs.readdir(dir)).filter((f) => f.startsWith('gen-'))).toEqual([]);
 
     // a re-export makes no new clip
-    const again = await autoBrollOverlays(app, p, words, keep, []);
+    const again = await autoBrollOverlays(app, p, words, keep, [], files);
     expect(again).toEqual(first);
     expect(prompts).toHaveLength(first.length);
 
     // a changed window (other words) is made again, the others are kept
     const changed = words.map((w) => (w.text === 'ocean' ? { ...w, text: 'mountain' } : w));
-    await autoBrollOverlays(app, p, changed, keep, []);
+    await autoBrollOverlays(app, p, changed, keep, [], files);
     expect(prompts.length - first.length).toBeLessThanOrEqual(1);
   });
 
   it('a generator failure leaves the window without B-roll instead of failing the export', async () => {
-    const { app, warnings } = fakeApp([], { generate: async () => Promise.reject(new Error('no service')) });
-    expect(await autoBrollOverlays(app, { ...project(100), id: '22222222-2222-4222-8222-222222222222' }, words, keep, [])).toEqual([]);
+    const { app, warnings, files } = fakeApp([], { generate: async () => Promise.reject(new Error('no service')) });
+    expect(await autoBrollOverlays(app, { ...project(100), id: '22222222-2222-4222-8222-222222222222' }, words, keep, [], files)).toEqual([]);
     expect(warnings.length).toBeGreaterThan(0);
   });
 

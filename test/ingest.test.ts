@@ -44,7 +44,7 @@ describe('ingest', () => {
     const key = await fetchSource(app, { projectId, url: files.url('talk.mp4'), maxBytes: 10 * 1024 ** 2, report });
     expect(await fs.readFile(app.storage.localPath(key)!)).toEqual(await fs.readFile(fx.talk));
 
-    const meta = await probeSource(app, { key, report });
+    const meta = await probeSource(app, { projectId, key, report });
     expect(meta).toMatchObject({ width: 320, height: 240, fps: 30, hasAudio: true });
     expect(meta.duration).toBeGreaterThan(6);
 
@@ -87,8 +87,9 @@ describe('ingest', () => {
     expect(isPassingFailure(tooBig)).toBe(false);
     expect(failureReason(tooBig)).toBe('The video could not be downloaded: The file is larger than the limit of 1000 bytes');
 
-    const key = await fetchSource(app, { projectId: crypto.randomUUID(), url: files.url('noise.bin'), maxBytes: 1024 ** 2, report });
-    const notVideo = await probeSource(app, { key, report }).catch((e: unknown) => e);
+    const projectId = crypto.randomUUID();
+    const key = await fetchSource(app, { projectId, url: files.url('noise.bin'), maxBytes: 1024 ** 2, report });
+    const notVideo = await probeSource(app, { projectId, key, report }).catch((e: unknown) => e);
     expect(notVideo).toBeInstanceOf(ProjectFailure);
     expect(isPassingFailure(notVideo)).toBe(false);
     expect(failureReason(notVideo)).toBe('The file at videoUrl is not an mp4 or mov video');

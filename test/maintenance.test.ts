@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../src/idempotency/keys.js';
 import { COMPLETED_JOB_TTL_MS, FAILED_JOB_TTL_MS, maintenanceJob } from '../workers/jobs/maintenance.js';
 import type { JobContext } from '../workers/types.js';
+import { HOST_TAG, WRITER_TAG } from '../src/writer.js';
 import { JOBS_TABLE } from '../workers/table.js';
 import { createUser, startTestApp, type TestApp } from './support/app.js';
 
@@ -84,6 +87,12 @@ describe('leftovers of cut-off writes', () => {
     return p;
   }
   const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+  /** the pid of a process that has ended */
+  const deadPid = async () => {
+    const child = spawn('true');
+    await once(child, 'exit');
+    return child.pid!;
+  };
   const tmpName = (name: string) => `.${name}.${crypto.randomUUID()}.tmp`;
 
   /** leftovers of a server and a worker killed mid-write, a day and more ago, and the same of the last hour */
@@ -103,6 +112,8 @@ describe('leftovers of cut-off writes', () => {
       deadUploadBytes: await leftover(media, `user-media/${deadUpload.id}/source.mp4`, DAY + HOUR),
       sidecarPartial: await leftover(media, `projects/${crypto.randomUUID()}/exports/${tmpName('.x.mp4.meta.json')}`, 3 * DAY),
       exportDir: await leftover(dataDir, `tmp/export-${crypto.randomUUID()}/output.mp4`, DAY + HOUR),
+      // a job folder of this host's process that died a minute ago: no need to wait a day
+      deadWorkersClip: await leftover(dataDir, `tmp/clip-${crypto.randomUUID()}/.owner`, 60_000, `${await deadPid()}@${HOST_TAG}`),
       wav: await leftover(dataDir, `tmp/${crypto.randomUUID()}.wav`, 2 * DAY),
     };
     const kept = {
@@ -113,6 +124,9 @@ describe('leftovers of cut-off writes', () => {
       renderingCaptions: await leftover(dataDir, 'tmp/export-live/captions.ass', 2 * DAY),
       renderingOutput: await leftover(dataDir, 'tmp/export-live/output.mp4', 1000),
       freshWav: await leftover(dataDir, `tmp/${crypto.randomUUID()}.wav`, HOUR),
+      // a job folder of a process that runs, and one of another host's (whose pids say nothing here)
+      liveWorkersClip: await leftover(dataDir, `tmp/clip-${crypto.randomUUID()}/.owner`, 60_000, WRITER_TAG),
+      otherHostsClip: await leftover(dataDir, `tmp/clip-${crypto.randomUUID()}/.owner`, 60_000, `${await deadPid()}@00000000`),
     };
     return { project, gone, kept, rows: { deadUpload, liveUpload, byUrl, ready, failed } };
   }

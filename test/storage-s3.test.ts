@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import { registerFileRoutes } from '../src/http/files.js';
 import { createStorage } from '../src/storage/index.js';
+import { localFiles } from '../src/storage/storage.js';
 import { presignGet, uriEncode } from '../src/storage/presign.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
 
@@ -157,6 +158,30 @@ describe('S3 storage', () => {
     expect(path.dirname(file)).toBe(job);
     expect((await fs.readFile(file)).equals(data)).toBe(true);
     await expect(storage.readableFile('media/rf/absent.mp4', job)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'File not found' });
+  });
+
+  it("localFiles copies each of a job's objects once, two of one base name apart", async () => {
+    await storage.put('media/one/source.mp4', Readable.from([bytes(1000, 1)]), { contentType: 'video/mp4' });
+    await storage.put('media/two/source.mp4', Readable.from([bytes(1000, 2)]), { contentType: 'video/mp4' });
+    const files = localFiles(storage, path.join(scratch, 'job-2'));
+    const before = s3.requests.filter((r) => r.startsWith('GET ')).length;
+    const [one, again, two] = await Promise.all([files('media/one/source.mp4'), files('media/one/source.mp4'), files('media/two/source.mp4')]);
+    expect(again).toBe(one);
+    expect(two).not.toBe(one);
+    expect((await fs.readFile(one)).equals(bytes(1000, 1))).toBe(true);
+    expect((await fs.readFile(two)).equals(bytes(1000, 2))).toBe(true);
+    expect(s3.requests.filter((r) => r.startsWith('GET ')).length - before).toBe(2);
+  });
+
+  it('no job or request reads a stored object by its local path: domain code goes through readableFile', async () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const sources = (await fs.readdir(path.join(root, 'src'), { recursive: true })).map((f) => path.join('src', String(f)));
+    const workers = (await fs.readdir(path.join(root, 'workers'), { recursive: true })).map((f) => path.join('workers', String(f)));
+    const offenders: string[] = [];
+    for (const file of [...sources, ...workers].filter((f) => f.endsWith('.ts') && !f.startsWith(path.join('src', 'storage')) && !f.includes('generated'))) {
+      if ((await fs.readFile(path.join(root, file), 'utf8')).includes('.localPath(')) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('sweepPartials aborts the incomplete multipart uploads under the prefix initiated before the cut-off', async () => {

@@ -33,6 +33,7 @@ import { mapSpan, normalizeWord, outputDuration } from '../media/render/timeline
 import type { Segment, TimedWord } from '../media/transcript.js';
 import { metaOf } from '../projects/service.js';
 import { inWorkDir } from '../jobs/work-dir.js';
+import type { LocalFiles } from '../storage/storage.js';
 
 /** the hook: no automatic B-roll in the first seconds of the output */
 export const AUTO_BROLL_HOOK_SECONDS = 1.5;
@@ -190,6 +191,7 @@ export async function autoBrollOverlays(
   words: readonly TimedWord[],
   keep: readonly Segment[],
   existing: readonly RenderOverlay[],
+  files: LocalFiles,
 ): Promise<RenderOverlay[]> {
   const windows = pickWindows(eligibleWindows(words, keep, existing), project.magicBrollsPercentage ?? 50);
   if (!windows.length) return [];
@@ -200,13 +202,10 @@ export async function autoBrollOverlays(
       select: { id: true, type: true, fileName: true, storageKey: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     })
-  ).flatMap((m) => {
-    const path = m.storageKey ? app.storage.localPath(m.storageKey) : null;
-    return path && (m.type === 'VIDEO' || m.type === 'IMAGE') ? [{ ...(m as LibraryEntry), path }] : [];
-  });
+  ).flatMap((m) => (m.storageKey && (m.type === 'VIDEO' || m.type === 'IMAGE') ? [m as LibraryEntry] : []));
   if (library.length) {
     const picks = matchLibrary(windows, library);
-    return windows.map((w, i) => ({ path: picks[i].path, kind: picks[i].type, start: w.start, end: w.end, layout: 'cover' }));
+    return Promise.all(windows.map(async (w, i) => ({ path: await files(picks[i].storageKey), kind: picks[i].type, start: w.start, end: w.end, layout: 'cover' as const })));
   }
 
   const meta = metaOf(project);
@@ -237,8 +236,7 @@ export async function autoBrollOverlays(
       app.log.warn({ err: e, projectId: project.id, window: n }, 'automatic B-roll clip could not be made');
       continue;
     }
-    const path = app.storage.localPath(key);
-    if (path) overlays.push({ path, kind: 'VIDEO', start: w.start, end: w.end, layout: 'cover' });
+    overlays.push({ path: await files(key), kind: 'VIDEO', start: w.start, end: w.end, layout: 'cover' });
   }
   return overlays;
 }

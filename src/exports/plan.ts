@@ -10,6 +10,7 @@ import { autoBrollOverlays } from './auto-broll.js';
 import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/render/timeline.js';
 import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
+import type { LocalFiles } from '../storage/storage.js';
 import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf, wordsOf } from '../projects/service.js';
 import type { Item, Music } from '../projects/references.js';
@@ -114,8 +115,12 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
   return { ...project, badTakes: badTakes as unknown as Prisma.JsonValue };
 }
 
-/** Everything the renderer needs for one export of a project, and the captions file. */
-export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>): Promise<ExportPlan> {
+/**
+ * Everything the renderer needs for one export of a project, and the captions
+ * file; stored inputs (source, library media, B-roll, music) are read through
+ * `files`, local copies in the export's work folder.
+ */
+export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>, files: LocalFiles): Promise<ExportPlan> {
   const meta = metaOf(stored);
   const words = wordsOf(stored);
   if (!meta || !words || !stored.sourceKey) throw new Error('the project is not transcribed');
@@ -147,10 +152,10 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
     hook: hook?.text ? hook : null,
   });
 
-  const overlays = await itemOverlays(app, project, keep);
-  if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays)));
-  const music = await musicInput(app, project);
-  const source = app.storage.localPath(stored.sourceKey)!;
+  const overlays = await itemOverlays(app, project, keep, files);
+  if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
+  const music = await musicInput(app, project, files);
+  const source = await files(stored.sourceKey);
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
@@ -176,7 +181,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
 }
 
 /** Items on the output timeline: library files and generated B-roll clips that exist. */
-async function itemOverlays(app: App, project: Project, keep: Segment[]): Promise<RenderOverlay[]> {
+async function itemOverlays(app: App, project: Project, keep: Segment[], files: LocalFiles): Promise<RenderOverlay[]> {
   const items = (Array.isArray(project.items) ? project.items : []) as unknown as Array<Item & { clipKey?: string }>;
   const ids = items.flatMap((i) => (i.type === 'user-media' ? [i.userMediaId] : []));
   const media = ids.length
@@ -187,29 +192,28 @@ async function itemOverlays(app: App, project: Project, keep: Segment[]): Promis
   for (const item of items) {
     const span = mapSpan(keep, item.startTime, item.endTime);
     if (!span || span.end - span.start <= 0) continue; // the whole window was cut
-    let path: string | null = null;
+    let key: string | null = null;
     let kind: 'VIDEO' | 'IMAGE' = 'VIDEO';
     if (item.type === 'user-media') {
       const m = byId.get(item.userMediaId);
       if (!m?.storageKey || m.type === 'AUDIO') continue;
-      path = app.storage.localPath(m.storageKey);
+      key = m.storageKey;
       kind = m.type;
     } else if (item.clipKey) {
-      path = app.storage.localPath(item.clipKey);
+      key = item.clipKey;
     }
-    if (!path) continue;
-    overlays.push({ path, kind, start: span.start, end: span.end, layout: (item.layout as OverlayLayout | undefined) ?? 'cover' });
+    if (!key) continue;
+    overlays.push({ path: await files(key), kind, start: span.start, end: span.end, layout: (item.layout as OverlayLayout | undefined) ?? 'cover' });
   }
   return overlays;
 }
 
-async function musicInput(app: App, project: Project) {
+async function musicInput(app: App, project: Project, files: LocalFiles) {
   const music = project.music as unknown as Music | null;
   if (!music) return null;
   const key =
     music.source === 'library'
       ? (await app.db.userMedia.findFirst({ where: { id: music.userMediaId, userId: project.userId, status: 'ready' }, select: { storageKey: true } }))?.storageKey
       : (await app.db.musicTrack.findFirst({ where: { id: music.userMediaId, status: 'ready' }, select: { storageKey: true } }))?.storageKey;
-  const path = key ? app.storage.localPath(key) : null;
-  return path ? { path, volume: music.volume, startFrom: music.startFromTime, fade: music.fade, duck: true } : null;
+  return key ? { path: await files(key), volume: music.volume, startFrom: music.startFromTime, fade: music.fade, duck: true } : null;
 }

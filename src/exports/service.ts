@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { App } from '../app.js';
@@ -13,6 +14,7 @@ import { getProject, metaOf, wordsOf } from '../projects/service.js';
 import { move } from '../projects/lifecycle.js';
 import { progressReporter } from '../projects/state.js';
 import { inWorkDir } from '../jobs/work-dir.js';
+import { localFiles } from '../storage/storage.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { buildExportPlan } from './plan.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -100,7 +102,7 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
   try {
     // the render's files are gone before the export is recorded finished; a killed run's, when the next run renders
     const duration = await inWorkDir(app.config.dataDir, `export-${exp.id}`, async (dir) => {
-      const { plan, ass } = await buildExportPlan(app, project, exp);
+      const { plan, ass } = await buildExportPlan(app, project, exp, localFiles(app.storage, path.join(dir, 'inputs')));
       const assPath = path.join(dir, 'captions.ass');
       await fs.writeFile(assPath, ass);
       const graph = buildRenderGraph({ ...plan, assPath, preview: true });
@@ -113,7 +115,6 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
         stallMs: app.config.renderStallMs,
         niceness: renderNiceness(app.config),
       });
-      const { createReadStream } = await import('node:fs');
       await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
       await app.storage.put(previewKey, createReadStream(preview), { contentType: 'video/mp4' });
       return graph.duration;

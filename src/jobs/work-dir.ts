@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { deadWriter, WRITER_TAG } from '../writer.js';
 
 /**
  * DATA_DIR/tmp: the working files of running jobs (a project's sound as WAV,
@@ -9,9 +10,13 @@ import path from 'node:path';
  */
 export const workDirOf = (dataDir: string) => path.join(dataDir, 'tmp');
 
+/** The file in each job's folder that names the process working in it (src/writer.ts). */
+const OWNER = '.owner';
+
 /**
  * Removes each entry of the work dir (a file, or a folder with all it holds)
- * that nothing has written to since `before`; resolves to how many.
+ * that nothing has written to since `before`, and at once each job folder
+ * whose process on this host has died; resolves to how many.
  */
 export async function sweepWorkDir(dataDir: string, before: Date): Promise<number> {
   const dir = workDirOf(dataDir);
@@ -25,8 +30,11 @@ export async function sweepWorkDir(dataDir: string, before: Date): Promise<numbe
   let removed = 0;
   for (const name of names) {
     const entry = path.join(dir, name);
-    const newest = await newestWrite(entry).catch(() => null); // gone meanwhile: another sweep, or its job
-    if (newest === null || newest >= before.getTime()) continue;
+    const owner = await fs.readFile(path.join(entry, OWNER), 'utf8').catch(() => null);
+    if (owner === null || !deadWriter(owner)) {
+      const newest = await newestWrite(entry).catch(() => null); // gone meanwhile: another sweep, or its job
+      if (newest === null || newest >= before.getTime()) continue;
+    }
     await fs.rm(entry, { recursive: true, force: true });
     removed++;
   }
@@ -47,12 +55,14 @@ async function newestWrite(entry: string): Promise<number> {
  * export, a project's clip). A killed run leaves its folder behind: the next
  * run of the same work empties it before it starts. Every run removes it when
  * `work` ends, before the caller records the result, so nothing of it stays
- * once the work is done.
+ * once the work is done. A process that starts removes the folders its
+ * host's dead processes left (`sweepWorkDir`), whatever their age.
  */
 export async function inWorkDir<T>(dataDir: string, name: string, work: (dir: string) => Promise<T>): Promise<T> {
   const dir = path.join(workDirOf(dataDir), name);
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, OWNER), WRITER_TAG);
   try {
     return await work(dir);
   } finally {

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { MusicTrack } from '../generated/prisma/client.ts';
 import { NotMediaError, probe } from '../media/ffprobe.js';
 import { isFetchError } from '../net/guarded-fetch.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 import { assertDecodes } from './decodes.js';
 import { checkMediaUrl, downloadMedia } from './fetch-media.js';
 
@@ -26,13 +27,16 @@ export async function addMusicTrack(app: Deps, name: string, url: string): Promi
     const res = await downloadMedia(app, checked.url, MAX_TRACK_BYTES);
     const contentType = String(res.headers['content-type'] ?? 'audio/mpeg').split(';')[0];
     await app.storage.put(key, res.body, { contentType, maxBytes: MAX_TRACK_BYTES });
-    const file = app.storage.localPath(key)!;
-    const p = await probe(file);
-    if (!p.audio || p.duration === null) throw new NotMediaError('The file has no audio track');
-    await assertDecodes(file, { ...p, kind: 'AUDIO' });
+    const duration = await inWorkDir(app.config.dataDir, `music-${track.id}`, async (dir) => {
+      const file = await app.storage.readableFile(key, dir);
+      const p = await probe(file);
+      if (!p.audio || p.duration === null) throw new NotMediaError('The file has no audio track');
+      await assertDecodes(file, { ...p, kind: 'AUDIO' });
+      return p.duration;
+    });
     return await app.db.musicTrack.update({
       where: { id: track.id },
-      data: { status: 'ready', storageKey: key, duration: Math.round(p.duration * 1000) / 1000 },
+      data: { status: 'ready', storageKey: key, duration: Math.round(duration * 1000) / 1000 },
     });
   } catch (e) {
     await app.storage.delete(key).catch(() => {});

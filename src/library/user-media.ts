@@ -7,6 +7,7 @@ import { isUuid } from '../ids.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 import { assertDecodes } from './decodes.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -69,12 +70,14 @@ export async function importUserMedia(app: App, userMediaId: string, attempt = 1
  * bytes that are no media, or do not decode, are deleted.
  */
 async function finishEntry(app: App, id: string, key: string, size: number, contentType: string, fileName: string) {
-  const file = app.storage.localPath(key);
-  if (!file) throw new Error('probing needs a local copy of the object');
   let p: ProbeResult;
   try {
-    p = await probe(file);
-    await assertDecodes(file, p);
+    p = await inWorkDir(app.config.dataDir, `user-media-${id}`, async (dir) => {
+      const file = await app.storage.readableFile(key, dir);
+      const probed = await probe(file);
+      await assertDecodes(file, probed);
+      return probed;
+    });
   } catch (e) {
     await app.storage.delete(key).catch(() => {});
     throw e;

@@ -38,10 +38,12 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
   if (clip.status !== 'processing') return settleProject(app, project);
   const keys = clipKeys(clip);
   try {
-    const crop = await cropFor(app, project, clip, ctx);
     await inWorkDir(app.config.dataDir, `clip-${clip.id}`, async (dir) => {
+      // one local copy of the source (a remote store's) serves the face analysis and the render
+      const source = await app.storage.readableFile(project.sourceKey!, dir);
+      const crop = await cropFor(app, project, clip, source, ctx);
       const t0 = performance.now();
-      const out = await renderClip(app, project, clip, crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
+      const out = await renderClip(app, project, clip, source, crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
       const t1 = performance.now();
       await app.storage.put(keys.outputKey, createReadStream(out.video), { contentType: 'video/mp4' });
       await app.storage.put(keys.previewKey, createReadStream(out.preview), { contentType: 'video/mp4' });
@@ -62,7 +64,7 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
 }
 
 /** The clip's crop path: analysed once (faceTracking) and kept; null when the project does without, or no face was found. */
-async function cropFor(app: App, project: Project, clip: MagicClip, ctx: LongJobContext): Promise<CropPath | null> {
+async function cropFor(app: App, project: Project, clip: MagicClip, source: string, ctx: LongJobContext): Promise<CropPath | null> {
   if (!project.faceTracking) return null;
   const stored = clip.cropPath as unknown as (CropPath & { none?: boolean }) | null;
   if (stored) return stored.none ? null : stored;
@@ -70,7 +72,7 @@ async function cropFor(app: App, project: Project, clip: MagicClip, ctx: LongJob
   const duration = clip.endTime - clip.startTime;
   const t0 = performance.now();
   const { samples, shotChanges } = await trackFaces(
-    { path: app.storage.localPath(project.sourceKey!)!, start: clip.startTime, duration, width: meta.width, height: meta.height },
+    { path: source, start: clip.startTime, duration, width: meta.width, height: meta.height },
     { fps: FACE_SAMPLE_FPS },
   );
   const faces = samples.filter((s) => s.face).length;

@@ -40,7 +40,7 @@ export async function runMagicClipsPipeline(app: App, projectId: string, ctx: Lo
     }
     let meta = metaOf(project);
     if (!meta) {
-      meta = await probeSource(app, { key: project.sourceKey!, report, field: 'videoshareUrl' });
+      meta = await probeSource(app, { projectId: project.id, key: project.sourceKey!, report, field: 'videoshareUrl' });
       project = await app.db.project.update({ where: { id: projectId }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
     }
     let audio: AudioFeatures | null = null;
@@ -97,7 +97,7 @@ async function measureVoice(app: App, project: Project, meta: VideoMeta): Promis
   if (!meta.hasAudio) return null;
   return inWorkDir(app.config.dataDir, `voice-${project.id}`, async (dir) => {
     const wav = `${dir}/audio.wav`;
-    await extractAudio(app.storage.localPath(project.sourceKey!)!, wav, { source: meta });
+    await extractAudio(await app.storage.readableFile(project.sourceKey!, dir), wav, { source: meta });
     return readAudioFeatures(wav);
   });
 }

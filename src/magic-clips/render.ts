@@ -35,11 +35,16 @@ export interface ClipRender {
   duration: number;
 }
 
-/** Renders `clip` of `project` into `dir`; `crop` is its face path (null: the renderer's centred crop or blurred fill). */
+/**
+ * Renders `clip` of `project` from `source` (a local file of its source
+ * video) into `dir`; `crop` is its face path (null: the renderer's centred
+ * crop or blurred fill).
+ */
 export async function renderClip(
   app: App,
   project: Project,
   clip: Pick<MagicClip, 'startTime' | 'endTime'>,
+  source: string,
   crop: CropPath | null,
   dir: string,
   opts: { onProgress?: (fraction: number) => void } = {},
@@ -61,7 +66,7 @@ export async function renderClip(
 
   const plan: RenderPlan = {
     source: {
-      path: app.storage.localPath(project.sourceKey)!,
+      path: source,
       width: meta.width,
       height: meta.height,
       fps: meta.fps,

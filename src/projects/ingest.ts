@@ -6,11 +6,11 @@
  * caller stores it before the next step, so a run after a crash skips what an
  * earlier run finished. Progress goes to the caller's `report`.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { App } from '../app.js';
 import { isAppError } from '../errors.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 import { formatBytes } from '../format.js';
 import { downloadMedia } from '../library/fetch-media.js';
 import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
@@ -126,11 +126,11 @@ export async function fetchSource(
 }
 
 /** The facts of the stored source (size, duration, streams); a source that is no project video fails the project. */
-export async function probeSource(app: IngestApp, input: { key: string; report: IngestReport; field?: string }): Promise<VideoMeta> {
+export async function probeSource(app: IngestApp, input: { projectId: string; key: string; report: IngestReport; field?: string }): Promise<VideoMeta> {
   await input.report('probe', 0);
   return step('probe', STEP_TIMEOUTS.probe, async () => {
     try {
-      return checkProjectSource(await probe(app.storage.localPath(input.key)!));
+      return checkProjectSource(await inWorkDir(app.config.dataDir, `probe-${input.projectId}`, async (dir) => probe(await app.storage.readableFile(input.key, dir))));
     } catch (e) {
       if (e instanceof NotMediaError) throw new ProjectFailure(`The file at ${input.field ?? 'videoUrl'} is not an mp4 or mov video`, true);
       if (isAppError(e)) throw new ProjectFailure(e.code === 'VALIDATION_ERROR' ? 'The video is longer than 2 hours' : e.message, true);
@@ -163,16 +163,17 @@ export interface TranscribedSource {
 
 /**
  * Extracts the source's sound to a temporary WAV, measures it, and
- * transcribes it; the WAV is gone when this returns.
+ * transcribes it; the WAV (and a remote store's scratch copy of the source)
+ * is gone when this returns.
  */
 export async function transcribeSource(app: IngestApp, input: TranscribeSourceInput): Promise<TranscribedSource> {
   const { meta, report } = input;
-  const dir = path.join(app.config.dataDir, 'tmp');
-  await fs.mkdir(dir, { recursive: true });
-  const wav = path.join(dir, `${input.projectId}.wav`);
-  try {
+  return inWorkDir(app.config.dataDir, `transcribe-${input.projectId}`, async (dir) => {
+    const wav = path.join(dir, 'audio.wav');
     await report('extract', 0);
-    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(app.storage.localPath(input.key)!, wav, { signal, source: meta }));
+    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, async (signal) =>
+      extractAudio(await app.storage.readableFile(input.key, dir), wav, { signal, source: meta }),
+    );
     const quietThreshold = quietThresholdFor(sound.loudness);
     const audioLevels: AudioLevels = {
       loudness: sound.loudness,
@@ -193,7 +194,5 @@ export async function transcribeSource(app: IngestApp, input: TranscribeSourceIn
     if (sound.hasAudio) await input.inspectAudio?.(wav);
     const transcript = postProcess(words, { dictionary: input.dictionary, duration: meta.duration });
     return { transcript, audioLevels };
-  } finally {
-    await fs.rm(wav, { force: true });
-  }
+  });
 }

@@ -35,7 +35,7 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: LongJ
     }
     let meta = metaOf(project);
     if (!meta) {
-      meta = await probeSource(app, { key: project.sourceKey!, report });
+      meta = await probeSource(app, { projectId, key: project.sourceKey!, report });
       project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
     }
     if (project.status === 'processing') {

@@ -14,6 +14,7 @@ import { debitAiBroll } from './credits.js';
 import { MAX_PROJECT_SECONDS } from './settings.js';
 import { readCreateBody, type ProjectSettings } from './creation.js';
 import { JOB_NAMES } from '../jobs/names.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 
 /** width, height (display size), duration, fps of the source, plus what rendering needs */
 export interface VideoMeta {
@@ -125,7 +126,8 @@ export async function withUploadedSource<T>(
     await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes });
     let probed: ProbeResult;
     try {
-      probed = await probe(app.storage.localPath(key)!);
+      // a remote store's object is read through a scratch copy, gone with the request
+      probed = await inWorkDir(app.config.dataDir, `upload-${id}`, async (dir) => probe(await app.storage.readableFile(key, dir)));
     } catch (e) {
       if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
       throw e;

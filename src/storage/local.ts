@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors.js';
+import { deadWriter, WRITER_TAG } from '../writer.js';
 import { signedUrl } from './signing.js';
 import type { ByteRange, Storage, StoredObject } from './storage.js';
 
@@ -80,25 +80,15 @@ export function assertValidKey(key: string): void {
  * again, are left to `sweepPartials`.
  */
 const PARTIAL = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
-const HOST_TAG = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
-const tmpPath = (target: string) => path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}@${HOST_TAG}.${crypto.randomUUID()}.tmp`);
-const LOCAL_TMP = /^\..+\.(\d+)@([0-9a-f]{8})\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
-
-function runs(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // another user's process
-  }
-}
+const tmpPath = (target: string) => path.join(path.dirname(target), `.${path.basename(target)}.${WRITER_TAG}.${crypto.randomUUID()}.tmp`);
+const LOCAL_TMP = /^\..+\.(\d+@[0-9a-f]{8})\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 async function removeDeadWritersFiles(dir: string): Promise<void> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
       const m = LOCAL_TMP.exec(name);
-      if (m && m[2] === HOST_TAG && !runs(Number(m[1]))) await fs.rm(path.join(dir, name), { force: true });
+      if (m && deadWriter(m[1])) await fs.rm(path.join(dir, name), { force: true });
     }),
   );
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -237,7 +238,8 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
     async readableFile(key, scratchDir) {
       const { body } = await this.get(key);
       await fs.mkdir(scratchDir, { recursive: true });
-      const file = path.join(scratchDir, path.posix.basename(key));
+      // named after the whole key: two objects of one job may share a base name (`source.mp4`)
+      const file = path.join(scratchDir, `${crypto.createHash('sha256').update(key).digest('hex').slice(0, 16)}-${path.posix.basename(key)}`);
       try {
         await pipeline(body, createWriteStream(file));
       } catch (err) {

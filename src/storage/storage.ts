@@ -25,7 +25,11 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** a URL under PUBLIC_URL that serves the object until it expires */
   url(key: string, opts?: { expiresInSeconds?: number; download?: string }): string;
-  /** a local file path of the object, for tools that need one (ffmpeg); null when the store is remote */
+  /**
+   * The stored file's own path on local disk, null on a remote store. For
+   * operators and tests only: domain code reads through `readableFile`, so no
+   * job depends on a file another machine cannot see.
+   */
   localPath(key: string): string | null;
   /**
    * A local file holding the object, for tools that read a path (ffmpeg,
@@ -36,4 +40,26 @@ export interface Storage {
   readableFile(key: string, scratchDir: string): Promise<string>;
   /** removes what writes cut off (a killed process) left behind, untouched since `before`; resolves to how many */
   sweepPartials(before: Date): Promise<number>;
+}
+
+/** A local file holding a stored object, for one job's tools (see `localFiles`). */
+export type LocalFiles = (key: string) => Promise<string>;
+
+/**
+ * The local files of one job's stored inputs, each fetched at most once into
+ * `scratchDir` (on local disk, the stored files themselves): a render that
+ * uses one library image twice copies it once.
+ */
+export function localFiles(storage: Pick<Storage, 'readableFile'>, scratchDir: string): LocalFiles {
+  const files = new Map<string, Promise<string>>();
+  return (key) => {
+    let file = files.get(key);
+    if (!file) {
+      file = storage.readableFile(key, scratchDir);
+      // a failed copy may be asked for again
+      file.catch(() => files.delete(key));
+      files.set(key, file);
+    }
+    return file;
+  };
 }

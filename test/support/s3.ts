@@ -23,6 +23,8 @@ export interface LocalS3 {
   pendingUploads(): Promise<string[]>;
   /** every object key stored in the bucket */
   objectKeys(): Promise<string[]>;
+  /** writes (PUT) of keys that match are answered 500 InternalError, as a failing store would; null lets them through again */
+  refuseWrites(keys: RegExp | null): void;
   close(): Promise<void>;
 }
 
@@ -43,10 +45,17 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
   const handle = s3rver.callback();
 
   const requests: string[] = [];
+  let refused: RegExp | null = null;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     requests.push(`${req.method} ${url.pathname} ?${[...url.searchParams.keys()].filter((k) => !k.startsWith('X-Amz-')).join('&')}`);
     const [, b, ...rest] = url.pathname.split('/');
+    // https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html (InternalError, 500: the SDK retries, then gives up)
+    if (refused && req.method === 'PUT' && b === bucket && refused.test(decodeURIComponent(rest.join('/')))) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/xml' }).end(s3Error('InternalError', 'We encountered an internal error. Please try again.'));
+      return;
+    }
     if (req.method === 'GET' && b === bucket && rest.every((r) => r === '') && url.searchParams.has('uploads')) {
       void listUploads(url.searchParams.get('prefix') ?? '').then((xml) => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml));
       return;
@@ -98,6 +107,9 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
       const files = (await fs.readdir(root, { recursive: true }).catch(() => [] as string[])).map(String);
       // s3rver keeps an object `a/b.mp4` as a/b.mp4._S3rver_object
       return files.filter((f) => f.endsWith('._S3rver_object')).map((f) => f.slice(0, -'._S3rver_object'.length).split(path.sep).join('/')).sort();
+    },
+    refuseWrites(keys) {
+      refused = keys;
     },
     async close() {
       server.closeAllConnections();

@@ -55,8 +55,9 @@ export const LEFTOVER_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes what cut-off writes left behind, untouched for a day: partial files
- * of the media store, jobs' working files, library entries of uploads that
- * never ended. Run as each process starts and hourly.
+ * of the media store, jobs' working files (at once where this host's process
+ * that worked in them has died), library entries of uploads that never
+ * ended. Run as each process starts and hourly.
  */
 export async function sweepLeftovers(app: App, log: Logger): Promise<{ partials: number; workFiles: number; uploads: number }> {
   const before = new Date(Date.now() - LEFTOVER_TTL_MS);
