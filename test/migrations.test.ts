@@ -2,11 +2,9 @@
 // deploy` records it, is safe to run concurrently, works over the embedded
 // PGlite server, and matches schema.prisma (so editing schema.prisma without
 // `npm run db:diff -- <name>` fails this file).
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -21,8 +19,8 @@ import {
   schemaDrift,
 } from '../src/db/migrate/index.ts';
 import { createEmptyDatabase, serverUrl, type TestDatabase } from './support/db.ts';
+import { runEntry } from './support/process.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Without a server, the databases are embedded PGlite servers of this process. */
 const SERVER_URL = serverUrl();
 const TARGET = SERVER_URL ? 'PostgreSQL' : 'embedded PGlite';
@@ -238,18 +236,4 @@ async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<vo
   }
 }
 
-function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/db/migrate-cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[], databaseUrl: string) => runEntry(['src/db/migrate-cli.ts', ...args], { ...process.env, DATABASE_URL: databaseUrl });

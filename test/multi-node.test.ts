@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -9,7 +8,7 @@ import { probe } from '../src/media/ffprobe.js';
 import { gql, request, waitProject, type Reachable } from './support/http.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.js';
 import { mediaFixtures, type Fixtures } from './support/media.js';
-import { ROOT, spawnReady, spawnServer, type Child } from './support/process.js';
+import { runEntry, spawnReady, spawnServer, type Child } from './support/process.js';
 import { multipartBody } from './support/raw.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
 import { readSse, subscribeSse } from './support/sse.js';
@@ -184,15 +183,10 @@ async function entries(dir: string): Promise<string[]> {
 }
 
 /** `npm run admin -- …` with the given environment: its one JSON object. */
-function admin(env: Record<string, string>, args: string[]): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`admin ${args.join(' ')}: ${code}\n${err}`))));
-  });
+async function admin(env: Record<string, string>, args: string[]): Promise<Record<string, string>> {
+  const r = await runEntry(['src/cli/main.ts', ...args], { ...process.env, ...env });
+  if (r.code !== 0) throw new Error(`admin ${args.join(' ')}: ${r.code}\n${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 /** Sends the head of an upload of `body` and its first `sent` bytes, then goes away, as a client whose connection drops. */

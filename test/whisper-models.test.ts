@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -6,14 +5,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadWhisperModel, WHISPER_MODELS, type PublishedModel } from '../src/media/transcription/whisper-models.js';
+import { runEntry } from './support/process.js';
 import { generatedTinyEn } from './support/whisper-model.js';
 
 // `npm run model` against a local server that serves the generated tiny.en-shaped model.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 let dir: string;
 let model: string;
 let sha1: string;
@@ -41,17 +39,7 @@ afterAll(async () => {
   if (dir) await fsp.rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/model.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runEntry(['src/cli/model.ts', ...args], { ...process.env, ...env });
 
 describe('whisper model download', () => {
   it('saves a model whose checksum matches, checked whole, and does not fetch it again', async () => {

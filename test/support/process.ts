@@ -97,3 +97,23 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 60_00
   const child = await spawnUntil(['src/main.ts', 'server'], { PORT: String(port), HOST: '127.0.0.1', ...env }, healthy, timeoutMs, {});
   return { ...child, url };
 }
+
+/** What a command printed and how it ended. */
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `args` (a TypeScript entry and its arguments) in its own Node process to its end, in the project's folder. */
+export function runEntry(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
