@@ -20,6 +20,7 @@ import { probe } from '../src/media/ffprobe.js';
 import type { RenderOverlay } from '../src/media/render/graph.js';
 import { badTakeCuts, keepSegments, repeatedPhraseDetector } from '../src/media/render/timeline.js';
 import type { Segment, TimedWord } from '../src/media/transcript.js';
+import { AppError } from '../src/errors.js';
 import { createLocalStorage } from '../src/storage/local.js';
 
 const run = promisify(execFile);
@@ -210,6 +211,21 @@ describe('automatic B-roll filling', () => {
   it('a generator failure leaves the window without B-roll instead of failing the export', async () => {
     const { app, warnings, files } = fakeApp([], { generate: async () => Promise.reject(new Error('no service')) });
     expect(await autoBrollOverlays(app, { ...project(100), id: '22222222-2222-4222-8222-222222222222' }, words, keep, [], files)).toEqual([]);
+    expect(warnings.length).toBeGreaterThan(0);
+  });
+
+  it('a library file that cannot be read leaves its window without B-roll; the others keep theirs', async () => {
+    const library = [
+      { id: 'a', type: 'VIDEO' as const, fileName: 'Ocean-Waves_4k.mp4', storageKey: 'user-media/u/a.mp4' },
+      { id: 'b', type: 'IMAGE' as const, fileName: 'coffee cup.jpg', storageKey: 'user-media/u/b.jpg' },
+    ];
+    const { app, storage, warnings, files } = fakeApp(library);
+    const all = await autoBrollOverlays(app, project(100), words, keep, [], files);
+    const gone = (key: string) => (k: string) => (k === key ? Promise.reject(new AppError('NOT_FOUND', 'File not found')) : files(k));
+    const out = await autoBrollOverlays(app, project(100), words, keep, [], gone('user-media/u/a.mp4'));
+    expect(out).toEqual(all.filter((o) => o.path !== storage.localPath('user-media/u/a.mp4')));
+    expect(out.length).toBeGreaterThan(0);
+    expect(out.length).toBeLessThan(all.length);
     expect(warnings.length).toBeGreaterThan(0);
   });
 

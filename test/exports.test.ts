@@ -203,7 +203,7 @@ describe('POST /v1/projects/{id}/export', () => {
     await fs.rm(app.runtime.app.storage.localPath(row.sourceKey!)!);
     await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120, webhookUrl: hooks.url } });
     const after = await waitProject(p.id, (x) => x.status === 'completed' && x.failureReason);
-    expect(after.failureReason).toMatch(/^Export failed/);
+    expect(after.failureReason).toBe("Export failed: The project's source video is missing from storage");
     expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
     expect(new URL(after.previewUrl).pathname).toBe(new URL(first.previewUrl).pathname);
     expect((await hooks.next((h) => h.event === 'export.failed' && h.projectId === p.id)).payload).toMatchObject({ status: 'failed', exportId: expect.any(String) });

@@ -11,6 +11,7 @@ import type { TranscribeOptions, Transcriber } from '../src/media/transcription/
 import { readWavInfo } from '../src/media/wav.js';
 import { failureReason, fetchSource, isPassingFailure, probeSource, ProjectFailure, transcribeSource, type IngestStage } from '../src/projects/ingest.js';
 import { createLocalStorage } from '../src/storage/local.js';
+import { localFiles } from '../src/storage/storage.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 
 describe('ingest', () => {
@@ -44,7 +45,8 @@ describe('ingest', () => {
     const key = await fetchSource(app, { projectId, url: files.url('talk.mp4'), maxBytes: 10 * 1024 ** 2, report });
     expect(await fs.readFile(app.storage.localPath(key)!)).toEqual(await fs.readFile(fx.talk));
 
-    const meta = await probeSource(app, { projectId, key, report });
+    const local = localFiles(app.storage, path.join(dir, 'scratch'));
+    const meta = await probeSource({ key, files: local, report });
     expect(meta).toMatchObject({ width: 320, height: 240, fps: 30, hasAudio: true });
     expect(meta.duration).toBeGreaterThan(6);
 
@@ -59,7 +61,7 @@ describe('ingest', () => {
         return [w('Hello', 0.2, 0.6), w('kwokka', 0.7, 1.2), w('again', 5.5, 6)];
       },
     };
-    const { transcript, audioLevels } = await transcribeSource(app, { projectId, key, meta, language: 'en', dictionary: ['Quokka'], transcriber, report });
+    const { transcript, audioLevels } = await transcribeSource(app, { projectId, key, files: local, meta, language: 'en', dictionary: ['Quokka'], transcriber, report });
 
     // the engine hears the whole sound, with the caller's language and dictionary
     expect(heard).toHaveLength(1);
@@ -87,9 +89,8 @@ describe('ingest', () => {
     expect(isPassingFailure(tooBig)).toBe(false);
     expect(failureReason(tooBig)).toBe('The video could not be downloaded: The file is larger than the limit of 1000 bytes');
 
-    const projectId = crypto.randomUUID();
-    const key = await fetchSource(app, { projectId, url: files.url('noise.bin'), maxBytes: 1024 ** 2, report });
-    const notVideo = await probeSource(app, { projectId, key, report }).catch((e: unknown) => e);
+    const key = await fetchSource(app, { projectId: crypto.randomUUID(), url: files.url('noise.bin'), maxBytes: 1024 ** 2, report });
+    const notVideo = await probeSource({ key, files: localFiles(app.storage, path.join(dir, 'scratch')), report }).catch((e: unknown) => e);
     expect(notVideo).toBeInstanceOf(ProjectFailure);
     expect(isPassingFailure(notVideo)).toBe(false);
     expect(failureReason(notVideo)).toBe('The file at videoUrl is not an mp4 or mov video');

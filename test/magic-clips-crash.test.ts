@@ -112,10 +112,16 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     const id = created.body.id as string;
 
     const workDir = path.join(api.dataDir, 'tmp');
+    /** the work folder of a clip's render (`clip-<id>.<run>`), if one exists */
+    const clipFolder = async (clipId: string) => {
+      const name = (await fs.readdir(workDir).catch(() => [] as string[])).find((n) => n.startsWith(`clip-${clipId}.`));
+      return name ? path.join(workDir, name) : null;
+    };
     /** a clip (of those `of`) whose render is under way: its ffmpeg output growing in its work folder */
     const rendering = async (of: Array<{ id: string }>) => {
       for (const clip of of) {
-        const size = await fs.stat(path.join(workDir, `clip-${clip.id}`, 'clip.mp4')).then((s) => s.size, () => 0);
+        const folder = await clipFolder(clip.id);
+        const size = folder ? await fs.stat(path.join(folder, 'clip.mp4')).then((s) => s.size, () => 0) : 0;
         if (size > 0) return clip.id;
       }
       return undefined;
@@ -137,7 +143,7 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     expect(clipsAtKill.find((c) => c.id === killed)).toMatchObject({ status: 'processing', outputKey: null });
     expect((await db.project.findUniqueOrThrow({ where: { id } })).status).toBe('processing');
     // the killed render's folder stays behind
-    expect(await filesUnder(path.join(workDir, `clip-${killed}`))).toContain('clip.mp4');
+    expect(await filesUnder((await clipFolder(killed))!)).toContain('clip.mp4');
 
     // 2. killed after it stored the last clip, before the project ended: once the first clip has ended (and
     // its run has told the project so), the test holds the project's row, so the run of the last clip stops

@@ -9,6 +9,7 @@ import { IDEMPOTENCY_KEY_TTL_MS } from '../src/idempotency/keys.js';
 import { COMPLETED_JOB_TTL_MS, FAILED_JOB_TTL_MS, maintenanceJob } from '../workers/jobs/maintenance.js';
 import type { JobContext } from '../workers/types.js';
 import { HOST_TAG, WRITER_TAG } from '../src/writer.js';
+import { inWorkDir } from '../src/jobs/work-dir.js';
 import { JOBS_TABLE } from '../workers/table.js';
 import { createUser, startTestApp, type TestApp } from './support/app.js';
 
@@ -149,6 +150,31 @@ describe('leftovers of cut-off writes', () => {
     const s = await scene(app.dataDir, user.id);
     await maintenanceJob.handler({} as never, ctx());
     await expectSwept(app.dataDir, s);
+  });
+
+  it("a job's folder is its run's own and names its process; the next run of the same work removes a dead run's folder, never a live one's", async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'work-dir-'));
+    try {
+      const tmp = path.join(dataDir, 'tmp');
+      const dead = await leftover(dataDir, 'tmp/export-e1.0dead000/.owner', 1000, `${await deadPid()}@${HOST_TAG}`);
+      const live = await leftover(dataDir, 'tmp/export-e1.11ve0000/.owner', 1000, WRITER_TAG);
+      const other = await leftover(dataDir, 'tmp/export-e2.0dead000/.owner', 1000, `${await deadPid()}@${HOST_TAG}`);
+      let inside: string[] = [];
+      const seen = await inWorkDir(dataDir, 'export-e1', async (dir) => {
+        inside = await fs.readdir(tmp);
+        return { dir, owner: await fs.readFile(path.join(dir, '.owner'), 'utf8') };
+      });
+      expect(seen.owner).toBe(WRITER_TAG);
+      expect(path.basename(seen.dir)).toMatch(/^export-e1\.[0-9a-f]{8}$/);
+      // during the run: its own folder beside the live run's; the dead run of the same work is gone, another work's stays
+      expect(inside.sort()).toEqual([path.basename(seen.dir), 'export-e1.11ve0000', 'export-e2.0dead000'].sort());
+      expect(await exists(dead)).toBe(false);
+      expect(await exists(live)).toBe(true);
+      expect(await exists(other)).toBe(true);
+      expect(await exists(seen.dir)).toBe(false);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a process sweeps them as it starts', async () => {

@@ -1,18 +1,21 @@
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../src/media/ffprobe.js';
-import { gql, request, waitProject, type Reachable } from './support/http.js';
+import { gql, request, waitEntry, waitProject, type Reachable } from './support/http.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.js';
-import { mediaFixtures, type Fixtures } from './support/media.js';
+import { frameAt, isRed, mediaFixtures, pixel, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 import { runEntry, spawnReady, spawnServer, type Child } from './support/process.js';
 import { multipartBody } from './support/raw.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
 import { readSse, subscribeSse } from './support/sse.js';
 
+const run = promisify(execFile);
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
 /**
@@ -27,7 +30,10 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
   let fx: Fixtures;
   let a: Child & { url: string };
   let b: Child & { url: string };
+  let files: FileServer;
   const workers: Child[] = [];
+  /** starts the two workers once; the first test starts them after its subscription is heard */
+  let startWorkers: () => Promise<void>;
   const dataDirs: string[] = [];
   let key: string;
   /** the project the first test makes, exported again by the last */
@@ -43,6 +49,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
 
   beforeAll(async () => {
     [database, s3, fx] = await Promise.all([createTestDatabase(), startLocalS3('media'), mediaFixtures()]);
+    files = await serveFolder(fx.dir);
     const shared = {
       DATABASE_URL: database.url,
       REDIS_URL: REDIS_URL!,
@@ -63,7 +70,11 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
       spawnServer({ ...shared, DATA_DIR: dirB, INSTANCE_NAME: 'server-b' }),
     ]);
     const worker = (dir: string, name: string) => spawnReady('test/fixtures/worker-process.ts', { ...shared, DATA_DIR: dir, INSTANCE_NAME: name, RENDER_PRESET: 'ultrafast' });
-    workers.push(...(await Promise.all([worker(dir1, 'worker-1'), worker(dir2, 'worker-2')])));
+    let started: Promise<void> | undefined;
+    startWorkers = () =>
+      (started ??= Promise.all([worker(dir1, 'worker-1'), worker(dir2, 'worker-2')]).then((w) => {
+        workers.push(...w);
+      }));
     // a user made by the operator CLI, as an operator would
     key = (await admin(shared, ['user', 'create', '--email', `multi-${Date.now()}@test.local`, '--api-credits', '20'])).apiKey;
   }, 120_000);
@@ -72,6 +83,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     await Promise.all([...workers, a, b].filter(Boolean).map((c) => c.stop()));
     await database?.drop();
     await s3?.close();
+    await files?.close();
     await Promise.all(dataDirs.map((d) => fs.rm(d, { recursive: true, force: true })));
   });
 
@@ -85,14 +97,22 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     const id = created.body.id as string;
     projectId = id;
 
-    // B hears every step the worker takes through Redis, from its first answer to completed
+    // B hears every step a worker takes through Redis, from its first answer to completed: the workers start once it has heard the first
     const signal = AbortSignal.timeout(120_000);
     const res = await subscribeSse(b.url, key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage } }', { id }, signal);
     expect(res.status).toBe(200);
-    const events = await readSse(res, (d) => d.projectUpdates as { status: string; stage: string | null }, (e) => e.status === 'completed' || e.status === 'failed', {
-      signal,
-      aborted: (seen) => new Error(`no final update within 120 s; received ${JSON.stringify(seen)}`),
-    });
+    let working: Promise<void> | undefined;
+    const events = await readSse(
+      res,
+      (d) => {
+        working ??= startWorkers();
+        return d.projectUpdates as { status: string; stage: string | null };
+      },
+      (e) => e.status === 'completed' || e.status === 'failed',
+      { signal, aborted: (seen) => new Error(`no final update within 120 s; received ${JSON.stringify(seen)}`) },
+    );
+    await working;
+    expect(events[0]).toEqual({ status: 'processing', stage: 'queued' });
     expect(events.at(-1)).toEqual({ status: 'completed', stage: 'done' });
     expect(events.map((e) => e.status)).toEqual(expect.arrayContaining(['transcribing', 'exporting']));
 
@@ -124,6 +144,49 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
   }, 180_000);
 
+  it('a project from a URL with a library image over the speaker and library music renders from the bucket alone', async () => {
+    await startWorkers();
+    // library entries fetched and checked by a worker: their bytes go to the bucket, their probe reads a copy
+    const entry = async (file: string) => {
+      const r = await request(a, 'POST', '/v1/user-media', { key, json: { url: files.url(file) } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return (await waitEntry(b, key, r.body.userMediaId, (m) => m.status !== 'pending', 60_000)) as { id: string; status: string; type: string; failureReason: string | null };
+    };
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', path.join(fx.dir, 'red.png')]);
+    const [image, music] = await Promise.all([entry('red.png'), entry('tone.mp3')]);
+    expect(image).toMatchObject({ status: 'ready', type: 'IMAGE', failureReason: null });
+    expect(music).toMatchObject({ status: 'ready', type: 'AUDIO', failureReason: null });
+
+    const created = await request(b, 'POST', '/v1/projects', {
+      key,
+      json: {
+        title: 'From a link',
+        language: 'en',
+        videoUrl: files.url('talk.mp4'),
+        items: [{ type: 'user-media', userMediaId: image.id, startTime: 1, endTime: 3, layout: 'cover' }],
+        music: { userMediaId: music.id, volume: 50, fade: false },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const done = await waitProject(a, key, created.body.id, (p) => p.status !== 'processing' && p.status !== 'transcribing' && p.status !== 'exporting', 120_000);
+    expect(done).toMatchObject({ status: 'completed', downloadUrl: expect.stringMatching(new RegExp(`^${a.url}/`)) });
+    expect(done.failureReason ?? null).toBeNull();
+    expect(await s3.objectKeys()).toEqual(expect.arrayContaining([`${prefix}projects/${created.body.id}/source.mp4`]));
+
+    const file = path.join(await dataDir('download'), 'from-link.mp4');
+    await fs.writeFile(file, Buffer.from(await (await fetch(done.downloadUrl)).arrayBuffer()));
+    const rendered = await probe(file);
+    expect(rendered.video).toBeTruthy();
+    expect(rendered.audio).toBeTruthy();
+    expect(rendered.duration).toBeGreaterThan(5);
+    // the red image covers the picture from 1 s to 3 s, and only then
+    const [during, after] = await Promise.all([frameAt(file, 2), frameAt(file, 4.5)]);
+    expect(isRed(pixel(during, during.w / 2, during.h / 2))).toBe(true);
+    expect(isRed(pixel(after, after.w / 2, after.h / 2))).toBe(false);
+    for (const dir of dataDirs) expect(await entries(path.join(dir, 'media')), dir).toEqual([]);
+    await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
+  }, 180_000);
+
   it('uploads cut off mid-way leave no object, no incomplete multipart upload, no scratch file and no record', async () => {
     const before = await s3.objectKeys();
     const projects = await projectCount();
@@ -132,17 +195,18 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     // past three 5 MiB parts: the store holds parts of a file streamed to it when the client goes away
     const bytes = crypto.randomBytes(20 * 1024 * 1024);
     const boundary = 'x-cut-off-x';
-    const file = { name: 'file', value: bytes, filename: 'big.mp4', type: 'video/mp4' };
+    const part = { name: 'file', value: bytes, filename: 'big.mp4', type: 'video/mp4' };
 
     // a library upload streams to the store as it arrives: a multipart upload is under way, and aborted
     const mark = s3.requests.length;
-    await sendPart(a, key, '/v1/user-media/upload', boundary, multipartBody(boundary, [file]), 16 * 1024 * 1024);
-    await expect.poll(() => s3.pendingUploads(), { timeout: 15_000 }).toEqual([]);
-    const seen = s3.requests.slice(mark);
-    expect(seen).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/media\/clips\/user-media\/.+ \?uploads$/), expect.stringMatching(/^DELETE .*\?uploadId/)]));
+    await sendPart(a, key, '/v1/user-media/upload', boundary, multipartBody(boundary, [part]), 16 * 1024 * 1024);
+    await expect
+      .poll(() => s3.requests.slice(mark), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/media\/clips\/user-media\/.+ \?uploads$/), expect.stringMatching(/^DELETE .*\?uploadId/)]));
+    await expect.poll(() => s3.pendingUploads(), { timeout: 5_000 }).toEqual([]);
 
     // a project's file is held on the server until its fields are known: that copy goes
-    const form = multipartBody(boundary, [{ name: 'title', value: 'Never finished' }, { name: 'language', value: 'en' }, file]);
+    const form = multipartBody(boundary, [{ name: 'title', value: 'Never finished' }, { name: 'language', value: 'en' }, part]);
     await sendPart(a, key, '/v1/projects/upload', boundary, form, 16 * 1024 * 1024);
     await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
 

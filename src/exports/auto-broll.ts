@@ -205,7 +205,16 @@ export async function autoBrollOverlays(
   ).flatMap((m) => (m.storageKey && (m.type === 'VIDEO' || m.type === 'IMAGE') ? [m as LibraryEntry] : []));
   if (library.length) {
     const picks = matchLibrary(windows, library);
-    return Promise.all(windows.map(async (w, i) => ({ path: await files(picks[i].storageKey), kind: picks[i].type, start: w.start, end: w.end, layout: 'cover' as const })));
+    const overlays: RenderOverlay[] = [];
+    // one at a time: a remote store's files are copied to the export's folder
+    for (const [i, w] of windows.entries()) {
+      try {
+        overlays.push({ path: await files(picks[i].storageKey), kind: picks[i].type, start: w.start, end: w.end, layout: 'cover' });
+      } catch (e) {
+        app.log.warn({ err: e, projectId: project.id, userMediaId: picks[i].id }, 'a library file for automatic B-roll could not be read');
+      }
+    }
+    return overlays;
   }
 
   const meta = metaOf(project);
@@ -231,12 +240,11 @@ export async function autoBrollOverlays(
         });
         await app.storage.put(recordKey(project.id, n), Readable.from([Buffer.from(JSON.stringify(wanted))]), { contentType: 'application/json' });
       }
+      overlays.push({ path: await files(key), kind: 'VIDEO', start: w.start, end: w.end, layout: 'cover' });
     } catch (e) {
-      // B-roll is decoration: a clip that cannot be made leaves its window on the speaker
+      // B-roll is decoration: a clip that cannot be made (or read) leaves its window on the speaker
       app.log.warn({ err: e, projectId: project.id, window: n }, 'automatic B-roll clip could not be made');
-      continue;
     }
-    overlays.push({ path: await files(key), kind: 'VIDEO', start: w.start, end: w.end, layout: 'cover' });
   }
   return overlays;
 }

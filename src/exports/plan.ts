@@ -1,4 +1,5 @@
 import type { App } from '../app.js';
+import { isAppError } from '../errors.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate, type CaptionTemplate } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
@@ -155,7 +156,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const overlays = await itemOverlays(app, project, keep, files);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
   const music = await musicInput(app, project, files);
-  const source = await files(stored.sourceKey);
+  const source = await inputFile(files, stored.sourceKey, "The project's source video");
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
@@ -180,7 +181,17 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   };
 }
 
-/** Items on the output timeline: library files and generated B-roll clips that exist. */
+/** A stored input's local file; one missing from storage fails the export naming what it was. */
+async function inputFile(files: LocalFiles, key: string, what: string): Promise<string> {
+  try {
+    return await files(key);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'NOT_FOUND') throw new Error(`${what} is missing from storage`);
+    throw e;
+  }
+}
+
+/** Items on the output timeline: ready library files and generated B-roll clips. */
 async function itemOverlays(app: App, project: Project, keep: Segment[], files: LocalFiles): Promise<RenderOverlay[]> {
   const items = (Array.isArray(project.items) ? project.items : []) as unknown as Array<Item & { clipKey?: string }>;
   const ids = items.flatMap((i) => (i.type === 'user-media' ? [i.userMediaId] : []));
@@ -189,7 +200,7 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
     : [];
   const byId = new Map(media.map((m) => [m.id, m]));
   const overlays: RenderOverlay[] = [];
-  for (const item of items) {
+  for (const [n, item] of items.entries()) {
     const span = mapSpan(keep, item.startTime, item.endTime);
     if (!span || span.end - span.start <= 0) continue; // the whole window was cut
     let key: string | null = null;
@@ -203,7 +214,7 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
       key = item.clipKey;
     }
     if (!key) continue;
-    overlays.push({ path: await files(key), kind, start: span.start, end: span.end, layout: (item.layout as OverlayLayout | undefined) ?? 'cover' });
+    overlays.push({ path: await inputFile(files, key, `The ${item.type === 'user-media' ? 'library file' : 'B-roll clip'} of items[${n}]`), kind, start: span.start, end: span.end, layout: (item.layout as OverlayLayout | undefined) ?? 'cover' });
   }
   return overlays;
 }
@@ -215,5 +226,5 @@ async function musicInput(app: App, project: Project, files: LocalFiles) {
     music.source === 'library'
       ? (await app.db.userMedia.findFirst({ where: { id: music.userMediaId, userId: project.userId, status: 'ready' }, select: { storageKey: true } }))?.storageKey
       : (await app.db.musicTrack.findFirst({ where: { id: music.userMediaId, status: 'ready' }, select: { storageKey: true } }))?.storageKey;
-  return key ? { path: await files(key), volume: music.volume, startFrom: music.startFromTime, fade: music.fade, duck: true } : null;
+  return key ? { path: await inputFile(files, key, 'The music'), volume: music.volume, startFrom: music.startFromTime, fade: music.fade, duck: true } : null;
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { deadWriter, WRITER_TAG } from '../writer.js';
@@ -51,21 +52,33 @@ async function newestWrite(entry: string): Promise<number> {
 }
 
 /**
- * Runs `work` in a folder of the work dir named after what a job works on (an
- * export, a project's clip). A killed run leaves its folder behind: the next
- * run of the same work empties it before it starts. Every run removes it when
- * `work` ends, before the caller records the result, so nothing of it stays
- * once the work is done. A process that starts removes the folders its
- * host's dead processes left (`sweepWorkDir`), whatever their age.
+ * Runs `work` in a folder of the work dir of its own, `<name>.<random>`, named
+ * after what a job works on (an export, a project's clip) and naming its
+ * process in `.owner`. Every run removes its folder when `work` ends, before
+ * the caller records the result, so nothing of it stays once the work is
+ * done. A killed run's folder is removed by the next run of the same work on
+ * this host, by the sweep as a process starts, or by the hourly sweep: each
+ * removes only folders whose process has died, never one in use, which a
+ * name of its own per run guarantees.
  */
 export async function inWorkDir<T>(dataDir: string, name: string, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = path.join(workDirOf(dataDir), name);
-  await fs.rm(dir, { recursive: true, force: true });
+  const root = workDirOf(dataDir);
+  await removeDeadRuns(root, name);
+  const dir = path.join(root, `${name}.${crypto.randomUUID().slice(0, 8)}`);
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, OWNER), WRITER_TAG);
   try {
     return await work(dir);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Removes the folders of earlier runs of `name` whose process on this host has died. */
+async function removeDeadRuns(root: string, name: string): Promise<void> {
+  const names = await fs.readdir(root).catch(() => [] as string[]);
+  for (const entry of names.filter((n) => n.startsWith(`${name}.`))) {
+    const owner = await fs.readFile(path.join(root, entry, OWNER), 'utf8').catch(() => null);
+    if (owner !== null && deadWriter(owner)) await fs.rm(path.join(root, entry), { recursive: true, force: true });
   }
 }

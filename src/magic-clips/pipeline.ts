@@ -18,6 +18,7 @@ import { metaOf, wordsOf, type VideoMeta } from '../projects/service.js';
 import { MAX_PROJECT_SECONDS } from '../projects/settings.js';
 import { progressReporter } from '../projects/state.js';
 import { inWorkDir } from '../jobs/work-dir.js';
+import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { readAudioFeatures } from './audio-features.js';
 import { findMoments } from './moments.js';
 import { fetchClipSource } from './source.js';
@@ -38,21 +39,9 @@ export async function runMagicClipsPipeline(app: App, projectId: string, ctx: Lo
       const sourceKey = await fetchClipSource(app, { projectId, url: project.sourceUrl!, maxBytes: app.config.maxClipsSourceBytes, maxSeconds: MAX_PROJECT_SECONDS, report });
       project = await app.db.project.update({ where: { id: projectId }, data: { sourceKey } });
     }
-    let meta = metaOf(project);
-    if (!meta) {
-      meta = await probeSource(app, { projectId: project.id, key: project.sourceKey!, report, field: 'videoshareUrl' });
-      project = await app.db.project.update({ where: { id: projectId }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
-    }
-    let audio: AudioFeatures | null = null;
-    if (!wordsOf(project)) {
-      ({ project, audio } = await transcribe(app, project, meta, report));
-    }
-    if ((await app.db.magicClip.count({ where: { projectId } })) === 0) {
-      const words = wordsOf(project)!;
-      const chosen = await chooseClips(app, project, meta, words, audio ?? (await measureVoice(app, project, meta)), report);
-      if (!chosen) return;
-    }
-    await queueClips(app, project, report);
+    const chosen = await probeTranscribeAndChoose(app, project, report);
+    if (!chosen) return;
+    await queueClips(app, chosen, report);
   } catch (e) {
     if (ctx.attempt < ctx.maxAttempts && isPassingFailure(e)) {
       ctx.log.warn({ err: e, attempt: ctx.attempt }, 'magic-clips step failed; the job will try again');
@@ -64,12 +53,36 @@ export async function runMagicClipsPipeline(app: App, projectId: string, ctx: Lo
   }
 }
 
+/**
+ * Probes and transcribes the stored source and chooses the clips, each step
+ * skipped when its result is stored already; one local copy of the source (a
+ * remote store's) serves the probe, the transcription and the voice, gone
+ * when this returns. Null when the project failed.
+ */
+async function probeTranscribeAndChoose(app: App, stored: Project, report: Reporter): Promise<Project | null> {
+  let project = stored;
+  return inWorkDir(app.config.dataDir, `source-${project.id}`, async (dir) => {
+    const files = localFiles(app.storage, dir);
+    let meta = metaOf(project);
+    if (!meta) {
+      meta = await probeSource({ key: project.sourceKey!, files, report, field: 'videoshareUrl' });
+      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
+    }
+    let audio: AudioFeatures | null = null;
+    if (!wordsOf(project)) ({ project, audio } = await transcribe(app, project, meta, files, report));
+    if ((await app.db.magicClip.count({ where: { projectId: project.id } })) > 0) return project;
+    const chosen = await chooseClips(app, project, meta, wordsOf(project)!, audio ?? (await measureVoice(app, project, meta, files)), report);
+    return chosen ? project : null;
+  });
+}
+
 /** Transcribes the source, measuring the voice on the way, and stores the words and the sound's levels. */
-async function transcribe(app: App, project: Project, meta: VideoMeta, report: IngestReport) {
+async function transcribe(app: App, project: Project, meta: VideoMeta, files: LocalFiles, report: IngestReport) {
   let audio: AudioFeatures | null = null;
   const { transcript, audioLevels } = await transcribeSource(app, {
     projectId: project.id,
     key: project.sourceKey!,
+    files,
     meta,
     language: project.language,
     dictionary: project.dictionary,
@@ -93,11 +106,12 @@ async function transcribe(app: App, project: Project, meta: VideoMeta, report: I
 }
 
 /** The voice's features again (a run after a crash between transcription and scoring): one audio extraction. */
-async function measureVoice(app: App, project: Project, meta: VideoMeta): Promise<AudioFeatures | null> {
+async function measureVoice(app: App, project: Project, meta: VideoMeta, files: LocalFiles): Promise<AudioFeatures | null> {
   if (!meta.hasAudio) return null;
+  const source = await files(project.sourceKey!);
   return inWorkDir(app.config.dataDir, `voice-${project.id}`, async (dir) => {
     const wav = `${dir}/audio.wav`;
-    await extractAudio(await app.storage.readableFile(project.sourceKey!, dir), wav, { source: meta });
+    await extractAudio(source, wav, { source: meta });
     return readAudioFeatures(wav);
   });
 }

@@ -20,6 +20,7 @@ import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
 import type { Transcriber } from '../media/transcription/types.js';
 import { isFetchError, isTransientFetchError, type GuardedResponse } from '../net/guarded-fetch.js';
+import type { LocalFiles } from '../storage/storage.js';
 import { checkProjectSource, type VideoMeta } from './service.js';
 
 /** Every step ends: a project never stays in processing forever (seconds). */
@@ -125,12 +126,18 @@ export async function fetchSource(
   return key;
 }
 
-/** The facts of the stored source (size, duration, streams); a source that is no project video fails the project. */
-export async function probeSource(app: IngestApp, input: { projectId: string; key: string; report: IngestReport; field?: string }): Promise<VideoMeta> {
+/**
+ * The facts of the stored source (size, duration, streams); a source that is
+ * no project video fails the project. The source is read through `files`
+ * (the run's local copy of a remote store's object), fetched before the
+ * probe's clock starts.
+ */
+export async function probeSource(input: { key: string; files: LocalFiles; report: IngestReport; field?: string }): Promise<VideoMeta> {
   await input.report('probe', 0);
+  const file = await input.files(input.key);
   return step('probe', STEP_TIMEOUTS.probe, async () => {
     try {
-      return checkProjectSource(await inWorkDir(app.config.dataDir, `probe-${input.projectId}`, async (dir) => probe(await app.storage.readableFile(input.key, dir))));
+      return checkProjectSource(await probe(file));
     } catch (e) {
       if (e instanceof NotMediaError) throw new ProjectFailure(`The file at ${input.field ?? 'videoUrl'} is not an mp4 or mov video`, true);
       if (isAppError(e)) throw new ProjectFailure(e.code === 'VALIDATION_ERROR' ? 'The video is longer than 2 hours' : e.message, true);
@@ -142,8 +149,9 @@ export async function probeSource(app: IngestApp, input: { projectId: string; ke
 export interface TranscribeSourceInput {
   /** the project the temporary audio file is named after */
   projectId: string;
-  /** the stored source and its probe */
+  /** the stored source, read through `files`, and its probe */
   key: string;
+  files: LocalFiles;
   meta: VideoMeta;
   language: string;
   dictionary: string[];
@@ -163,17 +171,15 @@ export interface TranscribedSource {
 
 /**
  * Extracts the source's sound to a temporary WAV, measures it, and
- * transcribes it; the WAV (and a remote store's scratch copy of the source)
- * is gone when this returns.
+ * transcribes it; the WAV is gone when this returns.
  */
 export async function transcribeSource(app: IngestApp, input: TranscribeSourceInput): Promise<TranscribedSource> {
   const { meta, report } = input;
   return inWorkDir(app.config.dataDir, `transcribe-${input.projectId}`, async (dir) => {
     const wav = path.join(dir, 'audio.wav');
     await report('extract', 0);
-    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, async (signal) =>
-      extractAudio(await app.storage.readableFile(input.key, dir), wav, { signal, source: meta }),
-    );
+    const source = await input.files(input.key);
+    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(source, wav, { signal, source: meta }));
     const quietThreshold = quietThresholdFor(sound.loudness);
     const audioLevels: AudioLevels = {
       loudness: sound.loudness,

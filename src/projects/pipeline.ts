@@ -1,6 +1,8 @@
 import type { App } from '../app.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
+import { inWorkDir } from '../jobs/work-dir.js';
+import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { detectBadTakes } from './bad-takes.js';
 import { generateMissingClips } from './broll.js';
 import { failureReason, fetchSource, isOwnFailure, isPassingFailure, probeSource, transcribeSource, type IngestReport } from './ingest.js';
@@ -33,16 +35,9 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: LongJ
       const sourceKey = await fetchSource(app, { projectId, url: project.sourceUrl!, maxBytes: app.config.maxProjectBytes, report });
       project = await app.db.project.update({ where: { id: project.id }, data: { sourceKey } });
     }
-    let meta = metaOf(project);
-    if (!meta) {
-      meta = await probeSource(app, { projectId, key: project.sourceKey!, report });
-      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
-    }
-    if (project.status === 'processing') {
-      project = (await move(app, project, 'transcribe')) ?? project;
-      if (project.status !== 'transcribing') return; // another run moved it on
-    }
-    if (!wordsOf(project)) await transcribe(app, project, meta, report);
+    const transcribed = await probeAndTranscribe(app, project, report);
+    if (!transcribed) return; // another run moved it on
+    project = transcribed;
     // AI B-roll items of the creation body: their clips, before the render that shows them
     const current = await app.db.project.findUniqueOrThrow({ where: { id: project.id } });
     if (!(await generateMissingClips(app, current, 'transcribing', report))) return;
@@ -62,11 +57,36 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: LongJ
   }
 }
 
+/**
+ * Probes the stored source and transcribes it, each step skipped when its
+ * result is stored already; one local copy of the source (a remote store's)
+ * serves both, gone when this returns. Null when another run moved the
+ * project on.
+ */
+async function probeAndTranscribe(app: App, stored: Project, report: IngestReport): Promise<Project | null> {
+  let project = stored;
+  return inWorkDir(app.config.dataDir, `source-${project.id}`, async (dir) => {
+    const files = localFiles(app.storage, dir);
+    let meta = metaOf(project);
+    if (!meta) {
+      meta = await probeSource({ key: project.sourceKey!, files, report });
+      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
+    }
+    if (project.status === 'processing') {
+      project = (await move(app, project, 'transcribe')) ?? project;
+      if (project.status !== 'transcribing') return null;
+    }
+    if (!wordsOf(project)) await transcribe(app, project, meta, files, report);
+    return project;
+  });
+}
+
 /** Transcribes the source and stores the words, their bad takes and the sound's levels at once. */
-async function transcribe(app: App, project: Project, meta: VideoMeta, report: IngestReport) {
+async function transcribe(app: App, project: Project, meta: VideoMeta, files: LocalFiles, report: IngestReport) {
   const { transcript, audioLevels } = await transcribeSource(app, {
     projectId: project.id,
     key: project.sourceKey!,
+    files,
     meta,
     language: project.language,
     dictionary: project.dictionary,

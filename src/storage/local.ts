@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors.js';
-import { deadWriter, WRITER_TAG } from '../writer.js';
+import { deadWriter, WRITER_TAG, WRITER_TAG_PATTERN } from '../writer.js';
 import { signedUrl } from './signing.js';
 import type { ByteRange, Storage, StoredObject } from './storage.js';
 
@@ -73,7 +73,7 @@ export function assertValidKey(key: string): void {
 /**
  * The temporary files `put` and the sidecar writes stream into before their
  * rename name their writer, this process on this host:
- * `.<name>.<pid>@<host tag>.<uuid>.tmp` (`PARTIAL` also matches the older `.<name>.<uuid>.tmp`).
+ * `.<name>.<writer tag>.<uuid>.tmp` (src/writer.ts; `PARTIAL` also matches the older `.<name>.<uuid>.tmp`).
  * A write removes the temporary files in its folder whose writer ran on this
  * host and runs no more (killed mid-write), so the next write of a killed
  * job's object cleans up after it; files of other hosts, or of a pid that runs
@@ -81,7 +81,7 @@ export function assertValidKey(key: string): void {
  */
 const PARTIAL = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 const tmpPath = (target: string) => path.join(path.dirname(target), `.${path.basename(target)}.${WRITER_TAG}.${crypto.randomUUID()}.tmp`);
-const LOCAL_TMP = /^\..+\.(\d+@[0-9a-f]{8})\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+const LOCAL_TMP = new RegExp(String.raw`^\..+?\.(${WRITER_TAG_PATTERN})\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$`);
 
 async function removeDeadWritersFiles(dir: string): Promise<void> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);

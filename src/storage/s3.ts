@@ -57,6 +57,8 @@ export function createS3Client(settings: {
     credentials: settings.credentials,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
+    // a store that stops answering (2 minutes without a byte) fails the call instead of holding a job until its lock expires
+    requestHandler: { connectionTimeout: 10_000, socketTimeout: 120_000 },
     // many S3-compatible servers reject or mis-store the SDK's default trailing checksums (aws-chunked bodies)
     ...(settings.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
   });
@@ -236,8 +238,8 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
     },
 
     async readableFile(key, scratchDir) {
-      const { body } = await this.get(key);
       await fs.mkdir(scratchDir, { recursive: true });
+      const { body } = await this.get(key);
       // named after the whole key: two objects of one job may share a base name (`source.mp4`)
       const file = path.join(scratchDir, `${crypto.createHash('sha256').update(key).digest('hex').slice(0, 16)}-${path.posix.basename(key)}`);
       try {
