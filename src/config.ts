@@ -180,7 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     transcriber,
     logLevel: env.LOG_LEVEL || 'info',
-    urlSigningSecret: env.URL_SIGNING_SECRET || undefined,
+    urlSigningSecret: secret('URL_SIGNING_SECRET', env.URL_SIGNING_SECRET, 32),
     storage: storageSettings(env),
     maxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 12),
     maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),

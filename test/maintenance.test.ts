@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../src/idempotency/keys.js';
-import { COMPLETED_JOB_TTL_MS, FAILED_JOB_TTL_MS, maintenanceJob } from '../workers/jobs/maintenance.js';
+import { COMPLETED_JOB_TTL_MS, FAILED_JOB_TTL_MS, maintenanceJob, sweepLeftovers } from '../workers/jobs/maintenance.js';
 import type { JobContext } from '../workers/types.js';
 import { HOST_TAG, WRITER_TAG } from '../src/writer.js';
 import { inWorkDir } from '../src/jobs/work-dir.js';
@@ -150,6 +150,24 @@ describe('leftovers of cut-off writes', () => {
     const s = await scene(app.dataDir, user.id);
     await maintenanceJob.handler({} as never, ctx());
     await expectSwept(app.dataDir, s);
+  });
+
+  it('a sweep that fails (a store that cannot list its partial uploads) leaves the others to run, and says why', async () => {
+    const user = await createUser(app);
+    const s = await scene(app.dataDir, user.id);
+    const core = app.runtime.app;
+    const warned: unknown[] = [];
+    const log = { ...core.log, info: () => {}, warn: (o: unknown) => void warned.push(o) } as unknown as typeof core.log;
+    const storage = { ...core.storage, sweepPartials: () => Promise.reject(new Error('The store does not list incomplete multipart uploads')) };
+    const result = await sweepLeftovers({ ...core, storage }, log);
+    expect(result).toMatchObject({ partials: 0, workFiles: expect.any(Number), uploads: 1 });
+    expect(await exists(s.gone.exportDir)).toBe(false);
+    expect(await exists(s.gone.wav)).toBe(false);
+    expect(await exists(s.gone.projectPartial)).toBe(true);
+    expect(await core.db.userMedia.count({ where: { id: s.rows.deadUpload.id } })).toBe(0);
+    expect(warned).toEqual([{ err: expect.objectContaining({ message: 'The store does not list incomplete multipart uploads' }) }]);
+    // the rest, for the next tests
+    await sweepLeftovers(core, log);
   });
 
   it("a job's folder is its run's own and names its process; the next run of the same work removes a dead run's folder, never a live one's", async () => {

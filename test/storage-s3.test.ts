@@ -200,6 +200,19 @@ describe('S3 storage', () => {
     expect(await s3.pendingUploads()).toEqual([others]);
     expect(await storage.stat('media/killed/source.mp4')).toBeNull();
   });
+
+  it('a store that cannot list incomplete uploads says so once; later sweeps ask no more', async () => {
+    const store = createStorage(config);
+    s3.listUploads(false);
+    try {
+      await expect(store.sweepPartials(new Date())).rejects.toThrow(/^The store does not list incomplete multipart uploads \(ListMultipartUploads\)/);
+      const asked = s3.requests.length;
+      expect(await store.sweepPartials(new Date())).toBe(0);
+      expect(s3.requests.length).toBe(asked);
+    } finally {
+      s3.listUploads(true);
+    }
+  });
 });
 
 describe('S3 storage URLs', () => {
@@ -281,6 +294,8 @@ describe('S3 storage URLs', () => {
     const { URL_SIGNING_SECRET: _, ...withoutSecret } = env();
     expect(() => loadConfig(withoutSecret)).toThrow(/URL_SIGNING_SECRET is required with STORAGE_URL=s3:/);
     expect(() => createStorage({ ...config, urlSigningSecret: undefined })).toThrow(/URL_SIGNING_SECRET is required/);
+    // one instance's guessable secret would sign links for all of them
+    expect(() => loadConfig({ ...env(), URL_SIGNING_SECRET: 'short' })).toThrow('URL_SIGNING_SECRET must be at least 32 characters (openssl rand -base64 32 gives 44)');
     expect(() => loadConfig({ STORAGE_URL: 'ftp://x' })).toThrow(/STORAGE_URL must be file: or s3:\/\/bucket\/prefix/);
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
     expect(loadConfig({ STORAGE_URL: 'file:' }).storage).toEqual({ kind: 'local' });

@@ -82,6 +82,9 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
   const partSize = Math.max(MIN_PART_SIZE, opts.partSize ?? MIN_PART_SIZE);
   const queueSize = opts.queueSize ?? 4;
 
+  /** the store answered that it cannot list incomplete multipart uploads */
+  let cannotList = false;
+
   function objectKey(key: string): string {
     assertValidKey(key);
     return prefix + key;
@@ -252,13 +255,23 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
     },
 
     async sweepPartials(before) {
+      if (cannotList) return 0;
       let aborted = 0;
       let keyMarker: string | undefined;
       let uploadIdMarker: string | undefined;
       for (;;) {
-        const page: ListMultipartUploadsCommandOutput = await client.send(
-          new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
-        );
+        let page: ListMultipartUploadsCommandOutput;
+        try {
+          page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+        } catch (err) {
+          if (status(err) !== 501 && (err as Error).name !== 'NotImplemented') throw err;
+          // said once; this process asks no more
+          cannotList = true;
+          throw new Error(
+            'The store does not list incomplete multipart uploads (ListMultipartUploads): those a killed process leaves stay until a lifecycle rule of the bucket aborts them (AbortIncompleteMultipartUpload)',
+            { cause: err },
+          );
+        }
         for (const u of page.Uploads ?? []) {
           // a younger one may be a write still going on
           if (!u.Key || !u.UploadId || !u.Initiated || u.Initiated >= before) continue;

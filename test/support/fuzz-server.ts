@@ -117,7 +117,7 @@ export interface FuzzServer {
   stop(): Promise<void>;
 }
 
-const URL_SECRET = 'fuzz-url-signing-secret';
+const URL_SECRET = 'fuzz-url-signing-secret-0123456789';
 
 /**
  * Platforms whose OAuth client the server is given, so that connecting an

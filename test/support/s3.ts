@@ -25,6 +25,8 @@ export interface LocalS3 {
   objectKeys(): Promise<string[]>;
   /** writes (PUT) of keys that match are answered 500 InternalError, as a failing store would; null lets them through again */
   refuseWrites(keys: RegExp | null): void;
+  /** false: ListMultipartUploads goes to s3rver itself, which does not implement it (as some stores do not) */
+  listUploads(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
 
   const requests: string[] = [];
   let refused: RegExp | null = null;
+  let listing = true;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     requests.push(`${req.method} ${url.pathname} ?${[...url.searchParams.keys()].filter((k) => !k.startsWith('X-Amz-')).join('&')}`);
@@ -56,7 +59,7 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
       res.writeHead(500, { 'content-type': 'application/xml' }).end(s3Error('InternalError', 'We encountered an internal error. Please try again.'));
       return;
     }
-    if (req.method === 'GET' && b === bucket && rest.every((r) => r === '') && url.searchParams.has('uploads')) {
+    if (listing && req.method === 'GET' && b === bucket && rest.every((r) => r === '') && url.searchParams.has('uploads')) {
       void listUploads(url.searchParams.get('prefix') ?? '').then((xml) => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml));
       return;
     }
@@ -110,6 +113,9 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
     },
     refuseWrites(keys) {
       refused = keys;
+    },
+    listUploads(on) {
+      listing = on;
     },
     async close() {
       server.closeAllConnections();

@@ -61,10 +61,16 @@ export const LEFTOVER_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export async function sweepLeftovers(app: App, log: Logger): Promise<{ partials: number; workFiles: number; uploads: number }> {
   const before = new Date(Date.now() - LEFTOVER_TTL_MS);
+  // each sweep apart: one that fails (a store that cannot list its partial uploads) leaves the others to run
+  const swept = (what: string, sweep: () => Promise<number>) =>
+    sweep().catch((err: unknown) => {
+      log.warn({ err }, `sweeping ${what} failed`);
+      return 0;
+    });
   // partials first: a dead upload's delete then takes the folders they leave empty
-  const partials = await app.storage.sweepPartials(before);
-  const workFiles = await sweepWorkDir(app.config.dataDir, before);
-  const uploads = await sweepDeadUploads(app, before);
+  const partials = await swept('partial writes of the media store', () => app.storage.sweepPartials(before));
+  const workFiles = await swept('the work dir', () => sweepWorkDir(app.config.dataDir, before));
+  const uploads = await swept('dead uploads', () => sweepDeadUploads(app, before));
   if (partials + workFiles + uploads > 0) log.info({ partials, workFiles, uploads, before }, 'swept leftovers of cut-off writes');
   return { partials, workFiles, uploads };
 }
