@@ -56,14 +56,14 @@ async function newestWrite(entry: string): Promise<number> {
  * after what a job works on (an export, a project's clip) and naming its
  * process in `.owner`. Every run removes its folder when `work` ends, before
  * the caller records the result, so nothing of it stays once the work is
- * done. A killed run's folder is removed by the next run of the same work on
- * this host, by the sweep as a process starts, or by the hourly sweep: each
- * removes only folders whose process has died, never one in use, which a
- * name of its own per run guarantees.
+ * done. Before and after, it removes the folders of this host's processes
+ * that died mid-run (killed workers), as the sweeps at a process's start and
+ * every hour do: only folders whose process has died, never one in use, which
+ * a name of its own per run guarantees.
  */
 export async function inWorkDir<T>(dataDir: string, name: string, work: (dir: string) => Promise<T>): Promise<T> {
   const root = workDirOf(dataDir);
-  await removeDeadRuns(root, name);
+  await removeDeadRuns(root);
   const dir = path.join(root, `${name}.${crypto.randomUUID().slice(0, 8)}`);
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, OWNER), WRITER_TAG);
@@ -71,14 +71,16 @@ export async function inWorkDir<T>(dataDir: string, name: string, work: (dir: st
     return await work(dir);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
+    // a run killed while this one worked (its lock had lapsed, so both ran) leaves nothing behind either
+    await removeDeadRuns(root);
   }
 }
 
-/** Removes the folders of earlier runs of `name` whose process on this host has died. */
-async function removeDeadRuns(root: string, name: string): Promise<void> {
+/** Removes the job folders whose process on this host has died; a read that fails leaves the folder to the sweeps. */
+async function removeDeadRuns(root: string): Promise<void> {
   const names = await fs.readdir(root).catch(() => [] as string[]);
-  for (const entry of names.filter((n) => n.startsWith(`${name}.`))) {
+  for (const entry of names) {
     const owner = await fs.readFile(path.join(root, entry, OWNER), 'utf8').catch(() => null);
-    if (owner !== null && deadWriter(owner)) await fs.rm(path.join(root, entry), { recursive: true, force: true });
+    if (owner !== null && deadWriter(owner)) await fs.rm(path.join(root, entry), { recursive: true, force: true }).catch(() => {});
   }
 }
