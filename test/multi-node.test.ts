@@ -41,6 +41,9 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
   const prefix = 'clips/';
   const projectCount = async () => (await gql<{ projects: { edges: unknown[] } }>(a, key, '{ projects(first: 100) { edges { node { id } } } }')).body.data!.projects.edges.length;
 
+  /** what the instances' work dirs (DATA_DIR/tmp) still hold */
+  const scratchLeft = async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat();
+
   const dataDir = async (role: string) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), `node-${role}-`));
     dataDirs.push(dir);
@@ -141,7 +144,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     expect((await fetch(done.downloadUrl.replace(b.url, a.url), { method: 'HEAD' })).status).toBe(200);
 
     // each job's scratch files went with the job
-    await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(scratchLeft, { timeout: 10_000 }).toEqual([]);
   }, 180_000);
 
   it('a project from a URL with a library image over the speaker and library music renders from the bucket alone', async () => {
@@ -184,7 +187,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     expect(isRed(pixel(during, during.w / 2, during.h / 2))).toBe(true);
     expect(isRed(pixel(after, after.w / 2, after.h / 2))).toBe(false);
     for (const dir of dataDirs) expect(await entries(path.join(dir, 'media')), dir).toEqual([]);
-    await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(scratchLeft, { timeout: 10_000 }).toEqual([]);
   }, 180_000);
 
   it('uploads cut off mid-way leave no object, no incomplete multipart upload, no scratch file and no record', async () => {
@@ -208,7 +211,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     // a project's file is held on the server until its fields are known: that copy goes
     const form = multipartBody(boundary, [{ name: 'title', value: 'Never finished' }, { name: 'language', value: 'en' }, part]);
     await sendPart(a, key, '/v1/projects/upload', boundary, form, 16 * 1024 * 1024);
-    await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(scratchLeft, { timeout: 10_000 }).toEqual([]);
 
     expect(await s3.objectKeys()).toEqual(before);
     expect(await s3.pendingUploads()).toEqual([]);
@@ -237,7 +240,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     expect(s3.requests.slice(mark)).toContain(video!.replace(/^PUT/, 'DELETE'));
     expect(await s3.objectKeys()).toEqual(before);
     expect(await s3.pendingUploads()).toEqual([]);
-    await expect.poll(async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(scratchLeft, { timeout: 10_000 }).toEqual([]);
   }, 150_000);
 });
 

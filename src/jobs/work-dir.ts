@@ -14,6 +14,9 @@ export const workDirOf = (dataDir: string) => path.join(dataDir, 'tmp');
 /** The file in each job's folder that names the process working in it (src/writer.ts). */
 const OWNER = '.owner';
 
+/** Whether `entry` is a job folder whose process, on this host, has died (a file, or a folder without an owner, is not). */
+const ownerDied = async (entry: string) => deadWriter(await fs.readFile(path.join(entry, OWNER), 'utf8').catch(() => ''));
+
 /**
  * Removes each entry of the work dir (a file, or a folder with all it holds)
  * that nothing has written to since `before`, and at once each job folder
@@ -31,8 +34,7 @@ export async function sweepWorkDir(dataDir: string, before: Date): Promise<numbe
   let removed = 0;
   for (const name of names) {
     const entry = path.join(dir, name);
-    const owner = await fs.readFile(path.join(entry, OWNER), 'utf8').catch(() => null);
-    if (owner === null || !deadWriter(owner)) {
+    if (!(await ownerDied(entry))) {
       const newest = await newestWrite(entry).catch(() => null); // gone meanwhile: another sweep, or its job
       if (newest === null || newest >= before.getTime()) continue;
     }
@@ -79,8 +81,7 @@ export async function inWorkDir<T>(dataDir: string, name: string, work: (dir: st
 /** Removes the job folders whose process on this host has died; a read that fails leaves the folder to the sweeps. */
 async function removeDeadRuns(root: string): Promise<void> {
   const names = await fs.readdir(root).catch(() => [] as string[]);
-  for (const entry of names) {
-    const owner = await fs.readFile(path.join(root, entry, OWNER), 'utf8').catch(() => null);
-    if (owner !== null && deadWriter(owner)) await fs.rm(path.join(root, entry), { recursive: true, force: true }).catch(() => {});
+  for (const entry of names.map((n) => path.join(root, n))) {
+    if (await ownerDied(entry)) await fs.rm(entry, { recursive: true, force: true }).catch(() => {});
   }
 }
