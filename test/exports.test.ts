@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExportPlan } from '../src/exports/plan.js';
-import { resumeRenders } from '../src/exports/service.js';
+import { resumeRenders, runExport } from '../src/exports/service.js';
 import { JOB_NAMES } from '../src/jobs/names.js';
 import { probe } from '../src/media/ffprobe.js';
 import { move } from '../src/projects/lifecycle.js';
@@ -192,6 +192,64 @@ describe('POST /v1/projects/{id}/export', () => {
     // a second pass while it waits adds no second job
     await resumeRenders(core, { olderThanMs: 60_000 });
     await rendered(second);
+  });
+
+  it('two runs of one export that overlap (a lock that lapsed on a busy machine): the first outcome stands, whatever the other run does after', async () => {
+    const p = await transcribed();
+    const core = app.runtime.app;
+    const queue = async () => {
+      const project = await core.db.project.findUniqueOrThrow({ where: { id: p.id } });
+      let exportId = '';
+      await move(core, project, 'export', { also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId: p.id, width: 160, height: 120, fps: 15, webhookUrl: hooks.url } })).id) });
+      return exportId;
+    };
+    const ctx = { log: core.log, touch: async () => {} };
+
+    // the second run to store the output is held until the first has finished, then fails
+    const first = await queue();
+    const outputKey = `projects/${p.id}/exports/${first}.mp4`;
+    const put = core.storage.put;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let puts = 0;
+    core.storage.put = async (key, body, opts) => {
+      if (key === outputKey && ++puts === 2) {
+        await held;
+        body.destroy();
+        throw new Error('the store went away');
+      }
+      return put.call(core.storage, key, body, opts);
+    };
+    try {
+      const runs = [runExport(core, first, ctx), runExport(core, first, ctx)];
+      await Promise.race(runs);
+      const done = await core.db.export.findUniqueOrThrow({ where: { id: first } });
+      expect(done).toMatchObject({ status: 'completed', outputKey });
+      // meanwhile the user asks for another export; then the held run fails
+      const second = await queue();
+      release();
+      await Promise.all(runs);
+
+      expect(await core.db.export.findUniqueOrThrow({ where: { id: first } })).toMatchObject({ status: 'completed', outputKey, failureReason: null });
+      expect(await core.db.export.findUniqueOrThrow({ where: { id: second } })).toMatchObject({ status: 'queued' });
+      expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: 'exporting', renderedKey: outputKey, failureReason: null });
+      expect((await probe(core.storage.localPath(outputKey)!)).video).toMatchObject({ width: 160, height: 120 });
+      expect(await core.storage.stat(done.previewKey!)).not.toBeNull();
+      await hooks.next((h) => h.event === 'export.completed' && h.exportId === first);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(hooks.received.filter((h) => h.payload.exportId === first).map((h) => h.payload.event)).toEqual(['export.completed']);
+
+      // a run of the finished export that starts now leaves both exports as they are; the later one renders
+      await runExport(core, first, ctx);
+      expect(await core.db.export.findUniqueOrThrow({ where: { id: second } })).toMatchObject({ status: 'queued' });
+      await runExport(core, second, ctx);
+      const later = await core.db.export.findUniqueOrThrow({ where: { id: second }, include: { project: true } });
+      expect(later).toMatchObject({ status: 'completed' });
+      expect(later.project).toMatchObject({ status: 'completed', renderedKey: later.outputKey });
+    } finally {
+      core.storage.put = put;
+      release();
+    }
   });
 
   it('a failed render leaves the project completed with its previous output and says why', async () => {

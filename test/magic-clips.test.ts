@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runClip } from '../src/magic-clips/clips.js';
 import { probe } from '../src/media/ffprobe.js';
 import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
@@ -20,6 +21,8 @@ let hooks: WebhookInbox;
 let fx: Fixtures;
 let talk: Talk;
 let user: TestUser;
+/** the talk's project, once made into clips */
+let habits: string | undefined;
 
 const db = () => app.runtime.app.db;
 const clipCredits = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).clipCredits;
@@ -54,6 +57,7 @@ describe('a talk from a URL', () => {
     });
     expect(created.status).toBe(202);
     const id = created.body.id;
+    habits = id;
     await hookTo(id);
     const controller = new AbortController();
     const res = await subscribeSse(app.url, user.key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage clipsDone clipsTotal } }', { id }, controller.signal);
@@ -120,6 +124,48 @@ describe('a talk from a URL', () => {
     const net = await db().creditLedger.aggregate({ where: { subjectId: id, kind: 'clip' }, _sum: { delta: true } });
     expect(net._sum.delta).toBe(-1);
   }, 300_000);
+});
+
+describe('two runs of one clip that overlap (a lock that lapsed on a busy machine)', () => {
+  it('the first outcome stands: the other run, failing after it, removes none of the clip\'s files', async () => {
+    expect(habits, 'made by the test above').toBeDefined();
+    const core = app.runtime.app;
+    const [clip] = await db().magicClip.findMany({ where: { projectId: habits }, orderBy: { startTime: 'asc' }, take: 1 });
+    // the clip again to render (3 s of it), its project processing: as a run finds it before the first run ends
+    await db().project.update({ where: { id: habits }, data: { status: 'processing' } });
+    await db().magicClip.update({ where: { id: clip.id }, data: { status: 'processing', endTime: clip.startTime + 3 } });
+    const ctx = { log: core.log, touch: async () => {}, attempt: 3, maxAttempts: 3 };
+
+    // the second run to store the clip is held until the first has ended it, then fails
+    const put = core.storage.put;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let puts = 0;
+    core.storage.put = async (key, body, opts) => {
+      if (key === clip.outputKey && ++puts === 2) {
+        await held;
+        body.destroy();
+        throw new Error('the store went away');
+      }
+      return put.call(core.storage, key, body, opts);
+    };
+    try {
+      const runs = [runClip(core, clip.id, ctx), runClip(core, clip.id, ctx)];
+      await Promise.race(runs);
+      expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({ status: 'completed', outputKey: clip.outputKey });
+      release();
+      await Promise.all(runs);
+    } finally {
+      core.storage.put = put;
+      release();
+    }
+    expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({ status: 'completed', failureReason: null, outputKey: clip.outputKey, previewKey: clip.previewKey });
+    expect(await db().project.findUniqueOrThrow({ where: { id: habits } })).toMatchObject({ status: 'completed' });
+    const video = await probe(core.storage.localPath(clip.outputKey!)!);
+    expect(video.video).toMatchObject({ width: 1080, height: 1920 });
+    expect(video.duration).toBeCloseTo(3, 0);
+    expect(await core.storage.stat(clip.previewKey!)).not.toBeNull();
+  }, 120_000);
 });
 
 describe('projects that cannot be made into clips', () => {

@@ -89,13 +89,20 @@ function throwBadRequest(errors: FieldErrors) {
  * completes the export and the project with the new output. A failed render
  * leaves the project completed with its previous output and reports why.
  * A second run of a finished export does nothing.
+ *
+ * Two runs of one export may overlap: a run whose lock lapsed (a machine too
+ * busy to renew it) goes on while another worker takes the job. Both write the
+ * same render to the same keys; the first to finish decides, and the other
+ * changes neither the export's record nor its files.
  */
 export async function runExport(app: App, exportId: string, ctx: { log: Logger; touch(percent: number): Promise<void> }) {
   const exp = await app.db.export.findUnique({ where: { id: exportId }, include: { project: true } });
   if (!exp || exp.status === 'completed' || exp.status === 'failed') return;
   const project = exp.project;
   if (project.status !== 'exporting') return;
-  await app.db.export.update({ where: { id: exp.id }, data: { status: 'rendering' } });
+  // an export another run has finished meanwhile stays as it finished
+  const claimed = await app.db.export.updateMany({ where: { id: exp.id, status: { in: ['queued', 'rendering'] } }, data: { status: 'rendering' } });
+  if (claimed.count === 0) return;
   const report = progressReporter(app, project, ctx.touch);
   const key = `projects/${project.id}/exports/${exp.id}.mp4`;
   const previewKey = `projects/${project.id}/exports/${exp.id}.preview.mp4`;
@@ -122,10 +129,14 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
     await finishExport(app, exp.id, { key, previewKey, duration });
   } catch (e) {
     ctx.log.error({ err: e, exportId }, 'export failed');
-    await Promise.all([key, previewKey].map((k) => app.storage.delete(k).catch(() => {})));
+    if (!(await finished(app, exp.id))) await Promise.all([key, previewKey].map((k) => app.storage.delete(k).catch(() => {})));
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
   }
 }
+
+/** Whether another run has recorded the export's outcome: its files are then the export's. */
+const finished = async (app: App, exportId: string) =>
+  (await app.db.export.count({ where: { id: exportId, status: { in: ['completed', 'failed'] } } })) > 0;
 
 /** exporting → completed, with the export's outcome and its webhooks, in one transaction. */
 async function finishExport(app: App, exportId: string, outcome: { key: string; previewKey: string; duration: number } | { failed: string }) {
@@ -173,8 +184,10 @@ async function finishExport(app: App, exportId: string, outcome: { key: string; 
   };
   // the creation webhook fires when processing (autoRender: the render included) finishes
   const webhook = exp.autoRender;
-  if (ok) await move(app, exp.project, 'exported', { data: { renderedKey: outcome.key, previewKey: outcome.previewKey }, also, webhook });
-  else await move(app, exp.project, 'exportFailed', { data: { failureReason: outcome.failed }, also, webhook });
+  // the project moves only while this export is unfinished: a late run of a finished one never records over a later export
+  const where: Prisma.ProjectWhereInput = { exports: { some: { id: exportId, status: { in: ['queued', 'rendering'] } } } };
+  if (ok) await move(app, exp.project, 'exported', { where, data: { renderedKey: outcome.key, previewKey: outcome.previewKey }, also, webhook });
+  else await move(app, exp.project, 'exportFailed', { where, data: { failureReason: outcome.failed }, also, webhook });
   for (const h of hooks) if (h.created) await dispatchWebhook(app, h.deliveryId);
 }
 

@@ -56,7 +56,9 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
       throw e;
     }
     ctx.log.error({ err: e, clipId }, 'clip render failed');
-    await Promise.all(Object.values(keys).map((k) => app.storage.delete(k).catch(() => {})));
+    // a run whose lock lapsed may fail after another run of the clip has ended it: those files are the clip's
+    const ended = (await app.db.magicClip.count({ where: { id: clip.id, status: { not: 'processing' } } })) > 0;
+    if (!ended) await Promise.all(Object.values(keys).map((k) => app.storage.delete(k).catch(() => {})));
     const reason = `The clip could not be rendered: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
     await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'failed', failureReason: reason } });
   }
