@@ -40,8 +40,8 @@ async function measure(name: string, storage: Storage): Promise<Row[]> {
   peak = Math.max(peak, process.memoryUsage.rss());
   if (put.size !== TOTAL) throw new Error(`${name}: stored ${put.size} bytes of ${TOTAL}`);
   const rows: Row[] = [
-    { section: SECTION, metric: `${name} put 1 GiB`, value: TOTAL / 1024 ** 2 / seconds, unit: 'MB/s' },
-    { section: SECTION, metric: `${name} peak RSS growth`, value: (peak - rss0) / 1024 ** 2, unit: 'MB', note: 'during the put' },
+    { section: SECTION, metric: `${name} put 1 GiB`, value: TOTAL / 1024 ** 2 / seconds, unit: 'MiB/s' },
+    { section: SECTION, metric: `${name} peak RSS growth`, value: (peak - rss0) / 1024 ** 2, unit: 'MiB', note: 'during the put' },
   ];
   if (!storage.localPath('bench/source.mp4')) {
     // what a job pays for its local copy of a remote object (readableFile into its folder)
@@ -51,7 +51,7 @@ async function measure(name: string, storage: Storage): Promise<Row[]> {
       const file = await storage.readableFile('bench/source.mp4', scratch);
       const copySeconds = (performance.now() - t1) / 1000;
       if ((await fs.stat(file)).size !== TOTAL) throw new Error(`${name}: copied fewer bytes than stored`);
-      rows.push({ section: SECTION, metric: `${name} job copy of 1 GiB`, value: TOTAL / 1024 ** 2 / copySeconds, unit: 'MB/s', note: 'readableFile' });
+      rows.push({ section: SECTION, metric: `${name} job copy of 1 GiB`, value: TOTAL / 1024 ** 2 / copySeconds, unit: 'MiB/s', note: 'readableFile' });
     } finally {
       await fs.rm(scratch, { recursive: true, force: true });
     }
