@@ -17,6 +17,7 @@ import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
 import { readSse, subscribeSse } from './support/sse.js';
+import { holdSecondPut } from './support/overlap.js';
 import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
 const run = promisify(execFile);
@@ -32,6 +33,15 @@ async function transcribed(extra: Record<string, unknown> = {}) {
   const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Export me', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, ...extra } });
   expect(r.body).toMatchObject({ id: expect.any(String) });
   return waitProject(r.body.id, (p) => p.status === 'completed');
+}
+
+/** A 160x120 export of a transcribed project, queued with the project's move to exporting and no render job yet. */
+async function queuedExport(projectId: string, data: { webhookUrl?: string } = {}) {
+  const core = app.runtime.app;
+  const project = await core.db.project.findUniqueOrThrow({ where: { id: projectId } });
+  let exportId = '';
+  await move(core, project, 'export', { also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId, width: 160, height: 120, fps: 15, ...data } })).id) });
+  return exportId;
 }
 
 let sharedProject: Promise<any> | undefined;
@@ -165,12 +175,7 @@ describe('POST /v1/projects/{id}/export', () => {
     const p = await transcribed();
     const core = app.runtime.app;
     // what a process killed between the commit and the enqueue leaves: the project exporting, its export queued, no job
-    const strand = async () => {
-      const project = await core.db.project.findUniqueOrThrow({ where: { id: p.id } });
-      let exportId = '';
-      await move(core, project, 'export', { also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId: p.id, width: 160, height: 120, fps: 15 } })).id) });
-      return exportId;
-    };
+    const strand = () => queuedExport(p.id);
     const renderJobs = (exportId: string) => core.db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1 AND data->>'exportId' = $2`, JOB_NAMES.renderExport, exportId);
     const rendered = async (exportId: string) => {
       const done = await waitProject(p.id, (x) => x.status === 'completed');
@@ -197,29 +202,13 @@ describe('POST /v1/projects/{id}/export', () => {
   it('two runs of one export that overlap (a lock that lapsed on a busy machine): the first outcome stands, whatever the other run does after', async () => {
     const p = await transcribed();
     const core = app.runtime.app;
-    const queue = async () => {
-      const project = await core.db.project.findUniqueOrThrow({ where: { id: p.id } });
-      let exportId = '';
-      await move(core, project, 'export', { also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId: p.id, width: 160, height: 120, fps: 15, webhookUrl: hooks.url } })).id) });
-      return exportId;
-    };
+    const queue = () => queuedExport(p.id, { webhookUrl: hooks.url });
     const ctx = { log: core.log, touch: async () => {} };
 
     // the second run to store the output is held until the first has finished, then fails
     const first = await queue();
     const outputKey = `projects/${p.id}/exports/${first}.mp4`;
-    const put = core.storage.put;
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let puts = 0;
-    core.storage.put = async (key, body, opts) => {
-      if (key === outputKey && ++puts === 2) {
-        await held;
-        body.destroy();
-        throw new Error('the store went away');
-      }
-      return put.call(core.storage, key, body, opts);
-    };
+    const { release, restore } = holdSecondPut(core.storage, outputKey);
     try {
       const runs = [runExport(core, first, ctx), runExport(core, first, ctx)];
       await Promise.race(runs);
@@ -247,8 +236,7 @@ describe('POST /v1/projects/{id}/export', () => {
       expect(later).toMatchObject({ status: 'completed' });
       expect(later.project).toMatchObject({ status: 'completed', renderedKey: later.outputKey });
     } finally {
-      core.storage.put = put;
-      release();
+      restore();
     }
   });
 

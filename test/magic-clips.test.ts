@@ -11,6 +11,7 @@ import { probe } from '../src/media/ffprobe.js';
 import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './support/media.js';
 import { readSse, subscribeSse } from './support/sse.js';
+import { holdSecondPut } from './support/overlap.js';
 import { syntheticTalk, type Talk } from './support/talk.js';
 import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
@@ -137,18 +138,7 @@ describe('two runs of one clip that overlap (a lock that lapsed on a busy machin
     const ctx = { log: core.log, touch: async () => {}, attempt: 3, maxAttempts: 3 };
 
     // the second run to store the clip is held until the first has ended it, then fails
-    const put = core.storage.put;
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let puts = 0;
-    core.storage.put = async (key, body, opts) => {
-      if (key === clip.outputKey && ++puts === 2) {
-        await held;
-        body.destroy();
-        throw new Error('the store went away');
-      }
-      return put.call(core.storage, key, body, opts);
-    };
+    const { release, restore } = holdSecondPut(core.storage, clip.outputKey!);
     try {
       const runs = [runClip(core, clip.id, ctx), runClip(core, clip.id, ctx)];
       await Promise.race(runs);
@@ -156,8 +146,7 @@ describe('two runs of one clip that overlap (a lock that lapsed on a busy machin
       release();
       await Promise.all(runs);
     } finally {
-      core.storage.put = put;
-      release();
+      restore();
     }
     expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({ status: 'completed', failureReason: null, outputKey: clip.outputKey, previewKey: clip.previewKey });
     expect(await db().project.findUniqueOrThrow({ where: { id: habits } })).toMatchObject({ status: 'completed' });
