@@ -336,6 +336,9 @@ describe('offline scorer', () => {
     expect(c.title).toMatch(/^Really( really)*$/);
     expect(titleFrom('and, “the end”...')).toBe('The end');
     expect(titleFrom('x'.repeat(300)).length).toBeLessThanOrEqual(100);
+    // cut mid-sentence, it ends on a word that stands, not one that leads on; a whole sentence keeps its words
+    expect(titleFrom('To write that links below and make your own video with the locals and then go out to meet them all')).toBe('To write that links below and make your own video with the locals');
+    expect(titleFrom('Tell me what you are thinking of')).toBe('Tell me what you are thinking of');
   });
 });
 

@@ -457,6 +457,12 @@ export function titleFrom(text: string, isEnglish = true, maxChars: number = SCO
     const cut = t.slice(0, maxChars + 1);
     const space = cut.lastIndexOf(' ');
     t = space > 0 ? cut.slice(0, space) : t.slice(0, maxChars);
+    // a title cut mid-sentence does not end on a word that leads on ("… with the locals and")
+    if (isEnglish) {
+      const kept = t.split(' ');
+      while (kept.length > 1 && LISTS.danglingEnd.has(bare(kept[kept.length - 1]))) kept.pop();
+      t = kept.join(' ');
+    }
   }
   t = t.replace(/[\s,;:.\-–—…"'“”‘’(\[]+$/u, '').replace(/^["“]([^"”]*)$/u, '$1');
   t = t.charAt(0).toLocaleUpperCase() + t.slice(1);
