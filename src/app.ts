@@ -26,7 +26,15 @@ export interface JobQueue {
    * work first (running, then waiting to run), then the others, latest run first.
    */
   jobsFor(data: Record<string, string>, names: readonly string[]): Promise<JobSummary[]>;
+  /**
+   * For each of `ids` in order, the id of the job `jobsFor({ [subject]: id }, names)`
+   * lists first, or null: one query for a page of projects or exports.
+   */
+  currentJobIds(subject: JobSubject, ids: readonly string[], names: readonly string[]): Promise<Array<string | null>>;
 }
+
+/** What a job's data names, as the jobs of a project or an export are looked up. */
+export type JobSubject = 'projectId' | 'exportId';
 
 /** Where a job stands, as its subscribers and the objects that name it see it. */
 export interface JobSummary {

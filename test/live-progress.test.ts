@@ -1,6 +1,8 @@
 import { backoffStrategies } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_NAMES } from '../src/jobs/names.js';
+import crypto from 'node:crypto';
+import { JOB_NAMES, PROJECT_STEP_JOB_NAMES } from '../src/jobs/names.js';
+import { DEFAULT_CAPTION_TEMPLATE } from '../src/catalog/caption-templates.js';
 import { publishProject } from '../src/projects/state.js';
 import { jobs as registeredJobs } from '../workers/registry.js';
 import type { JobDefinition } from '../workers/types.js';
@@ -156,6 +158,39 @@ describe('jobEvents: reachable from the project and the export, ending with the 
       expect(types.slice(0, types.indexOf('complete') + 1)).toEqual(['start', 'fail', 'retry', 'complete']);
       expect(events.find((e) => e.type === 'fail')!.error).toBe('the first run fails');
       expect(types.slice(-2)).toEqual(['success', 'complete']);
+    }
+  });
+
+  it('a page of projects names each one\'s job, and each export\'s, as the project alone does, in one lookup for the page', async () => {
+    const core = app.runtime.app;
+    // a completed project with an export, one whose pipeline waits to run, one with no job at all (and what the tests above left)
+    const done = await create();
+    await waitProject(app, user.key, done, (p) => p.status === 'completed');
+    const exported = await core.db.export.create({ data: { projectId: done, width: 160, height: 120, fps: 15, status: 'completed' } });
+    const waiting = await core.jobs.enqueue(JOB_NAMES.processProject, { projectId: crypto.randomUUID(), userId: user.id }, { at: new Date(Date.now() + 3_600_000) });
+    const pending = await core.db.project.create({ data: { userId: user.id, title: 'Queued', language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
+    await core.db.$executeRawUnsafe(`UPDATE agenda_jobs SET data = jsonb_set(data, '{projectId}', to_jsonb($1::text)) WHERE id::text = $2`, pending.id, waiting);
+    const bare = await core.db.project.create({ data: { userId: user.id, title: 'No job', language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
+
+    const lookups: string[] = [];
+    const batched = core.jobs.currentJobIds;
+    core.jobs.currentJobIds = (subject, ids, names) => (lookups.push(subject), batched.call(core.jobs, subject, ids, names));
+    try {
+      const page = await gql(app, user.key, '{ projects(first: 50) { edges { node { id jobId exports { id jobId } } } } }');
+      const nodes = page.body.data!.projects.edges.map((e: any) => e.node);
+      expect(lookups.sort()).toEqual(['exportId', 'projectId']);
+      expect(nodes.find((n: any) => n.id === done)).toEqual({ id: done, jobId: expect.stringMatching(/^[0-9a-f-]{36}$/), exports: [{ id: exported.id, jobId: null }] });
+      expect(nodes.find((n: any) => n.id === pending.id).jobId).toBe(waiting);
+      expect(nodes.find((n: any) => n.id === bare.id).jobId).toBeNull();
+      // each as the project asked alone names it
+      for (const n of nodes) {
+        const alone = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { id jobId exports { id jobId } } }', { id: n.id });
+        expect(alone.body.data!.project).toEqual(n);
+        expect(n.jobId).toBe((await core.jobs.jobsFor({ projectId: n.id }, PROJECT_STEP_JOB_NAMES))[0]?.id ?? null);
+      }
+    } finally {
+      core.jobs.currentJobIds = batched;
+      await core.db.$executeRawUnsafe(`DELETE FROM agenda_jobs WHERE id::text = $1`, waiting);
     }
   });
 

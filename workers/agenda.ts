@@ -11,7 +11,7 @@ import {
 } from 'agenda';
 import { PostgresBackend, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
 import pg from 'pg';
-import type { App, JobQueue, JobSummary } from '../src/app.js';
+import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
@@ -179,6 +179,13 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     return (job?.data as Record<string, unknown> | undefined) ?? null;
   };
 
+  const jobsFor: JobQueue['jobsFor'] = async (data, names) => {
+    const { jobs } = await agenda.queryJobs({ data, names: [...names], sort: { lastRunAt: 'desc' } });
+    const rank = (j: JobSummary) => (j.running ? 0 : j.waiting ? 1 : 2);
+    // a stable sort: within each rank, the latest run first
+    return jobs.map(summarize).sort((a, b) => rank(a) - rank(b));
+  };
+
   let closed = false;
   // Agenda closes the backend only if it was started and leaves a pool it was given open:
   // stop()/drain() keep the connections and close them here, after any last unlock.
@@ -212,11 +219,24 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       const job = await jobById(jobId);
       return job ? summarize(job) : null;
     },
-    async jobsFor(data, names) {
-      const { jobs } = await agenda.queryJobs({ data, names: [...names], sort: { lastRunAt: 'desc' } });
-      const rank = (j: JobSummary) => (j.running ? 0 : j.waiting ? 1 : 2);
-      // a stable sort: within each rank, the latest run first
-      return jobs.map(summarize).sort((a, b) => rank(a) - rank(b));
+    jobsFor,
+    async currentJobIds(subject, ids, names) {
+      if (ids.length === 0) return [];
+      // another store of jobs: one lookup each
+      if (config.mongodbUrl) return Promise.all(ids.map(async (id) => (await jobsFor({ [subject]: id }, names))[0]?.id ?? null));
+      // jobsFor's order in SQL: the run at work, then one waiting to run, then the latest run
+      const field = SUBJECT_FIELDS[subject];
+      const { rows } = await pool.query<{ subject: string; id: string }>(
+        `SELECT DISTINCT ON (subject) subject, id FROM (
+           SELECT data->>'${field}' AS subject, id::text AS id,
+                  CASE WHEN locked_at IS NOT NULL THEN 0 WHEN next_run_at IS NOT NULL AND disabled IS NOT TRUE THEN 1 ELSE 2 END AS rank,
+                  last_run_at
+             FROM "${TABLE}" WHERE name = ANY($1::text[]) AND data->>'${field}' = ANY($2::text[])
+         ) jobs ORDER BY subject, rank, last_run_at DESC NULLS LAST`,
+        [[...names], [...ids]],
+      );
+      const current = new Map(rows.map((r) => [r.subject, r.id]));
+      return ids.map((id) => current.get(id) ?? null);
     },
     async start() {
       if (definitions.length > 0 && !app) throw new Error('createAgenda: attach(app) before start()');
@@ -241,6 +261,9 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     },
   };
 }
+
+/** The job data fields currentJobIds looks up, each with an index of its own (ensureSchema). */
+const SUBJECT_FIELDS: Record<JobSubject, string> = { projectId: 'projectId', exportId: 'exportId' };
 
 /** The ids in a job's data that name what it works on, carried by each of its log lines. */
 const SUBJECT_KEYS = ['projectId', 'exportId', 'clipId', 'publicationId', 'postId', 'userMediaId', 'deliveryId'] as const;
@@ -279,6 +302,10 @@ async function ensureSchema(pool: pg.Pool): Promise<void> {
       // connect() runs the backend's schema SQL (table, column migrations, indexes, trigger)
       // on a second connection of the pool; the pool is ours, so it stays open.
       await new PostgresJobRepository({ pool, tableName: TABLE, ensureSchema: true }).connect();
+      // the jobs of a project or an export, found by what their data names (jobsFor, currentJobIds)
+      for (const field of Object.values(SUBJECT_FIELDS)) {
+        await client.query(`CREATE INDEX IF NOT EXISTS "${TABLE}_data_${field}_idx" ON "${TABLE}" ((data->>'${field}'))`);
+      }
     } finally {
       await client.query(`SELECT pg_advisory_unlock(hashtext('agenda:schema:${TABLE}'))`);
     }

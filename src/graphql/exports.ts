@@ -20,7 +20,14 @@ export const ExportType = builder.prismaObject('Export', {
     progress: t.exposeFloat('progress'),
     duration: t.exposeFloat('duration', { nullable: true }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
-    jobId: t.id({ nullable: true, description: 'The render job of the export; follow it with `jobEvents`', resolve: (e, _a, ctx) => renderJobId(ctx, e.id) }),
+    jobId: t.loadable({
+      type: 'ID',
+      nullable: true,
+      description: 'The render job of the export; follow it with `jobEvents`',
+      // a project's exports, or a page of them, ask once
+      load: (ids: string[], ctx: Context) => ctx.app.jobs.currentJobIds('exportId', ids, [JOB_NAMES.renderExport]),
+      resolve: (e) => e.id,
+    }),
     downloadUrl: t.string({ nullable: true, resolve: (e, _a, ctx) => (e.outputKey ? ctx.app.storage.url(e.outputKey, { download: 'export.mp4' }) : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),

@@ -95,10 +95,13 @@ export const ProjectType = builder.prismaObject('Project', {
     }),
     words: t.field({ type: [WordType], nullable: true, resolve: (p) => wordsOf(p) }),
     progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as Progress | null) ?? null }),
-    jobId: t.id({
+    jobId: t.loadable({
+      type: 'ID',
       nullable: true,
       description: 'The background job working on the project now (its pipeline, AI B-roll or a render), else the last one that did; follow it with `jobEvents`',
-      resolve: async (p, _a, ctx) => (await ctx.app.jobs.jobsFor({ projectId: p.id }, PROJECT_STEP_JOB_NAMES))[0]?.id ?? null,
+      // a page of projects asks once
+      load: (ids: string[], ctx: Context) => ctx.app.jobs.currentJobIds('projectId', ids, PROJECT_STEP_JOB_NAMES),
+      resolve: (p) => p.id,
     }),
     downloadUrl: t.string({ nullable: true, description: 'The rendered video, once exported', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null) }),
     directUrl: t.string({ nullable: true, description: 'The rendered video, playable in place', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null) }),
