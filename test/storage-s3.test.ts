@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { CreateMultipartUploadCommand, GetObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,8 +13,11 @@ import { registerFileRoutes } from '../src/http/files.js';
 import { createStorage } from '../src/storage/index.js';
 import { localFiles } from '../src/storage/storage.js';
 import { presignGet, uriEncode } from '../src/storage/presign.js';
+import { inputOptions } from '../src/media/input.js';
+import { probe } from '../src/media/ffprobe.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
 
+const run = promisify(execFile);
 const SECRET = 'shared-signing-secret-0123456789';
 const PREFIX = 'tenant-a';
 
@@ -171,6 +176,34 @@ describe('S3 storage', () => {
     expect((await fs.readFile(one)).equals(bytes(1000, 1))).toBe(true);
     expect((await fs.readFile(two)).equals(bytes(1000, 2))).toBe(true);
     expect(s3.requests.filter((r) => r.startsWith('GET ')).length - before).toBe(2);
+  });
+
+  it('mediaSource is a presigned URL through which ffmpeg reads a window of a video in ranges, not the whole object; NotFound when absent', async () => {
+    // 20 s of video whose index comes last (as ffmpeg writes by default): the worst case for a reader that seeks
+    const file = path.join(scratch, 'window-source.mp4');
+    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=25:d=20', '-f', 'lavfi', '-i', 'sine=d=20', '-g', '25',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file]);
+    const size = (await fs.stat(file)).size;
+    await storage.put('media/window/source.mp4', Readable.from(await fs.readFile(file)), { contentType: 'video/mp4' });
+
+    const url = await storage.mediaSource('media/window/source.mp4', 3600);
+    expect(url).toMatch(new RegExp(`^${s3.endpoint}/${s3.bucket}/${PREFIX}/media/window/source\\.mp4\\?.*X-Amz-Expires=3600.*X-Amz-Signature=`));
+    const out = path.join(scratch, 'window.mp4');
+    const ranged = s3.requests.length;
+    const { stderr } = await run('ffmpeg', ['-loglevel', 'verbose', '-y', ...inputOptions(url), '-ss', '16', '-t', '2', '-i', url, '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', out]);
+    const window = await probe(out);
+    expect(window.duration).toBeCloseTo(2, 0);
+    expect(window.video).toMatchObject({ width: 640, height: 360 });
+    // what ffmpeg read of the URL, as its input's I/O context counts it: the index and the window's 2 s of 20, through seeks
+    const [, read, seeks] = /Statistics: (\d+) bytes read, (\d+) seeks/.exec(stderr) ?? [];
+    expect(Number(seeks)).toBeGreaterThanOrEqual(1);
+    expect(Number(read) / size).toBeLessThan(0.35);
+    expect(s3.requests.slice(ranged).every((r) => r.startsWith('GET '))).toBe(true);
+
+    // a URL names no other protocol: ffmpeg is told to open HTTP(S) alone
+    expect(inputOptions(url).slice(0, 2)).toEqual(['-protocol_whitelist', 'http,https,tcp,tls']);
+    expect(inputOptions(file)).toEqual([]);
+    await expect(storage.mediaSource('media/window/absent.mp4', 60)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('no job or request reads a stored object by its local path: domain code goes through readableFile', async () => {

@@ -30,6 +30,9 @@ const clipKeys = (clip: Pick<MagicClip, 'id' | 'projectId'>) => ({
   previewKey: `projects/${clip.projectId}/clips/${clip.id}.preview.mp4`,
 });
 
+/** How long a clip run may read its source through a remote store's URL: longer than any render lasts. */
+const SOURCE_URL_SECONDS = 6 * 3600;
+
 export async function runClip(app: App, clipId: string, ctx: LongJobContext): Promise<void> {
   const clip = await app.db.magicClip.findUnique({ where: { id: clipId }, include: { project: true } });
   if (!clip || clip.project.status !== 'processing') return;
@@ -39,8 +42,8 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
   const keys = clipKeys(clip);
   try {
     await inWorkDir(app.config.dataDir, `clip-${clip.id}`, async (dir) => {
-      // one local copy of the source (a remote store's) serves the face analysis and the render
-      const source = await app.storage.readableFile(project.sourceKey!, dir);
+      // the face analysis and the render seek to the clip's window: on a remote store they read its ranges, not the whole source
+      const source = await app.storage.mediaSource(project.sourceKey!, SOURCE_URL_SECONDS);
       const crop = await cropFor(app, project, clip, source, ctx);
       const t0 = performance.now();
       const out = await renderClip(app, project, clip, source, crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });

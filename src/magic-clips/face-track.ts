@@ -11,11 +11,12 @@
  */
 import { spawn } from 'node:child_process';
 import { createFaceDetector, type Face } from '../media/vision/face-detector.js';
+import { inputOptions } from '../media/input.js';
 
 export type { Face } from '../media/vision/face-detector.js';
 
 export interface FaceTrackInput {
-  /** a local media file */
+  /** a local media file, or a remote store's URL of it (Storage.mediaSource) */
   path: string;
   /** the window in the source, seconds */
   start: number;
@@ -113,6 +114,7 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
       '+fast',
       '-skip_loop_filter',
       'all',
+      ...inputOptions(input.path),
       '-ss',
       String(input.start),
       '-t',

@@ -36,9 +36,9 @@ export interface ClipRender {
 }
 
 /**
- * Renders `clip` of `project` from `source` (a local file of its source
- * video) into `dir`; `crop` is its face path (null: the renderer's centred
- * crop or blurred fill).
+ * Renders `clip` of `project` from `source` (its source video: a local file,
+ * or a remote store's URL, Storage.mediaSource) into `dir`; `crop` is its face
+ * path (null: the renderer's centred crop or blurred fill).
  */
 export async function renderClip(
   app: App,

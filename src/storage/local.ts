@@ -287,6 +287,10 @@ export function createLocalStorage(opts: {
       return file;
     },
 
+    mediaSource(key) {
+      return this.readableFile(key, '');
+    },
+
     async sweepPartials(before) {
       const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((err) => {
         if (isMissing(err)) return [];

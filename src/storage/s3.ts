@@ -254,6 +254,13 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
       return file;
     },
 
+    async mediaSource(key, seconds) {
+      if (!(await this.stat(key))) throw notFound();
+      // temporary credentials (roles) end the URL's life with theirs: take the newest
+      if (!credentials || (credentials.expiration && credentials.expiration.getTime() - Date.now() < seconds * 1000)) await loadCredentials();
+      return presignGet({ objectUrl: objectUrl(key), region, credentials: credentials!, expiresInSeconds: seconds });
+    },
+
     async sweepPartials(before) {
       if (cannotList) return 0;
       let aborted = 0;

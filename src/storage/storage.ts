@@ -38,6 +38,14 @@ export interface Storage {
    * it). Rejects with a NotFound error when the object is absent.
    */
   readableFile(key: string, scratchDir: string): Promise<string>;
+  /**
+   * What ffmpeg reads a window of a media object from, seeking to it rather
+   * than reading all before it: on local disk, the stored file itself; on a
+   * remote store, a presigned GET URL of the store, valid for `seconds`, which
+   * ffmpeg reads in ranges (src/media/input.ts). Rejects with a NotFound error
+   * when the object is absent.
+   */
+  mediaSource(key: string, seconds: number): Promise<string>;
   /** removes what writes cut off (a killed process) left behind, untouched since `before`; resolves to how many */
   sweepPartials(before: Date): Promise<number>;
 }

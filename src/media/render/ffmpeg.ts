@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
+import { inputOptions } from '../input.js';
 import type { RenderGraph } from './graph.js';
 
 export interface RenderOptions {
@@ -76,7 +77,7 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   try {
     await new Promise<void>((resolve, reject) => {
       const command = ffmpeg({ stdoutLines: 5, niceness });
-      for (const input of graph.inputs) command.input(input.path).inputOptions(input.args);
+      for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...input.args]);
       command
         .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
         .output(outputPath);
