@@ -17,7 +17,7 @@ import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
 import { readSse, subscribeSse } from './support/sse.js';
-import { holdSecondPut } from './support/overlap.js';
+import { holdSecondPut, interceptPut } from './support/overlap.js';
 import { webhookInbox, type WebhookInbox } from './support/webhooks.js';
 
 const run = promisify(execFile);
@@ -224,9 +224,9 @@ describe('POST /v1/projects/{id}/export', () => {
       expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: 'exporting', renderedKey: outputKey, failureReason: null });
       expect((await probe(core.storage.localPath(outputKey)!)).video).toMatchObject({ width: 160, height: 120 });
       expect(await core.storage.stat(done.previewKey!)).not.toBeNull();
+      // one outcome, one event: the refused run recorded no webhook
+      expect((await core.db.webhookDelivery.findMany({ where: { subjectId: first } })).map((d) => d.event)).toEqual(['export.completed']);
       await hooks.next((h) => h.event === 'export.completed' && h.exportId === first);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(hooks.received.filter((h) => h.payload.exportId === first).map((h) => h.payload.event)).toEqual(['export.completed']);
 
       // a run of the finished export that starts now leaves both exports as they are; the later one renders
       await runExport(core, first, ctx);
@@ -238,6 +238,36 @@ describe('POST /v1/projects/{id}/export', () => {
     } finally {
       restore();
     }
+  });
+
+  it('two overlapping runs where one fails after the other stored its files, before it recorded them: the failure stands, and no file of the export stays', async () => {
+    const p = await transcribed();
+    const core = app.runtime.app;
+    const ctx = { log: core.log, touch: async () => {} };
+    const before = await core.db.project.findUniqueOrThrow({ where: { id: p.id } });
+    const id = await queuedExport(p.id, { webhookUrl: hooks.url });
+    const outputKey = `projects/${p.id}/exports/${id}.mp4`;
+    const previewKey = `projects/${p.id}/exports/${id}.preview.mp4`;
+    // the first run to store its video then waits before its preview; the second run's video fails to store
+    let release!: () => void;
+    const undoPreview = interceptPut(core.storage, previewKey, 1, { until: new Promise<void>((r) => (release = r)) });
+    const undoOutput = interceptPut(core.storage, outputKey, 2, { fail: true });
+    try {
+      const runs = Promise.all([runExport(core, id, ctx), runExport(core, id, ctx)]);
+      await expect.poll(async () => (await core.db.export.findUniqueOrThrow({ where: { id } })).status, { timeout: 60_000 }).toBe('failed');
+      release();
+      await runs;
+    } finally {
+      undoOutput();
+      undoPreview();
+      release();
+    }
+    expect(await core.db.export.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureReason: 'Export failed: the store went away', outputKey: null });
+    expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: 'completed', renderedKey: before.renderedKey, failureReason: 'Export failed: the store went away' });
+    // the video the first run stored, and the preview it stored once the failure was recorded, are both gone
+    expect(await core.storage.stat(outputKey)).toBeNull();
+    expect(await core.storage.stat(previewKey)).toBeNull();
+    expect((await core.db.webhookDelivery.findMany({ where: { subjectId: id } })).map((d) => d.event)).toEqual(['export.failed']);
   });
 
   it('a failed render leaves the project completed with its previous output and says why', async () => {

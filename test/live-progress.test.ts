@@ -1,6 +1,5 @@
 import { backoffStrategies } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import crypto from 'node:crypto';
 import { JOB_NAMES, PROJECT_STEP_JOB_NAMES } from '../src/jobs/names.js';
 import { DEFAULT_CAPTION_TEMPLATE } from '../src/catalog/caption-templates.js';
 import { publishProject } from '../src/projects/state.js';
@@ -163,14 +162,15 @@ describe('jobEvents: reachable from the project and the export, ending with the 
 
   it('a page of projects names each one\'s job, and each export\'s, as the project alone does, in one lookup for the page', async () => {
     const core = app.runtime.app;
-    // a completed project with an export, one whose pipeline waits to run, one with no job at all (and what the tests above left)
+    // a completed project with an export, and a job of it waiting to run (it comes before the finished one);
+    // a project whose pipeline waits to run; one with no job at all; and what the tests above left
     const done = await create();
     await waitProject(app, user.key, done, (p) => p.status === 'completed');
     const exported = await core.db.export.create({ data: { projectId: done, width: 160, height: 120, fps: 15, status: 'completed' } });
-    const waiting = await core.jobs.enqueue(JOB_NAMES.processProject, { projectId: crypto.randomUUID(), userId: user.id }, { at: new Date(Date.now() + 3_600_000) });
-    const pending = await core.db.project.create({ data: { userId: user.id, title: 'Queued', language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
-    await core.db.$executeRawUnsafe(`UPDATE agenda_jobs SET data = jsonb_set(data, '{projectId}', to_jsonb($1::text)) WHERE id::text = $2`, pending.id, waiting);
-    const bare = await core.db.project.create({ data: { userId: user.id, title: 'No job', language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
+    const later = new Date(Date.now() + 3_600_000);
+    const project = (title: string) => core.db.project.create({ data: { userId: user.id, title, language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
+    const [pending, bare] = await Promise.all([project('Queued'), project('No job')]);
+    const waiting = await Promise.all([done, pending.id].map((id) => core.jobs.enqueue(JOB_NAMES.processProject, { projectId: id, userId: user.id }, { at: later })));
 
     const lookups: string[] = [];
     const batched = core.jobs.currentJobIds;
@@ -179,8 +179,8 @@ describe('jobEvents: reachable from the project and the export, ending with the 
       const page = await gql(app, user.key, '{ projects(first: 50) { edges { node { id jobId exports { id jobId } } } } }');
       const nodes = page.body.data!.projects.edges.map((e: any) => e.node);
       expect(lookups.sort()).toEqual(['exportId', 'projectId']);
-      expect(nodes.find((n: any) => n.id === done)).toEqual({ id: done, jobId: expect.stringMatching(/^[0-9a-f-]{36}$/), exports: [{ id: exported.id, jobId: null }] });
-      expect(nodes.find((n: any) => n.id === pending.id).jobId).toBe(waiting);
+      expect(nodes.find((n: any) => n.id === done)).toEqual({ id: done, jobId: waiting[0], exports: [{ id: exported.id, jobId: null }] });
+      expect(nodes.find((n: any) => n.id === pending.id).jobId).toBe(waiting[1]);
       expect(nodes.find((n: any) => n.id === bare.id).jobId).toBeNull();
       // each as the project asked alone names it
       for (const n of nodes) {
@@ -190,7 +190,8 @@ describe('jobEvents: reachable from the project and the export, ending with the 
       }
     } finally {
       core.jobs.currentJobIds = batched;
-      await core.db.$executeRawUnsafe(`DELETE FROM agenda_jobs WHERE id::text = $1`, waiting);
+      await core.db.$executeRawUnsafe(`DELETE FROM agenda_jobs WHERE id::text = ANY($1::text[])`, waiting);
+      await core.db.project.deleteMany({ where: { id: { in: [pending.id, bare.id] } } });
     }
   });
 

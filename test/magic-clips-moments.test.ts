@@ -339,6 +339,7 @@ describe('offline scorer', () => {
     // cut mid-sentence, it ends on a word that stands, not one that leads on; a whole sentence keeps its words
     expect(titleFrom('To write that links below and make your own video with the locals and then go out to meet them all')).toBe('To write that links below and make your own video with the locals');
     expect(titleFrom('Tell me what you are thinking of')).toBe('Tell me what you are thinking of');
+    expect(titleFrom('Nobody tells you this but the real secret of good habits is what it is when nobody is watching you')).toBe('Nobody tells you this but the real secret of good habits is what it is');
   });
 });
 

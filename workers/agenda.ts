@@ -302,7 +302,8 @@ async function ensureSchema(pool: pg.Pool): Promise<void> {
       // connect() runs the backend's schema SQL (table, column migrations, indexes, trigger)
       // on a second connection of the pool; the pool is ours, so it stays open.
       await new PostgresJobRepository({ pool, tableName: TABLE, ensureSchema: true }).connect();
-      // the jobs of a project or an export, found by what their data names (jobsFor, currentJobIds)
+      // the jobs of a page of projects or exports, found by what their data names (currentJobIds; jobsFor's
+      // `data @>` filter cannot use them). Built once, on the first start of a version that has them.
       for (const field of Object.values(SUBJECT_FIELDS)) {
         await client.query(`CREATE INDEX IF NOT EXISTS "${TABLE}_data_${field}_idx" ON "${TABLE}" ((data->>'${field}'))`);
       }

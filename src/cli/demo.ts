@@ -112,7 +112,7 @@ async function main(): Promise<number> {
           ? exitAfter
             ? 'The service the demo started stops now (--exit).'
             : `The service keeps running for these links (log: ${rel(path.join(config.dataDir, 'demo-service.log'))}); Ctrl-C stops it.`
-          : `The examples that fetch VIDEO_URL or MUSIC_URL need the service at ${baseUrl} started as ALLOW_PRIVATE_NETWORK=1 VIDEO_PLATFORM_HOSTS=127.0.0.1 npm start.`,
+          : `The examples that fetch VIDEO_URL or MUSIC_URL need the service at ${baseUrl} started as ALLOW_PRIVATE_NETWORK=1 VIDEO_PLATFORM_HOSTS=${new URL(links.directUrl).hostname} npm start (restart it so if it was not).`,
         '',
       ].join('\n'),
     );

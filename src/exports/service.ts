@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import { AppError, badRequest, FieldErrors } from '../errors.js';
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
+import type { ExportStatus } from '../generated/prisma/enums.ts';
 import { readBody } from '../validation.js';
 import { exportBody } from './schemas.js';
 import type { Logger } from '../logger.js';
@@ -92,18 +93,20 @@ function throwBadRequest(errors: FieldErrors) {
  *
  * Two runs of one export may overlap: a run whose lock lapsed (a machine too
  * busy to renew it) goes on while another worker takes the job. Both write the
- * same render to the same keys; the first to finish decides, and the other
- * changes neither the export's record nor its files.
+ * same render to the same keys, and the first outcome recorded stands: the
+ * other run's outcome, and its progress, are refused. Once the export has
+ * ended, its files stay if it completed and go if it failed; both ends are
+ * final, so no run removes files an export it did not end refers to.
  */
 export async function runExport(app: App, exportId: string, ctx: { log: Logger; touch(percent: number): Promise<void> }) {
   const exp = await app.db.export.findUnique({ where: { id: exportId }, include: { project: true } });
   if (!exp || exp.status === 'completed' || exp.status === 'failed') return;
   const project = exp.project;
   if (project.status !== 'exporting') return;
-  // an export another run has finished meanwhile stays as it finished
-  const claimed = await app.db.export.updateMany({ where: { id: exp.id, status: { in: ['queued', 'rendering'] } }, data: { status: 'rendering' } });
-  if (claimed.count === 0) return;
-  const report = progressReporter(app, project, ctx.touch);
+  // an export another run has ended meanwhile stays as it ended
+  const open = await app.db.export.updateMany({ where: { id: exp.id, status: { in: UNFINISHED } }, data: { status: 'rendering' } });
+  if (open.count === 0) return;
+  const report = progressReporter(app, project, ctx.touch, stillRendering(exp.id));
   const key = `projects/${project.id}/exports/${exp.id}.mp4`;
   const previewKey = `projects/${project.id}/exports/${exp.id}.preview.mp4`;
   try {
@@ -129,14 +132,18 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
     await finishExport(app, exp.id, { key, previewKey, duration });
   } catch (e) {
     ctx.log.error({ err: e, exportId }, 'export failed');
-    if (!(await finished(app, exp.id))) await Promise.all([key, previewKey].map((k) => app.storage.delete(k).catch(() => {})));
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
   }
+  // ended now, by this run or another: a completed export's files are its output; a failed one refers to none
+  const ended = await app.db.export.findUnique({ where: { id: exp.id }, select: { status: true } });
+  if (ended?.status === 'failed') await Promise.all([key, previewKey].map((k) => app.storage.delete(k).catch(() => {})));
 }
 
-/** Whether another run has recorded the export's outcome: its files are then the export's. */
-const finished = async (app: App, exportId: string) =>
-  (await app.db.export.count({ where: { id: exportId, status: { in: ['completed', 'failed'] } } })) > 0;
+/** An export still to be rendered, or being rendered (by one run or, when a lock lapsed, two). */
+const UNFINISHED: ExportStatus[] = ['queued', 'rendering'];
+
+/** The project while it is exporting this export: what a run's outcome and progress are recorded on. */
+const stillRendering = (exportId: string): Prisma.ProjectWhereInput => ({ status: 'exporting', exports: { some: { id: exportId, status: { in: UNFINISHED } } } });
 
 /** exporting → completed, with the export's outcome and its webhooks, in one transaction. */
 async function finishExport(app: App, exportId: string, outcome: { key: string; previewKey: string; duration: number } | { failed: string }) {
@@ -184,8 +191,8 @@ async function finishExport(app: App, exportId: string, outcome: { key: string; 
   };
   // the creation webhook fires when processing (autoRender: the render included) finishes
   const webhook = exp.autoRender;
-  // the project moves only while this export is unfinished: a late run of a finished one never records over a later export
-  const where: Prisma.ProjectWhereInput = { exports: { some: { id: exportId, status: { in: ['queued', 'rendering'] } } } };
+  // the project moves only while this export is unfinished: a late run of an ended one never records over a later export
+  const where = stillRendering(exportId);
   if (ok) await move(app, exp.project, 'exported', { where, data: { renderedKey: outcome.key, previewKey: outcome.previewKey }, also, webhook });
   else await move(app, exp.project, 'exportFailed', { where, data: { failureReason: outcome.failed }, also, webhook });
   for (const h of hooks) if (h.created) await dispatchWebhook(app, h.deliveryId);

@@ -30,8 +30,12 @@ const clipKeys = (clip: Pick<MagicClip, 'id' | 'projectId'>) => ({
   previewKey: `projects/${clip.projectId}/clips/${clip.id}.preview.mp4`,
 });
 
-/** How long a clip run may read its source through a remote store's URL: longer than any render lasts. */
-const SOURCE_URL_SECONDS = 6 * 3600;
+/**
+ * How long a step of a clip run (its face analysis, its render) may read the
+ * source through a remote store's URL: longer than the longest clip's render
+ * may last (300 s at 20 s a second). Each step asks for its own URL.
+ */
+const SOURCE_URL_SECONDS = 2 * 3600;
 
 export async function runClip(app: App, clipId: string, ctx: LongJobContext): Promise<void> {
   const clip = await app.db.magicClip.findUnique({ where: { id: clipId }, include: { project: true } });
@@ -43,10 +47,10 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
   try {
     await inWorkDir(app.config.dataDir, `clip-${clip.id}`, async (dir) => {
       // the face analysis and the render seek to the clip's window: on a remote store they read its ranges, not the whole source
-      const source = await app.storage.mediaSource(project.sourceKey!, SOURCE_URL_SECONDS);
+      const source = () => app.storage.mediaSource(project.sourceKey!, SOURCE_URL_SECONDS);
       const crop = await cropFor(app, project, clip, source, ctx);
       const t0 = performance.now();
-      const out = await renderClip(app, project, clip, source, crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
+      const out = await renderClip(app, project, clip, await source(), crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
       const t1 = performance.now();
       await app.storage.put(keys.outputKey, createReadStream(out.video), { contentType: 'video/mp4' });
       await app.storage.put(keys.previewKey, createReadStream(out.preview), { contentType: 'video/mp4' });
@@ -59,17 +63,17 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
       throw e;
     }
     ctx.log.error({ err: e, clipId }, 'clip render failed');
-    // a run whose lock lapsed may fail after another run of the clip has ended it: those files are the clip's
-    const ended = (await app.db.magicClip.count({ where: { id: clip.id, status: { not: 'processing' } } })) > 0;
-    if (!ended) await Promise.all(Object.values(keys).map((k) => app.storage.delete(k).catch(() => {})));
     const reason = `The clip could not be rendered: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
     await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'failed', failureReason: reason } });
   }
+  // ended now, by this run or another whose lock had lapsed, and for good: a completed clip's files are its own; a failed one refers to none
+  const ended = await app.db.magicClip.findUnique({ where: { id: clip.id }, select: { status: true } });
+  if (ended?.status === 'failed') await Promise.all(Object.values(keys).map((k) => app.storage.delete(k).catch(() => {})));
   await settleProject(app, project);
 }
 
 /** The clip's crop path: analysed once (faceTracking) and kept; null when the project does without, or no face was found. */
-async function cropFor(app: App, project: Project, clip: MagicClip, source: string, ctx: LongJobContext): Promise<CropPath | null> {
+async function cropFor(app: App, project: Project, clip: MagicClip, source: () => Promise<string>, ctx: LongJobContext): Promise<CropPath | null> {
   if (!project.faceTracking) return null;
   const stored = clip.cropPath as unknown as (CropPath & { none?: boolean }) | null;
   if (stored) return stored.none ? null : stored;
@@ -77,7 +81,7 @@ async function cropFor(app: App, project: Project, clip: MagicClip, source: stri
   const duration = clip.endTime - clip.startTime;
   const t0 = performance.now();
   const { samples, shotChanges } = await trackFaces(
-    { path: source, start: clip.startTime, duration, width: meta.width, height: meta.height },
+    { path: await source(), start: clip.startTime, duration, width: meta.width, height: meta.height },
     { fps: FACE_SAMPLE_FPS },
   );
   const faces = samples.filter((s) => s.face).length;

@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createFaceDetector, type Face } from '../media/vision/face-detector.js';
-import { inputOptions } from '../media/input.js';
+import { inputOptions, withoutUrlQueries } from '../media/input.js';
 
 export type { Face } from '../media/vision/face-detector.js';
 
@@ -187,7 +187,7 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
     const end = await exited;
     signal?.throwIfAborted();
     if (end.error) throw new FaceTrackError(`ffmpeg could not start: ${end.error.message}`);
-    if (end.code !== 0) throw new FaceTrackError(`ffmpeg ${end.sig ? `was killed by ${end.sig}` : `exited with code ${end.code}`}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    if (end.code !== 0) throw new FaceTrackError(`ffmpeg ${end.sig ? `was killed by ${end.sig}` : `exited with code ${end.code}`}: ${withoutUrlQueries(stderr.trim()).split('\n').slice(-3).join(' | ')}`);
     return { samples, shotChanges };
   } finally {
     signal?.removeEventListener('abort', onAbort);

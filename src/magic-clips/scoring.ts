@@ -93,6 +93,8 @@ export const SCORING_RULES = {
     maxChars: 70,
     /** sentences of this many words make the best titles */
     idealWords: { min: 4, max: 16 },
+    /** words a title cut mid-sentence does not end on: they lead on to what was cut ("what it is" keeps its verb) */
+    leadingOn: ['and', 'but', 'so', 'or', 'because', 'the', 'a', 'an', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'if', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'um', 'uh'],
   },
   words: {
     questionOpeners: ['what', 'why', 'how', 'who', 'whose', 'which', 'where', 'do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'should', 'will', 'have', 'has', 'ever'],
@@ -444,6 +446,8 @@ export function totalOf(s: Omit<ViralityScores, 'total'>): number {
   return Math.round(clamp01((w.hook_strength * s.hook_strength + w.shareability * s.shareability + w.story_quality * s.story_quality + w.emotional_impact * s.emotional_impact) / 100) * 100);
 }
 
+const TITLE_LEADING_ON = new Set<string>(SCORING_RULES.title.leadingOn);
+
 /** A sentence made a title: leading filler dropped (English), cut at a word boundary, capitalised, no trailing junk; '' when nothing is left. */
 export function titleFrom(text: string, isEnglish = true, maxChars: number = SCORING_RULES.title.maxChars): string {
   let words = text.replace(/\s+/g, ' ').trim().split(' ').filter(Boolean);
@@ -460,7 +464,7 @@ export function titleFrom(text: string, isEnglish = true, maxChars: number = SCO
     // a title cut mid-sentence does not end on a word that leads on ("… with the locals and")
     if (isEnglish) {
       const kept = t.split(' ');
-      while (kept.length > 1 && LISTS.danglingEnd.has(bare(kept[kept.length - 1]))) kept.pop();
+      while (kept.length > 1 && TITLE_LEADING_ON.has(bare(kept[kept.length - 1]))) kept.pop();
       t = kept.join(' ');
     }
   }

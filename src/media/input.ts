@@ -16,8 +16,15 @@ export function inputOptions(input: string): string[] {
     '1',
     '-reconnect_delay_max',
     '10',
-    // microseconds without a byte before a read fails
+    // microseconds without a byte before a read gives up (and the connection is made again)
     '-rw_timeout',
-    '60000000',
+    '15000000',
   ];
 }
+
+/**
+ * `text` (ffmpeg's words about an input) without the query of any URL in it:
+ * a presigned URL's signature and credential never reach a failure reason,
+ * a webhook or a log.
+ */
+export const withoutUrlQueries = (text: string) => text.replace(/(https?:\/\/[^\s?]+)\?[^\s|'":]*/gi, '$1');

@@ -46,7 +46,13 @@ export const publishProject = (app: App, p: Parameters<typeof projectEvent>[0]) 
  * Records the running step's progress for late subscribers and tells current ones.
  * Writes at most once a second per project unless the stage changes.
  */
-export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId' | 'status'> & { progress?: Project['progress'] }, touch?: (percent: number) => Promise<void>) {
+export function progressReporter(
+  app: App,
+  project: Pick<Project, 'id' | 'userId' | 'status'> & { progress?: Project['progress'] },
+  touch?: (percent: number) => Promise<void>,
+  /** while the row matches this too: a report of work whose outcome is recorded already writes nothing */
+  onlyWhile?: Prisma.ProjectWhereInput,
+) {
   let last: Progress | null = null;
   let lastWrite = 0;
   // a stage change is logged (percentages are not); the first report only when the row's stage is known
@@ -62,11 +68,10 @@ export function progressReporter(app: App, project: Pick<Project, 'id' | 'userId
     last = p;
     lastWrite = now;
     await touch?.(p.percent);
-    const row = await app.db.project.update({
-      where: { id: project.id },
-      data: { progress: p as unknown as Prisma.InputJsonValue },
-      select: { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true },
-    });
-    publishProject(app, row);
+    const select = { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true } as const;
+    const data = { progress: p as unknown as Prisma.InputJsonValue };
+    if (!onlyWhile) return publishProject(app, await app.db.project.update({ where: { id: project.id }, data, select }));
+    const { count } = await app.db.project.updateMany({ where: { ...onlyWhile, id: project.id }, data });
+    if (count > 0) publishProject(app, await app.db.project.findUniqueOrThrow({ where: { id: project.id }, select }));
   };
 }

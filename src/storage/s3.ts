@@ -94,9 +94,9 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
   // refreshed in the background before temporary ones expire
   let credentials: (PresignCredentials & { expiration?: Date }) | undefined;
   let loading: Promise<void> | undefined;
-  function loadCredentials(): Promise<void> {
+  function loadCredentials(force = false): Promise<void> {
     loading ??= client.config
-      .credentials()
+      .credentials(force ? { forceRefresh: true } : undefined)
       .then((c) => {
         credentials = c;
       })
@@ -256,8 +256,9 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
 
     async mediaSource(key, seconds) {
       if (!(await this.stat(key))) throw notFound();
-      // temporary credentials (roles) end the URL's life with theirs: take the newest
-      if (!credentials || (credentials.expiration && credentials.expiration.getTime() - Date.now() < seconds * 1000)) await loadCredentials();
+      // temporary credentials (roles) end the URL's life with theirs: fetch new ones when these end sooner
+      if (!credentials) await loadCredentials();
+      else if (credentials.expiration && credentials.expiration.getTime() - Date.now() < seconds * 1000) await loadCredentials(true);
       return presignGet({ objectUrl: objectUrl(key), region, credentials: credentials!, expiresInSeconds: seconds });
     },
 

@@ -19,6 +19,8 @@ export interface LocalS3 {
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** `METHOD /path ?query-names` of every request, to see which operations a call used */
   requests: string[];
+  /** `/path bytes=…` of every GET that asked for a range, as a reader that seeks does */
+  rangedGets: string[];
   /** upload ids pending in the bucket (what S3 would bill as incomplete multipart uploads) */
   pendingUploads(): Promise<string[]>;
   /** every object key stored in the bucket */
@@ -47,11 +49,13 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
   const handle = s3rver.callback();
 
   const requests: string[] = [];
+  const rangedGets: string[] = [];
   let refused: RegExp | null = null;
   let listing = true;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     requests.push(`${req.method} ${url.pathname} ?${[...url.searchParams.keys()].filter((k) => !k.startsWith('X-Amz-')).join('&')}`);
+    if (req.method === 'GET' && req.headers.range) rangedGets.push(`${url.pathname} ${req.headers.range}`);
     const [, b, ...rest] = url.pathname.split('/');
     // https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html (InternalError, 500: the SDK retries, then gives up)
     if (refused && req.method === 'PUT' && b === bucket && refused.test(decodeURIComponent(rest.join('/')))) {
@@ -104,6 +108,7 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
     bucket,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     requests,
+    rangedGets,
     pendingUploads: async () => (await fs.readdir(uploadsDir()).catch(() => [] as string[])).sort(),
     async objectKeys() {
       const root = path.join(directory, bucket);

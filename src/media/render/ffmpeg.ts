@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
-import { inputOptions } from '../input.js';
+import { inputOptions, withoutUrlQueries } from '../input.js';
 import type { RenderGraph } from './graph.js';
 
 export interface RenderOptions {
@@ -151,8 +151,8 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       });
       command.on('error', (err: Error) => {
         if (killedFor) return finish(killedFor);
-        const tail = stderr.join('\n').trim();
-        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || err.message}`, tail));
+        const tail = withoutUrlQueries(stderr.join('\n').trim());
+        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || withoutUrlQueries(err.message)}`, tail));
       });
       command.on('end', () => {
         if (killedFor) return finish(killedFor);
