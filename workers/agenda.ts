@@ -225,13 +225,13 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       // another store of jobs: one lookup each
       if (config.mongodbUrl) return Promise.all(ids.map(async (id) => (await jobsFor({ [subject]: id }, names))[0]?.id ?? null));
       // jobsFor's order in SQL: the run at work, then one waiting to run, then the latest run
-      const field = SUBJECT_FIELDS[subject];
+      if (!JOB_SUBJECTS.includes(subject)) throw new Error(`currentJobIds: unknown subject ${subject}`);
       const { rows } = await pool.query<{ subject: string; id: string }>(
         `SELECT DISTINCT ON (subject) subject, id FROM (
-           SELECT data->>'${field}' AS subject, id::text AS id,
+           SELECT data->>'${subject}' AS subject, id::text AS id,
                   CASE WHEN locked_at IS NOT NULL THEN 0 WHEN next_run_at IS NOT NULL AND disabled IS NOT TRUE THEN 1 ELSE 2 END AS rank,
                   last_run_at
-             FROM "${TABLE}" WHERE name = ANY($1::text[]) AND data->>'${field}' = ANY($2::text[])
+             FROM "${TABLE}" WHERE name = ANY($1::text[]) AND data->>'${subject}' = ANY($2::text[])
          ) jobs ORDER BY subject, rank, last_run_at DESC NULLS LAST`,
         [[...names], [...ids]],
       );
@@ -263,7 +263,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
 }
 
 /** The job data fields currentJobIds looks up, each with an index of its own (ensureSchema). */
-const SUBJECT_FIELDS: Record<JobSubject, string> = { projectId: 'projectId', exportId: 'exportId' };
+const JOB_SUBJECTS: readonly JobSubject[] = ['projectId', 'exportId'];
 
 /** The ids in a job's data that name what it works on, carried by each of its log lines. */
 const SUBJECT_KEYS = ['projectId', 'exportId', 'clipId', 'publicationId', 'postId', 'userMediaId', 'deliveryId'] as const;
@@ -304,7 +304,7 @@ async function ensureSchema(pool: pg.Pool): Promise<void> {
       await new PostgresJobRepository({ pool, tableName: TABLE, ensureSchema: true }).connect();
       // the jobs of a page of projects or exports, found by what their data names (currentJobIds; jobsFor's
       // `data @>` filter cannot use them). Built once, on the first start of a version that has them.
-      for (const field of Object.values(SUBJECT_FIELDS)) {
+      for (const field of JOB_SUBJECTS) {
         await client.query(`CREATE INDEX IF NOT EXISTS "${TABLE}_data_${field}_idx" ON "${TABLE}" ((data->>'${field}'))`);
       }
     } finally {

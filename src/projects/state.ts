@@ -68,10 +68,14 @@ export function progressReporter(
     last = p;
     lastWrite = now;
     await touch?.(p.percent);
-    const select = { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true } as const;
-    const data = { progress: p as unknown as Prisma.InputJsonValue };
-    if (!onlyWhile) return publishProject(app, await app.db.project.update({ where: { id: project.id }, data, select }));
-    const { count } = await app.db.project.updateMany({ where: { ...onlyWhile, id: project.id }, data });
-    if (count > 0) publishProject(app, await app.db.project.findUniqueOrThrow({ where: { id: project.id }, select }));
+    const row = await app.db.project
+      .update({
+        where: { ...onlyWhile, id: project.id },
+        data: { progress: p as unknown as Prisma.InputJsonValue },
+        select: { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true },
+      })
+      // P2025: the row no longer matches `onlyWhile`
+      .catch((e: unknown) => (onlyWhile && (e as { code?: string }).code === 'P2025' ? null : Promise.reject(e)));
+    if (row) publishProject(app, row);
   };
 }

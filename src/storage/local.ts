@@ -167,6 +167,15 @@ export function createLocalStorage(opts: {
     }
   }
 
+  /** The stored file of `key`; NotFound when absent. */
+  async function storedFile(key: string): Promise<string> {
+    const file = filePath(key);
+    await fs.access(file).catch((err) => {
+      throw isMissing(err) ? notFound() : err;
+    });
+    return file;
+  }
+
   return {
     async put(key, body, { contentType, maxBytes }) {
       const file = filePath(key);
@@ -279,17 +288,9 @@ export function createLocalStorage(opts: {
     },
 
     // the stored file is already local: no copy
-    async readableFile(key, _scratchDir) {
-      const file = filePath(key);
-      await fs.access(file).catch((err) => {
-        throw isMissing(err) ? notFound() : err;
-      });
-      return file;
-    },
-
-    mediaSource(key) {
-      return this.readableFile(key, '');
-    },
+    // the stored file itself: nothing to copy, for a whole read or a window
+    readableFile: (key) => storedFile(key),
+    mediaSource: (key) => storedFile(key),
 
     async sweepPartials(before) {
       const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((err) => {
