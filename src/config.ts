@@ -19,6 +19,8 @@ export interface Config {
   urlSigningSecret: string | undefined;
   /** where media bytes live (STORAGE_URL): local disk under dataDir, or an S3-compatible bucket shared by every instance */
   storage: StorageSettings;
+  /** how long and how slowly a client may send a request, and what one WebSocket client may hold (README, Connection limits) */
+  connections: ConnectionLimits;
   /** GraphQL hardening */
   maxDepth: number;
   maxComplexity: number;
@@ -73,6 +75,40 @@ export interface Config {
   tokenEncryptionKey: string | undefined;
   /** each platform's OAuth client (`<KEY>_CLIENT_ID`, `<KEY>_CLIENT_SECRET`) and host override (`<KEY>_BASE_URL`) */
   platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
+}
+
+export interface ConnectionLimits {
+  /** a request's line and headers must arrive within this (ms) */
+  headersTimeoutMs: number;
+  /** a request's body other than an upload (JSON, GraphQL) must arrive whole within this of its headers (ms) */
+  bodyTimeoutMs: number;
+  /** an upload (multipart/form-data) is cut off when it sends fewer bytes than this a second… */
+  uploadMinBytesPerSecond: number;
+  /** …over this long (ms) */
+  uploadWindowMs: number;
+  /** the largest WebSocket message /graphql reads (bytes) */
+  wsMaxPayloadBytes: number;
+  /** a WebSocket with no operation running for this long is closed (ms; 0: never) */
+  wsIdleTimeoutMs: number;
+  /** WebSockets one API key may hold open at once */
+  wsMaxSocketsPerKey: number;
+}
+
+/** The largest JSON or GraphQL request body (a WebSocket message may not be larger). */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+function connectionLimits(env: NodeJS.ProcessEnv): ConnectionLimits {
+  const wsMaxPayloadBytes = positive('WS_MAX_PAYLOAD_BYTES', env.WS_MAX_PAYLOAD_BYTES, 1024 * 1024);
+  if (wsMaxPayloadBytes > MAX_BODY_BYTES) throw new Error(`WS_MAX_PAYLOAD_BYTES must be at most ${MAX_BODY_BYTES} (the HTTP body limit), got "${env.WS_MAX_PAYLOAD_BYTES}"`);
+  return {
+    headersTimeoutMs: positive('REQUEST_HEADERS_TIMEOUT_MS', env.REQUEST_HEADERS_TIMEOUT_MS, 60_000),
+    bodyTimeoutMs: positive('REQUEST_BODY_TIMEOUT_MS', env.REQUEST_BODY_TIMEOUT_MS, 60_000),
+    uploadMinBytesPerSecond: int('UPLOAD_MIN_BYTES_PER_SECOND', env.UPLOAD_MIN_BYTES_PER_SECOND, 16 * 1024),
+    uploadWindowMs: positive('UPLOAD_WINDOW_MS', env.UPLOAD_WINDOW_MS, 60_000),
+    wsMaxPayloadBytes,
+    wsIdleTimeoutMs: int('WS_IDLE_TIMEOUT_MS', env.WS_IDLE_TIMEOUT_MS, 60_000),
+    wsMaxSocketsPerKey: positive('WS_MAX_SOCKETS_PER_KEY', env.WS_MAX_SOCKETS_PER_KEY, 20),
+  };
 }
 
 export type StorageSettings =
@@ -182,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     urlSigningSecret: secret('URL_SIGNING_SECRET', env.URL_SIGNING_SECRET, 32),
     storage: storageSettings(env),
+    connections: connectionLimits(env),
     maxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 12),
     maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),

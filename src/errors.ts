@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** beyond SPEC.md's list: a request not received in time (README, Connection limits) */
+  REQUEST_TIMEOUT: 408,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -19,4 +19,12 @@ export function keyFromHeaders(get: (name: string) => string | null | undefined)
   return m ? m[1].trim() : undefined;
 }
 
+/** The key a WebSocket client gives in its connection_init payload: `x-api-key` or `apiKey`, else `Authorization` (Bearer). */
+export function keyFromConnectionParams(params: Record<string, unknown>): string | undefined {
+  return keyFromHeaders((n) => {
+    const v = params[n] ?? params[n === 'x-api-key' ? 'apiKey' : 'Authorization'];
+    return typeof v === 'string' ? v : undefined;
+  });
+}
+
 export const newWebhookSecret = () => `whsec_${crypto.randomBytes(24).toString('base64')}`;

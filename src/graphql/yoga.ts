@@ -1,7 +1,7 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { App } from '../app.js';
 import { userForKey } from '../auth/authenticate.js';
-import { keyFromHeaders } from '../auth/keys.js';
+import { keyFromConnectionParams, keyFromHeaders } from '../auth/keys.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Context, ServerContext } from './context.js';
@@ -56,13 +56,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
     renderGraphiQL: renderGraphiQLPage,
     logging: false,
     context: async (init) => {
-      const params = init.connectionParams ?? {};
-      const key = init.request
-        ? keyFromHeaders((n) => init.request.headers.get(n))
-        : keyFromHeaders((n) => {
-            const v = params[n] ?? params[n === 'x-api-key' ? 'apiKey' : 'Authorization'];
-            return typeof v === 'string' ? v : undefined;
-          });
+      const key = init.request ? keyFromHeaders((n) => init.request.headers.get(n)) : keyFromConnectionParams(init.connectionParams ?? {});
       let user = init.user ?? null;
       try {
         user ??= await userForKey(app.db, key);

@@ -61,22 +61,32 @@ const answered = new WeakSet<Socket>();
 
 /**
  * Fastify's clientErrorHandler: a request Node's HTTP parser could not read
- * (bad chunked encoding, a wrong Content-Length, headers over 16 KB, a request
- * not received in time) is answered 400 BAD_REQUEST in the format of its door,
- * then its connection closed.
+ * (bad chunked encoding, a wrong Content-Length, headers over 16 KB) is
+ * answered 400 BAD_REQUEST, one whose head did not arrive in time 408
+ * REQUEST_TIMEOUT, in the format of its door, then its connection closed.
  */
 export function answerClientError(err: Error & { code?: string; reason?: string; rawPacket?: unknown }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
-  answered.add(socket);
-  const message =
+  if (err.code === 'ECONNRESET') return;
+  const error =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? 'The request line and headers are too large (at most 16 KB)'
+      ? new AppError('BAD_REQUEST', 'The request line and headers are too large (at most 16 KB)')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? 'The request was not received in time'
-        : `The HTTP request could not be read: ${err.reason ?? err.code ?? err.message}`;
-  const error = new AppError('BAD_REQUEST', message);
+        ? new AppError('REQUEST_TIMEOUT', 'The request line and headers were not received in time')
+        : new AppError('BAD_REQUEST', `The HTTP request could not be read: ${err.reason ?? err.code ?? err.message}`);
+  refuseOnConnection(socket, error, err.rawPacket);
+}
+
+/**
+ * Answers `error` on a connection whose request cannot go on (its parser gave
+ * up, or it was too slow: src/http/timeouts.ts), in the format of the door of
+ * the request being read, then closes it. `rawPacket` is what the parser
+ * refused, when it refused something.
+ */
+export function refuseOnConnection(socket: Socket, error: AppError, rawPacket?: unknown): void {
+  if (socket.destroyed || answered.has(socket)) return;
+  answered.add(socket);
   const current = inFlight.get(socket);
-  const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1', 0, 4096) : '';
+  const head = Buffer.isBuffer(rawPacket) ? rawPacket.toString('latin1', 0, 4096) : '';
   // the client may still be sending: what it sends is read and dropped until it closes or the linger
   // ends, so closing does not reset the connection (a reset can drop the answer before the client reads it)
   let lingering = false;
@@ -99,7 +109,7 @@ export function answerClientError(err: Error & { code?: string; reason?: string;
     // what broke follows a request received whole and still being answered: that answer is its
     // own and goes out first (answers keep the order of their requests), then this refusal
     const refuse = () => {
-      endWithError(socket, targetAfter(err.rawPacket, current.req), error);
+      endWithError(socket, targetAfter(rawPacket, current.req), error);
       linger();
     };
     if (current.res.writableFinished) refuse();

@@ -2,8 +2,6 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
 import { processRequest, type FileUpload } from 'graphql-upload-ts';
 import type { App } from '../app.js';
 import { AppError, isAppError } from '../errors.js';
@@ -18,6 +16,9 @@ import { registerOAuthCallback } from './oauth-callback.js';
 import { findUploads } from '../idempotency/fingerprint.js';
 import { endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
+import { MAX_BODY_BYTES } from '../config.js';
+import { watchRequestBodies } from './timeouts.js';
+import { serveGraphQLOverWebSocket } from './websocket.js';
 
 /** Longer than any id; a longer path segment cannot pass Node's 16 KB limit on a request's head anyway. */
 const MAX_PATH_SEGMENT = 16 * 1024;
@@ -38,11 +39,12 @@ export interface HttpServer {
  * /metrics and the web console at /; the runtime mounts the /v1 REST adapter on it as a plugin.
  */
 export async function createHttpServer(app: App): Promise<HttpServer> {
+  const limits = app.config.connections;
   const fastify = Fastify({
     loggerInstance: app.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // a path segment is judged by the route (an id that long names nothing: 404), not refused by the router
@@ -61,9 +63,12 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     clientErrorHandler: answerClientError,
     // a request without the Host header HTTP/1.1 requires is refused below, in the service's shapes,
     // rather than by Node itself with an empty 400
-    http: { requireHostHeader: false },
+    // Node ends a request whose head is slow (answered 408 by clientErrorHandler); it looks every
+    // connectionsCheckingInterval, so that is kept well under the limit
+    http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.ceil(limits.headersTimeoutMs / 4)) },
   });
   trackRequests(fastify.server);
+  watchRequestBodies(fastify.server, limits);
   // an expectation other than 100-continue is ignored (RFC 9110 allows it) rather than
   // answered by Node itself with an empty 417 outside every shape of this service
   fastify.server.on('checkExpectation', (req, res) => fastify.server.emit('request', req, res));
@@ -165,7 +170,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   registerGraphiQLRoutes(fastify);
   registerOAuthCallback(fastify, app);
 
-  const wss = new WebSocketServer({ noServer: true });
+  const { wss, dispose: closeSockets } = serveGraphQLOverWebSocket(app, graphql);
   // a handshake ws refuses (a wrong method, key, version or subprotocol list) is answered in GraphQL's format
   wss.on('wsClientError', (err, socket) => {
     endWithError(socket as Socket, '/graphql', new AppError('BAD_REQUEST', `WebSocket handshake refused: ${err.message}`));
@@ -187,35 +192,6 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
-  const ws = useServer(
-    {
-      execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
-      subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
-        const requestId = crypto.randomUUID();
-        const enveloped = graphql.getEnveloped({
-          ...ctx,
-          requestId,
-          log: app.log.child({ reqId: requestId }),
-          connectionParams: ctx.connectionParams ?? {},
-          params: payload,
-        } as never);
-        const document = enveloped.parse(payload.query);
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length) return errors;
-        return {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables ?? undefined,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
-      },
-    },
-    wss,
-  );
-
   return {
     fastify,
     graphql,
@@ -226,9 +202,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       // refuse new requests first (503 while closing), then end long-lived streams
       const closing = fastify.close();
       for (const socket of streams) socket.destroy();
-      await ws.dispose();
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      await closeSockets();
       await closing;
     },
   };

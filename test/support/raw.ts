@@ -61,6 +61,86 @@ export function rawRequest(
   });
 }
 
+export interface PacedAnswer extends RawAnswer {
+  /** body bytes written before the server answered or closed */
+  sent: number;
+}
+
+export interface Pace {
+  /** bytes of the body written at a time */
+  piece?: number;
+  /** bytes of the head written at a time (all at once by default) */
+  headPiece?: number;
+  /** the wait between two pieces (ms) */
+  everyMs: number;
+  /** how long to wait for the server after the last piece (ms) */
+  waitMs?: number;
+}
+
+/**
+ * A slow client: writes `head` and `body` piece by piece, one piece every
+ * `everyMs`, and stops writing as soon as a whole answer came or the server
+ * closed; resolves once the server closes, or `waitMs` after the last piece.
+ */
+function sendPaced(baseUrl: string, head: Buffer, body: Buffer, { piece = 1, headPiece = Infinity, everyMs, waitMs = 5_000 }: Pace) {
+  const pieces: Array<{ bytes: Buffer; body: boolean }> = [];
+  const cut = (bytes: Buffer, size: number, isBody: boolean) => {
+    for (let i = 0; i < bytes.length; i += size) pieces.push({ bytes: bytes.subarray(i, i + size), body: isBody });
+  };
+  cut(head, Math.min(headPiece, head.length) || 1, false);
+  cut(body, piece, true);
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise<{ received: Buffer; closed: boolean; sent: number; answeredMs: number; ms: number }>((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    const t0 = Date.now();
+    let received = Buffer.alloc(0);
+    let answeredMs = -1;
+    let sent = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    const finish = (closed: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ received, closed, sent, answeredMs: answeredMs < 0 ? Date.now() - t0 : answeredMs, ms: Date.now() - t0 });
+    };
+    socket.on('data', (d) => {
+      received = Buffer.concat([received, d]);
+      if (answeredMs < 0 && parseAnswers(received).answers.length) answeredMs = Date.now() - t0;
+    });
+    socket.on('error', () => {});
+    socket.on('end', () => finish(true));
+    socket.on('close', () => finish(true));
+    let next = 0;
+    const write = () => {
+      if (done || socket.destroyed) return;
+      if (next === pieces.length || answeredMs >= 0) {
+        timer = setTimeout(() => finish(false), answeredMs >= 0 ? Math.min(waitMs, 1_000) : waitMs);
+        return;
+      }
+      const { bytes, body: isBody } = pieces[next++];
+      if (isBody) sent += bytes.length;
+      socket.write(bytes);
+      timer = setTimeout(write, !isBody && headPiece === Infinity ? 0 : everyMs);
+    };
+    write();
+  });
+}
+
+/** One request sent slowly (sendPaced), and its answer. */
+export async function pacedRequest(baseUrl: string, head: string, body: Buffer | string, pace: Pace): Promise<PacedAnswer> {
+  const r = await sendPaced(baseUrl, Buffer.from(head, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body), pace);
+  return { ...parseAnswer(r.received), answeredMs: r.answeredMs, closed: r.closed, sent: r.sent };
+}
+
+/** `bytes` (a head and its body, the head up to the blank line) sent slowly, as `exchange` reads answers. */
+export async function pacedExchange(baseUrl: string, bytes: Buffer, pace: Pace): Promise<Exchange> {
+  const end = bytes.indexOf('\r\n\r\n') + 4;
+  const r = await sendPaced(baseUrl, bytes.subarray(0, end), bytes.subarray(end), pace);
+  return { ...parseAnswers(r.received), closed: r.closed, ms: r.ms };
+}
+
 function parseAnswer(bytes: Buffer): Omit<RawAnswer, 'answeredMs' | 'closed'> & { complete: boolean } {
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return { status: 0, headers: {}, body: '', complete: false };
