@@ -31,14 +31,19 @@ import {
   queryPathCase,
   rawCase,
   restJsonCase,
+  slowCase,
+  wsCase,
   type HttpCase,
   type InputContext,
   type RawCase,
+  type WsCase,
+  type WsStep,
 } from './support/fuzz-inputs.js';
 import { serverUrl } from './support/db.js';
-import { CONFIGURED_PLATFORMS, snapshotDiff, startFuzzServer, type FuzzServer, type Snapshot } from './support/fuzz-server.js';
+import { CONFIGURED_PLATFORMS, FUZZ_LIMITS, snapshotDiff, startFuzzServer, type FuzzServer, type Snapshot } from './support/fuzz-server.js';
 import { ROOT } from './support/process.js';
-import { exchange, type Exchange } from './support/raw.js';
+import { exchange, pacedExchange, type Exchange } from './support/raw.js';
+import WebSocket from 'ws';
 
 const BASE_SEED = process.env.FUZZ_SEED ? Number.parseInt(process.env.FUZZ_SEED, 10) : 20_261_201;
 if (!Number.isSafeInteger(BASE_SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
@@ -54,6 +59,8 @@ const PHASES = {
   multipart: { runs: 350, budgetMs: 20_000 },
   graphql: { runs: 650, budgetMs: 18_000 },
   framing: { runs: 220, budgetMs: 10_000 },
+  'slow-body': { runs: 24, budgetMs: 25_000 },
+  websocket: { runs: 200, budgetMs: 12_000 },
 } as const;
 type PhaseName = keyof typeof PHASES;
 
@@ -305,6 +312,68 @@ function frame(c: HttpCase): Buffer {
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8'), c.body ?? Buffer.alloc(0)]);
 }
 
+/** The codes the server may close a socket with: the protocol's refusals, an idle socket (1000) and a key holding too many (1013). */
+const WS_REFUSALS = new Set([1000, 1002, 1007, 1009, 1013, 4400, 4401, 4403, 4409, 4429]);
+
+interface WsOutcome {
+  /** who closed the socket, or 'open' when it was still open after the steps */
+  closedBy: 'server' | 'client' | 'open';
+  code: number;
+  reason: string;
+  /** the messages read, parsed */
+  messages: any[];
+}
+
+const showStep = (st: WsStep) => (st.kind === 'text' ? st.text.slice(0, 300) : st.kind === 'binary' ? `binary ${st.bytes.toString('hex').slice(0, 80)}` : st.kind === 'oversized' ? `${st.bytes} bytes` : 'text frame not UTF-8');
+
+/** Opens a socket on /graphql, sends `steps` in order, and reads until the server closes it or a moment passes. */
+function wsExchange(baseUrl: string, steps: WsStep[]): Promise<WsOutcome> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${baseUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const messages: any[] = [];
+    let closing = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        closing = true;
+        if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+        else resolve({ closedBy: 'open', code: 0, reason: '', messages });
+      }, 300);
+    };
+    ws.on('error', () => {});
+    /** called once with the next message or the close: a client waits for its connection_init's answer */
+    let heard: (() => void) | undefined;
+    const hear = () => {
+      const h = heard;
+      heard = undefined;
+      h?.();
+    };
+    ws.on('message', (data, binary) => {
+      messages.push(binary ? { binary: true } : (() => { try { return JSON.parse(String(data)); } catch { return { text: String(data) }; } })());
+      hear();
+      settle();
+    });
+    ws.on('close', (code, reason) => {
+      hear();
+      clearTimeout(timer);
+      resolve({ closedBy: closing ? 'client' : 'server', code, reason: String(reason), messages });
+    });
+    ws.on('unexpected-response', (_req, res) => resolve({ closedBy: 'server', code: res.statusCode ?? 0, reason: 'upgrade refused', messages }));
+    ws.on('open', async () => {
+      for (const st of steps) {
+        if (ws.readyState !== WebSocket.OPEN) break;
+        if (st.kind === 'text') ws.send(st.text);
+        else if (st.kind === 'binary') ws.send(st.bytes, { binary: true });
+        else if (st.kind === 'badUtf8') ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+        else ws.send(Buffer.alloc(st.bytes, 0x61), { binary: false });
+        if (st.kind === 'text' && st.text.includes('"connection_init"')) await new Promise<void>((r) => ((heard = r), setTimeout(hear, 1_000)));
+      }
+      settle();
+    });
+  });
+}
+
 class Phase {
   requests = 0;
   readonly statuses = new Map<string, number>();
@@ -336,7 +405,11 @@ class Phase {
     this.requests++;
     const logFrom = server.output().length;
     // done once each request has its answer, whether or not the server keeps the connection (SSE answers say keep-alive)
-    const ex = await exchange(server.url, c.bytes, { waitMs: c.waitMs, halfClose: c.halfClose, head: method === 'HEAD', answers: Math.max(1, c.targets.length) });
+    const ex = c.pace
+      ? await pacedExchange(server.url, c.bytes, { ...c.pace, waitMs: c.waitMs })
+      : await exchange(server.url, c.bytes, { waitMs: c.waitMs, halfClose: c.halfClose, head: method === 'HEAD', answers: Math.max(1, c.targets.length) });
+    // a slow head answered before it was whole names no door yet: its refusal comes in /v1's shape
+    const targets = 'headSent' in ex && !ex.headSent ? ['/'] : c.targets;
     const fail = (problem: string) => {
       // the whole request, to send again by hand
       const saved = path.join(os.tmpdir(), `fuzz-${this.name}-failure.bin`);
@@ -360,7 +433,7 @@ class Phase {
     if (!server.alive()) fail('the server process exited');
     if (!ex.answers.length && c.complete) fail(`no answer within ${c.waitMs} ms`);
     ex.answers.forEach((a, i) => {
-      const target = c.targets[i] ?? '/';
+      const target = targets[i] ?? '/';
       const problems = problemsOf(a, i === 0 ? method : 'GET', target);
       if (problems.length) fail(problems.join('; '));
     });
@@ -373,15 +446,21 @@ class Phase {
       .filter((l) => /"level":(5|6)\d/.test(l));
     if (logged.length) fail(`the server logged an error:\n${logged.join('\n').slice(0, 3000)}`);
 
-    if (ex.answers.some((a, i) => accepted(a, c.targets[i] ?? '/', i === 0 ? c.roots : 1))) {
+    if (ex.answers.some((a, i) => accepted(a, targets[i] ?? '/', i === 0 ? c.roots : 1))) {
       const after = await server.snapshot();
-      const expected = ex.answers.length === 1 && c.targets.length === 1 ? acceptedChanges(c.label, ex.answers[0]) : null;
+      const expected = ex.answers.length === 1 && targets.length === 1 ? acceptedChanges(c.label, ex.answers[0]) : null;
       const beyond = expected ? unexpectedChanges(this.baseline, after, expected) : [];
       if (beyond.length) fail(`${ex.answers[0].status} changed other than it should:\n${beyond.join('\n')}`);
       this.baseline = after;
       return;
     }
     // refused, or never sent whole: nothing changed, once what the request left behind is gone
+    const changed = await this.changes();
+    if (changed) fail(`the state changed after a refusal:\n${changed}`);
+  }
+
+  /** How the state differs from the baseline once what a refused request left behind had a moment to go; '' when it does not. */
+  private async changes(): Promise<string> {
     let after = await server.snapshot();
     let diff = snapshotDiff(this.baseline, after);
     for (const t0 = Date.now(); diff.length && Date.now() - t0 < SETTLE_MS; ) {
@@ -389,10 +468,48 @@ class Phase {
       after = await server.snapshot();
       diff = snapshotDiff(this.baseline, after);
     }
-    if (diff.length) {
-      const temp = await server.tempFiles();
-      fail(`the state changed after a refusal:\n${diff.join('\n')}${temp.length ? `\ntemporary files now: ${temp.join(', ')}` : ''}`);
+    if (!diff.length) return '';
+    const temp = await server.tempFiles();
+    return `${diff.join('\n')}${temp.length ? `\ntemporary files now: ${temp.join(', ')}` : ''}`;
+  }
+
+  /**
+   * A WebSocket case: each socket ends open, closed by the client, or closed by the server with a
+   * refusal of the protocol's (never a fault of the server's: 1011, 4500); no error a socket reads
+   * is INTERNAL_SERVER_ERROR; no more sockets of one key are acknowledged than it may hold; and,
+   * as every case only reads, nothing changes.
+   */
+  async ws(c: WsCase) {
+    reached.add(c.label);
+    this.requests++;
+    const logFrom = server.output().length;
+    const outcomes = await Promise.all(Array.from({ length: c.sockets }, () => wsExchange(server.url, c.steps)));
+    const fail = (problem: string) => {
+      throw new Error(`${this.name}: ${c.label}: ${problem}\n\nsent:\n${c.steps.map(showStep).join('\n')}\n\nread:\n${JSON.stringify(outcomes, null, 1).slice(0, 3000)}\n\nserver output:\n${server.output().slice(-3000)}`);
+    };
+    for (const o of outcomes) {
+      const key = o.closedBy === 'server' ? `ws ${o.code}` : `ws ${o.closedBy}`;
+      this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
     }
+    if (!server.alive()) fail('the server process exited');
+    for (const o of outcomes) {
+      if (o.closedBy === 'server' && !WS_REFUSALS.has(o.code)) fail(`closed ${o.code} ${o.reason}`);
+      for (const m of o.messages) {
+        const errors: any[] = m.type === 'error' ? (Array.isArray(m.payload) ? m.payload : []) : (m.payload?.errors ?? []);
+        const codes = errors.map((e) => e?.extensions?.code);
+        if (codes.some((code) => code === 'INTERNAL_SERVER_ERROR' || !CODES.has(code))) fail(`an error with code ${codes.join(', ')}`);
+      }
+    }
+    const acknowledged = outcomes.filter((o) => o.messages.some((m) => m.type === 'connection_ack')).length;
+    if (acknowledged > FUZZ_LIMITS.wsMaxSocketsPerKey) fail(`${acknowledged} sockets of one key acknowledged, over ${FUZZ_LIMITS.wsMaxSocketsPerKey}`);
+    const logged = server
+      .output()
+      .slice(logFrom)
+      .split('\n')
+      .filter((l) => /"level":(5|6)\d/.test(l));
+    if (logged.length) fail(`the server logged an error:\n${logged.join('\n').slice(0, 3000)}`);
+    const changed = await this.changes();
+    if (changed) fail(`the state changed:\n${changed}`);
   }
 
   /** the process is healthy, nothing temporary stays under DATA_DIR and nothing there is held open */
@@ -505,6 +622,8 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
   phaseIt('multipart', () => fuzz('multipart', multipartCase, (p, c) => p.send(c)));
   phaseIt('graphql', () => fuzz('graphql', graphqlCase, (p, c) => p.send(c)));
   phaseIt('framing', () => fuzz('framing', rawCase, (p, c) => p.run(c)));
+  phaseIt('slow-body', () => fuzz('slow-body', slowCase, (p, c) => p.run(c)));
+  phaseIt('websocket', () => fuzz('websocket', (x) => wsCase(x, { maxPayloadBytes: FUZZ_LIMITS.wsMaxPayloadBytes, maxSocketsPerKey: FUZZ_LIMITS.wsMaxSocketsPerKey }), (p, c) => p.ws(c)));
 
   it.skipIf(!!ONLY)('reached every /v1 route and every mutation of the schema', () => {
     expect(REST_ROUTES.map((r) => `${r.method} ${r.url}`).sort()).toEqual(routes.map((r) => `${r.method} ${r.url}`).sort());

@@ -34,7 +34,7 @@ import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, PRIVACY_LEVELS } from '..
 import { STATS_METRICS } from '../../src/stats/service.js';
 import { THEME_FONTS } from '../../src/themes/schemas.js';
 import type { Actor, Foreign } from './fuzz-server.js';
-import { multipartBody } from './raw.js';
+import { multipartBody, type Pace } from './raw.js';
 
 // ---------------------------------------------------------------------------
 // what the arbitraries draw from
@@ -82,6 +82,8 @@ export interface RawCase {
   waitMs: number;
   /** how many root fields a GraphQL document runs (1 when left out) */
   roots?: number;
+  /** sent a piece at a time (a slow client) rather than at once */
+  pace?: Pace;
 }
 
 /** A JSON text written as is into a body (a value nested thousands deep, a number JSON.stringify would not write). */
@@ -1690,23 +1692,51 @@ export function graphqlCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
 const CRLF = '\r\n';
 
 /** requests whose framing is broken: lengths that lie, bad chunks, oversized or garbage heads, cut-off bodies */
+/** A request that would be fine, to send broken or slowly: its target, method, Content-Type and body. */
+function sendableRequest(ctx: InputContext, a: Actor): fc.Arbitrary<{ target: string; method: string; type: string; body: Buffer; roots?: number }> {
+  const fields = bodyFields(ctx, a);
+  return fc.oneof(
+    w(3, bodyArb(fields.createProject).map((b) => ({ target: '/v1/projects', method: 'POST', type: 'application/json', body: bodyBytes(b) }))),
+    w(2, bodyArb(fields.createUserMedia).map((b) => ({ target: '/v1/user-media', method: 'POST', type: 'application/json', body: bodyBytes(b) }))),
+    w(1, bodyArb(fields.updatePreset).map((b) => ({ target: `/v1/presets/${a.presets[0]}`, method: 'PUT', type: 'application/json', body: bodyBytes(b) }))),
+    w(2, graphqlCase({ ...ctx, actors: [a] }).map((c) => ({ target: '/graphql', method: 'POST', type: 'application/json', body: c.body!, roots: c.roots }))),
+    w(
+      2,
+      multipartCase({ ...ctx, actors: [a] })
+        .filter((c) => !c.cutOff)
+        .map((c) => ({ target: c.target, method: 'POST', type: c.headers.find(([n]) => n === 'content-type')![1], body: c.body! })),
+    ),
+  );
+}
+
+/** A request sent slowly (RawCase.pace): its head, or its body, a few bytes at a time, at a pace that may or may not beat the server's limits. */
+export function slowCase(ctx: InputContext): fc.Arbitrary<RawCase> {
+  return fc.integer({ min: 0, max: ctx.actors.length - 1 }).chain((ai) => {
+    const a = ctx.actors[ai];
+    return fc
+      // bodies of at most 256 KiB: a larger one moving above the floors takes its time, and teaches nothing more
+      .tuple(sendableRequest(ctx, a).filter((r) => r.body.length <= 256 * 1024), fc.constantFrom('head', 'body'), fc.integer({ min: 1, max: 64 * 1024 }), fc.integer({ min: 10, max: 250 }))
+      .map(([r, slow, piece, everyMs]): RawCase => {
+        const head = `${r.method} ${r.target} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}x-api-key: ${a.key}${CRLF}Content-Type: ${r.type}${CRLF}Content-Length: ${r.body.length}${CRLF}Connection: close${CRLF}${CRLF}`;
+        return {
+          label: `${r.method} ${r.target} (slow ${slow}, ${piece} bytes every ${everyMs} ms)`,
+          bytes: Buffer.concat([Buffer.from(head, 'latin1'), r.body]),
+          targets: [r.target],
+          complete: true,
+          halfClose: false,
+          waitMs: 10_000,
+          roots: r.roots,
+          pace: slow === 'head' ? { headPiece: Math.min(piece, 16), piece: 64 * 1024, everyMs } : { piece, everyMs },
+        };
+      });
+  });
+}
+
 export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
   return fc.integer({ min: 0, max: ctx.actors.length - 1 }).chain((ai) => {
     const a = ctx.actors[ai];
-    const fields = bodyFields(ctx, a);
     // a request to break: its target and a body that would be fine
-    const base = fc.oneof(
-      w(3, bodyArb(fields.createProject).map((b) => ({ target: '/v1/projects', method: 'POST', type: 'application/json', body: bodyBytes(b) }))),
-      w(2, bodyArb(fields.createUserMedia).map((b) => ({ target: '/v1/user-media', method: 'POST', type: 'application/json', body: bodyBytes(b) }))),
-      w(1, bodyArb(fields.updatePreset).map((b) => ({ target: `/v1/presets/${a.presets[0]}`, method: 'PUT', type: 'application/json', body: bodyBytes(b) }))),
-      w(2, graphqlCase({ ...ctx, actors: [a] }).map((c) => ({ target: '/graphql', method: 'POST', type: 'application/json', body: c.body!, roots: c.roots }))),
-      w(
-        2,
-        multipartCase({ ...ctx, actors: [a] })
-          .filter((c) => !c.cutOff)
-          .map((c) => ({ target: c.target, method: 'POST', type: c.headers.find(([n]) => n === 'content-type')![1], body: c.body! })),
-      ),
-    );
+    const base = sendableRequest(ctx, a);
     const head = (method: string, target: string, lines: string[]) => `${method} ${target} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}x-api-key: ${a.key}${CRLF}${lines.map((l) => l + CRLF).join('')}${CRLF}`;
     const framed = fc
       .tuple(
@@ -1844,5 +1874,73 @@ export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
         return { label: `GET (oversized head: ${how})`, bytes: Buffer.from(head('GET', target, [...lines, 'Connection: close']), 'latin1'), targets: [target], complete: true, halfClose: false, waitMs: 10_000 };
       });
     return fc.oneof(w(6, framed), w(2, garbageHead), w(1, bigHead));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// the WebSocket door: graphql-ws messages, well-formed or not, on one or several sockets
+
+/** One thing a client sends on a socket. */
+export type WsStep =
+  | { kind: 'text'; text: string }
+  | { kind: 'binary'; bytes: Buffer }
+  /** a text frame whose bytes are not UTF-8 */
+  | { kind: 'badUtf8' }
+  /** a message this many bytes long */
+  | { kind: 'oversized'; bytes: number };
+
+export interface WsCase {
+  label: string;
+  /** sockets opened at once, each sent `steps` */
+  sockets: number;
+  steps: WsStep[];
+}
+
+const wsMessage = (m: Record<string, unknown>): WsStep => ({ kind: 'text', text: JSON.stringify(m) });
+
+/** What a graphql-ws client (or an attacker) sends over /graphql; nothing in it may change state (queries and subscriptions only). */
+export function wsCase(ctx: InputContext, limits: { maxPayloadBytes: number; maxSocketsPerKey: number }): fc.Arbitrary<WsCase> {
+  return fc.integer({ min: 0, max: ctx.actors.length - 1 }).chain((ai) => {
+    const a = ctx.actors[ai];
+    const payload = fc.oneof(
+      w(4, pick<unknown>({ 'x-api-key': a.key }, { apiKey: a.key }, { Authorization: `Bearer ${a.key}` })),
+      w(3, pick<unknown>(undefined, {}, { 'x-api-key': 'sk-unknown' }, { 'x-api-key': ctx.foreign.apiKey }, { 'x-api-key': 42 }, { apiKey: [a.key] }, null, 'sk', [a.key], { Authorization: a.key })),
+      w(1, fc.jsonValue({ maxDepth: 3 })),
+    );
+    const id = fc.oneof(pick('1', '2', ''), fc.string({ maxLength: 8 }));
+    const query = fc.oneof(
+      pick(
+        '{ languages { code } }',
+        '{ projects(first: 2) { edges { node { id title } } } }',
+        `subscription { projectUpdates(projectId: "${a.projects[0]}", follow: true) { status } }`,
+        `subscription { projectUpdates(projectId: "${ctx.foreign.project}") { status } }`,
+        `subscription { jobEvents(jobId: "not-a-job") { type } }`,
+        `subscription { publicationUpdates(publicationId: "${a.publications[0]}") { status } }`,
+        'subscription { nope }',
+        '{ languages { code } } { languages { code } }',
+        `{ ${'a { '.repeat(40)}${'} '.repeat(40)}}`,
+      ),
+      fc.string({ maxLength: 200 }),
+    );
+    const step: fc.Arbitrary<WsStep> = fc.oneof(
+      w(4, payload.map((p) => wsMessage(p === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload: p }))),
+      w(4, fc.tuple(id, query, fc.option(fc.jsonValue({ maxDepth: 2 }))).map(([i, q, v]) => wsMessage({ id: i, type: 'subscribe', payload: { query: q, ...(v === null ? {} : { variables: v }) } }))),
+      w(2, id.map((i) => wsMessage({ id: i, type: 'complete' }))),
+      w(1, pick(wsMessage({ type: 'ping' }), wsMessage({ type: 'pong', payload: { a: 1 } }), wsMessage({ type: 'next', id: '1', payload: {} }), wsMessage({ type: 'connection_ack' }), wsMessage({ type: 'nope' }))),
+      w(2, fc.string({ maxLength: 300 }).map((text): WsStep => ({ kind: 'text', text }))),
+      w(1, fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b): WsStep => ({ kind: 'binary', bytes: Buffer.from(b) }))),
+      w(1, fc.constant<WsStep>({ kind: 'badUtf8' })),
+      w(1, fc.integer({ min: limits.maxPayloadBytes + 1, max: limits.maxPayloadBytes * 2 }).map((bytes): WsStep => ({ kind: 'oversized', bytes }))),
+    );
+    // most sockets begin as a client would, with a valid key, so that what follows reaches operations
+    const first = fc.oneof(w(3, pick(wsMessage({ type: 'connection_init', payload: { 'x-api-key': a.key } }))), w(1, step));
+    const single = fc.tuple(first, fc.array(step, { maxLength: 5 })).map(([head, rest]) => ({ label: `ws (${rest.length + 1} messages)`, sockets: 1, steps: [head, ...rest] }));
+    // more sockets of one key than it may hold
+    const many = fc.integer({ min: limits.maxSocketsPerKey + 1, max: limits.maxSocketsPerKey + 3 }).map((n) => ({
+      label: `ws (${n} sockets of one key)`,
+      sockets: n,
+      steps: [wsMessage({ type: 'connection_init', payload: { 'x-api-key': a.key } }), wsMessage({ id: '1', type: 'subscribe', payload: { query: '{ languages { code } }' } })],
+    }));
+    return fc.oneof(w(6, single), w(1, many));
   });
 }

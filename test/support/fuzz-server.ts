@@ -127,6 +127,9 @@ const URL_SECRET = 'fuzz-url-signing-secret-0123456789';
  * holds, and connecting on them is refused. Every platform's host is a closed
  * port here, so that nothing the server does could reach a platform.
  */
+/** The server's connection limits, short enough that the slow-body and websocket phases reach them (README, Connection limits). */
+export const FUZZ_LIMITS = { headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, uploadWindowMs: 2_000, wsMaxPayloadBytes: 64 * 1024, wsMaxSocketsPerKey: 4, wsIdleTimeoutMs: 1_000 };
+
 export const CONFIGURED_PLATFORMS: readonly PlatformKey[] = ['videoshare', 'shortvideo', 'microblog'];
 
 function platformEnv(): Record<string, string> {
@@ -167,6 +170,12 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       URL_SIGNING_SECRET: URL_SECRET,
       MAX_PROJECT_BYTES: String(maxProjectBytes),
       INSTANCE_NAME: 'fuzz-server',
+      REQUEST_HEADERS_TIMEOUT_MS: String(FUZZ_LIMITS.headersTimeoutMs),
+      REQUEST_BODY_TIMEOUT_MS: String(FUZZ_LIMITS.bodyTimeoutMs),
+      UPLOAD_WINDOW_MS: String(FUZZ_LIMITS.uploadWindowMs),
+      WS_MAX_PAYLOAD_BYTES: String(FUZZ_LIMITS.wsMaxPayloadBytes),
+      WS_MAX_SOCKETS_PER_KEY: String(FUZZ_LIMITS.wsMaxSocketsPerKey),
+      WS_IDLE_TIMEOUT_MS: String(FUZZ_LIMITS.wsIdleTimeoutMs),
       ...platformEnv(),
     });
     db = createPrisma(database.url, { max: 4 });

@@ -90,7 +90,8 @@ function sendPaced(baseUrl: string, head: Buffer, body: Buffer, { piece = 1, hea
   cut(head, Math.min(headPiece, head.length) || 1, false);
   cut(body, piece, true);
   const { hostname, port } = new URL(baseUrl);
-  return new Promise<{ received: Buffer; closed: boolean; sent: number; answeredMs: number; ms: number }>((resolve) => {
+  const headPieces = pieces.filter((p) => !p.body).length;
+  return new Promise<{ received: Buffer; closed: boolean; sent: number; headSent: boolean; answeredMs: number; ms: number }>((resolve) => {
     const socket = net.connect(Number(port), hostname);
     const t0 = Date.now();
     let received = Buffer.alloc(0);
@@ -103,7 +104,7 @@ function sendPaced(baseUrl: string, head: Buffer, body: Buffer, { piece = 1, hea
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ received, closed, sent, answeredMs: answeredMs < 0 ? Date.now() - t0 : answeredMs, ms: Date.now() - t0 });
+      resolve({ received, closed, sent, headSent: next >= headPieces, answeredMs: answeredMs < 0 ? Date.now() - t0 : answeredMs, ms: Date.now() - t0 });
     };
     socket.on('data', (d) => {
       received = Buffer.concat([received, d]);
@@ -134,11 +135,11 @@ export async function pacedRequest(baseUrl: string, head: string, body: Buffer |
   return { ...parseAnswer(r.received), answeredMs: r.answeredMs, closed: r.closed, sent: r.sent };
 }
 
-/** `bytes` (a head and its body, the head up to the blank line) sent slowly, as `exchange` reads answers. */
-export async function pacedExchange(baseUrl: string, bytes: Buffer, pace: Pace): Promise<Exchange> {
+/** `bytes` (a head and its body, the head up to the blank line) sent slowly, as `exchange` reads answers; `headSent` tells whether the head went whole. */
+export async function pacedExchange(baseUrl: string, bytes: Buffer, pace: Pace): Promise<Exchange & { headSent: boolean }> {
   const end = bytes.indexOf('\r\n\r\n') + 4;
   const r = await sendPaced(baseUrl, bytes.subarray(0, end), bytes.subarray(end), pace);
-  return { ...parseAnswers(r.received), closed: r.closed, ms: r.ms };
+  return { ...parseAnswers(r.received), closed: r.closed, ms: r.ms, headSent: r.headSent };
 }
 
 function parseAnswer(bytes: Buffer): Omit<RawAnswer, 'answeredMs' | 'closed'> & { complete: boolean } {

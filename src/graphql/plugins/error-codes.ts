@@ -11,7 +11,8 @@ type AnyError = GraphQLError | GraphQLFormattedError;
  * (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED) or none: they are the
  * caller's errors, BAD_REQUEST. Errors of execution were masked to the list already.
  */
-function withSpecCode(e: AnyError): AnyError {
+export function withSpecCode<E extends AnyError>(e: E): E;
+export function withSpecCode(e: AnyError): AnyError {
   const code = e.extensions?.code;
   if (typeof code === 'string' && code in ERROR_STATUS) return e;
   const extensions = { ...e.extensions, code: 'BAD_REQUEST' };
