@@ -104,6 +104,8 @@ function commonErrors(r: Route, limit: number | undefined): Array<[ErrorCode, st
     out.push(['UNSUPPORTED_MEDIA_TYPE', 'the body is not application/json']);
     out.push(['PAYLOAD_TOO_LARGE', 'the body is over 10 MB']);
   }
+  if (r.form) out.push(['REQUEST_TIMEOUT', 'the upload moved slower than the floor of docs/api.md, Connection limits (a code beyond the first specification)']);
+  else if (r.body) out.push(['REQUEST_TIMEOUT', 'the body did not arrive whole within the deadline of docs/api.md, Connection limits (a code beyond the first specification)']);
   if (limit !== undefined) out.push(['RATE_LIMIT_EXCEEDED', `over ${limit} requests in the hour: retryAfter and Retry-After say when to come back`]);
   out.push(['INTERNAL_SERVER_ERROR', 'a fault of the service']);
   return out;
