@@ -193,7 +193,7 @@ async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number
     keep,
     zooms: emphasisZooms(words, keep),
     assPath,
-    fontsDir: fontsDir([]),
+    fontsDir: fontsDir(fx.dir),
     overlays: [{ path: fx.broll, kind: 'VIDEO', start: 6, end: 9.5, layout: 'cover' }],
     // the loudness is measured at transcription, before any export
     audio: { clean: true, gainDb: normalizingGain((await measureLoudness(file)).loudness), music: { path: fx.music, volume: 30 } },

@@ -127,7 +127,7 @@ export async function transcriptionDictionary(): Promise<Row[]> {
       await engine.transcribe(short, { language: 'en', dictionary: UNRELATED });
       dictionary.push(performance.now() - t0);
       t0 = performance.now();
-      const v = await decoderVocabulary(UNRELATED, { searchPath: loadConfig().searchPath });
+      const v = await decoderVocabulary(UNRELATED, { searchPath: loadConfig().searchPath, workDir: dir });
       files.push(performance.now() - t0);
       await v?.dispose();
     }

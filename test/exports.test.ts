@@ -12,7 +12,6 @@ import { JOB_NAMES } from '../src/jobs/names.js';
 import { probe } from '../src/media/ffprobe.js';
 import { move } from '../src/projects/lifecycle.js';
 import { PREVIEW, previewSize } from '../src/media/render/graph.js';
-import { localFiles } from '../src/storage/storage.js';
 import { verifyWebhook } from '../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from './support/app.js';
 import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from './support/media.js';
@@ -399,8 +398,9 @@ describe('GET /v1/projects/{id}/captions', () => {
     /** the captions of the ASS file the export burns in, one per page */
     const burnedIn = async (id: string) => {
       const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id } });
-      const { storage } = app.runtime.app;
-      const { ass } = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 }, localFiles(storage, path.join(app.dataDir, 'tmp', 'plan')));
+      // as an export's work folder
+      const dir = await fs.mkdtemp(path.join(app.dataDir, 'plan-'));
+      const { ass } = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 }, dir).finally(() => fs.rm(dir, { recursive: true, force: true }));
       return ass
         .split('\n')
         .filter((l) => l.startsWith('Dialogue:') && l.includes(',Caption,'))

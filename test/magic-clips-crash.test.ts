@@ -1,7 +1,9 @@
 // Workers SIGKILLed in the middle of a magic-clips project: workers in their own processes over a real
 // PostgreSQL, the API in this one. One is killed while it renders a clip, the next after it stored the last
-// clip but before the project ended. The project completes with each clip once, each clip's files once in
-// storage, one completion webhook event, one clip credit spent and no work file left.
+// clip but before the project ended. The killed render's ffmpeg dies with its worker, nothing of the workers
+// is ever in the system's temp folder, and the next worker's start removes the dead one's work folders. The
+// project completes with each clip once, each clip's files once in storage, one completion webhook event,
+// one clip credit spent and no work file left.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,7 +17,7 @@ import { startFakeOpenAI, type FakeOpenAI } from './fixtures/fake-openai.js';
 import { createUser, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from './support/db.js';
 import { serveFolder, type FileServer } from './support/media.js';
-import { spawnReady, type Child } from './support/process.js';
+import { childrenOf, ended, spawnReady, type Child } from './support/process.js';
 import { TALK_SENTENCES } from './support/talk.js';
 import { httpsWebhookInbox, type HttpsWebhookInbox } from './support/webhooks.js';
 
@@ -37,9 +39,21 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The work folders under `dir` whose `.owner` names process `pid` (src/writer.ts: `<pid>-<start>@<host>`). */
+async function foldersOf(dir: string, pid: number): Promise<string[]> {
+  const owner = (name: string) => fs.readFile(path.join(dir, name, '.owner'), 'utf8').catch(() => '');
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const owners = await Promise.all(names.map(owner));
+  return names.filter((_, i) => new RegExp(`^${pid}(-\\d+)?@`).test(owners[i]));
+}
+
 // Cross-process job pick-up needs a real PostgreSQL (NOTIFY does not cross PGlite's connections).
 describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips project', () => {
   let dir: string;
+  /** the workers' TMPDIR, apart from every other process's */
+  let tmpdir: string;
+  /** what the workers left in their TMPDIR, but for the compile cache of tsx, which runs the TypeScript */
+  const inTmpdir = async () => (await fs.readdir(tmpdir)).filter((n) => !/^tsx-\d+$/.test(n));
   let database: TestDatabase;
   let api: TestApp;
   let files: FileServer;
@@ -50,6 +64,8 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mc-crash-'));
+    tmpdir = path.join(dir, 'tmpdir');
+    await fs.mkdir(tmpdir);
     await run('ffmpeg', [
       '-hide_banner', '-loglevel', 'error', '-y',
       '-f', 'lavfi', '-i', `testsrc2=s=256x144:r=25:d=${SOURCE_SECONDS}`, '-f', 'lavfi', '-i', `sine=f=220:d=${SOURCE_SECONDS}`,
@@ -71,11 +87,12 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  /** `npm run worker` as its own process group: a SIGKILL takes its ffmpeg with it, as a crashed container would */
+  /** `npm run worker`, killed alone: its children must die with it */
   const worker = async (name: string) => {
     const w = await spawnReady(
       'test/fixtures/worker-process.ts',
       {
+        TMPDIR: tmpdir,
         DATABASE_URL: database.url,
         DATA_DIR: api.dataDir,
         PUBLIC_URL: api.url,
@@ -94,7 +111,6 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
         INSTANCE_NAME: name,
       },
       60_000,
-      { group: true },
     );
     workers.push(w);
     return w;
@@ -137,7 +153,16 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
       if ((p.progress as { stage?: string } | null)?.stage !== 'clips') continue;
       killed = await rendering(await db.magicClip.findMany({ where: { projectId: id } }));
     }
+    const renders = childrenOf(first.proc.pid!, 'ffmpeg');
+    expect(renders.length).toBeGreaterThan(0);
+    const killedAt = Date.now();
     await first.stop('SIGKILL');
+    // its ffmpeg dies with it, not when the render would have ended
+    for (; renders.some((p) => !ended(p)); await sleep(20)) {
+      if (Date.now() - killedAt > 2000) throw new Error(`ffmpeg ${renders.filter((p) => !ended(p)).map((p) => p.pid)} runs on 2 s after its worker was killed`);
+    }
+    // the render's scratch files were in its work folder, none in the system's temp folder
+    expect(await inTmpdir()).toEqual([]);
     const clipsAtKill = await db.magicClip.findMany({ where: { projectId: id } });
     expect(clipsAtKill).toHaveLength(2);
     expect(clipsAtKill.find((c) => c.id === killed)).toMatchObject({ status: 'processing', outputKey: null });
@@ -149,6 +174,10 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     // its run has told the project so), the test holds the project's row, so the run of the last clip stops
     // in the project's move to completed
     const second = await worker('worker-b');
+    // the next worker's start removes the dead one's work folders
+    for (const t0 = Date.now(); (await foldersOf(workDir, first.proc.pid!)).length > 0; await sleep(100)) {
+      if (Date.now() - t0 > 10_000) throw new Error(`the killed worker's folders stay: ${await foldersOf(workDir, first.proc.pid!)}`);
+    }
     const hold = new pg.Client({ connectionString: database.url });
     await hold.connect();
     try {
@@ -232,6 +261,7 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
 
     // no work file left: the killed render's folder went when its clip was rendered again
     expect(await filesUnder(workDir)).toEqual([]);
+    expect(await inTmpdir()).toEqual([]);
     expect((await filesUnder(path.join(api.dataDir, 'media'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 150_000);
 });

@@ -55,7 +55,7 @@ describe('generated pronunciations', () => {
 
   it("come out as the model's own dictionary has common words", async () => {
     const words = ['water', 'church', 'judge', 'thought', 'hurry', 'camera', 'music', 'nation', 'vision', 'mother', 'thinking', 'house', 'near', 'chair', 'sure'];
-    const generated = await generatePronunciations(words, searchPath);
+    const generated = await generatePronunciations(words, { searchPath, workDir: dir });
     const cmu = cmuPronunciations(modelDictionary, new Set(words));
     for (const w of words) {
       expect(generated.get(w), w).toHaveLength(1);
@@ -65,7 +65,7 @@ describe('generated pronunciations', () => {
 
   it('reads words the model lacks, punctuation inside a word included, one pronunciation each', async () => {
     const words = ['Zyntrix', 'Node.js', 'Kovalenko'];
-    const generated = await generatePronunciations(words, searchPath);
+    const generated = await generatePronunciations(words, { searchPath, workDir: dir });
     expect([...generated.keys()]).toEqual(words);
     expect(generated.get('Zyntrix')).toEqual(['Z IH N T R IH K S']);
     expect(generated.get('Kovalenko')).toEqual(['K OW V AH L EH NG K OW']);
@@ -73,7 +73,7 @@ describe('generated pronunciations', () => {
   });
 
   it('are none without espeak-ng', async () => {
-    expect((await generatePronunciations(['Zyntrix'], dir)).size).toBe(0);
+    expect((await generatePronunciations(['Zyntrix'], { searchPath: dir, workDir: dir })).size).toBe(0);
   });
 
   it('takes every variant the model dictionary has', () => {
@@ -95,9 +95,11 @@ describe('decoder vocabulary', () => {
   });
 
   it("writes the job's dictionary and control file, spells tokens back, and removes them", async () => {
-    const v = await decoderVocabulary(['Jane Doe', 'Zyntrix', 'jane doe', '(Kovalenko)'], { searchPath });
+    const v = await decoderVocabulary(['Jane Doe', 'Zyntrix', 'jane doe', '(Kovalenko)'], { searchPath, workDir: dir });
     expect(v).toBeDefined();
     const at = (flag: string) => v!.args[v!.args.indexOf(flag) + 1];
+    // in a folder of the job's own
+    expect(path.dirname(path.dirname(at('-dict')))).toBe(dir);
     expect(at('-lmname')).toBe('dictionary');
     const dict = await fs.readFile(at('-dict'), 'utf8');
     expect(dict.startsWith(modelDictionary)).toBe(true);
@@ -118,9 +120,9 @@ describe('decoder vocabulary', () => {
   });
 
   it('is nothing to add for an empty dictionary, or without the model files', async () => {
-    expect(await decoderVocabulary(undefined, { searchPath })).toBeUndefined();
-    expect(await decoderVocabulary([' ', '...'], { searchPath })).toBeUndefined();
-    expect(await decoderVocabulary(['Zyntrix'], { searchPath, model: dir })).toBeUndefined();
+    expect(await decoderVocabulary(undefined, { searchPath, workDir: dir })).toBeUndefined();
+    expect(await decoderVocabulary([' ', '...'], { searchPath, workDir: dir })).toBeUndefined();
+    expect(await decoderVocabulary(['Zyntrix'], { searchPath, workDir: dir, model: dir })).toBeUndefined();
   });
 });
 
@@ -141,19 +143,22 @@ describe('pocketsphinx with a dictionary', () => {
     expect(before.length).toBeGreaterThan(4);
     for (const name of NAMED) expect(before).not.toContain(name);
 
-    // the job's files go to TMPDIR, and are gone once the words are in
+    // the engine's files go beside the WAV, in the job's folder, never to TMPDIR, and are gone once the words are in
+    const job = path.join(dir, 'job');
     const tmp = path.join(dir, 'tmp');
-    await fs.mkdir(tmp);
+    await Promise.all([fs.mkdir(job), fs.mkdir(tmp)]);
+    await fs.copyFile(speech, path.join(job, 'speech.wav'));
     const tmpdir = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
     let heard;
     try {
-      heard = await engine.transcribe(speech, { language: 'en', dictionary: DICTIONARY });
+      heard = await engine.transcribe(path.join(job, 'speech.wav'), { language: 'en', dictionary: DICTIONARY });
     } finally {
       if (tmpdir === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmpdir;
     }
     expect(await fs.readdir(tmp)).toEqual([]);
+    expect(await fs.readdir(job)).toEqual(['speech.wav']);
     const after = text(heard);
     expect(after).toContain('Kovalenko');
     expect(after).toContain('Osaka');

@@ -195,9 +195,10 @@ describe('fonts and a real render', () => {
   it('has every template font installed and linked into fontsDir', async () => {
     expect(templateFonts()).toEqual(['Lato', 'Open Sans', 'Roboto']);
     for (const f of templateFonts()) expect(fontFamilies()).toContain(f);
-    const files = await fs.readdir(fontsDir());
+    const fonts = fontsDir(dir);
+    expect(path.dirname(fonts)).toBe(dir);
+    const files = await fs.readdir(fonts);
     for (const f of ['OpenSans-Bold.ttf', 'Roboto-Bold.ttf', 'Lato-Regular.ttf']) expect(files).toContain(f);
-    expect(fontsDir()).toBe(fontsDir());
   });
 
   const W = 360;
@@ -219,7 +220,7 @@ describe('fonts and a real render', () => {
 
   it('burns captions and the hook title, with the template fonts (no DejaVu fallback)', async () => {
     const words = 'Hello world from the captions test again'.split(' ').map((t, i) => w(t, 0.2 + i * 0.35, 0.5 + i * 0.35));
-    const fonts = fontsDir();
+    const fonts = fontsDir(dir);
     const plain = await frame(1);
     for (const [i, template] of CAPTION_TEMPLATES.entries()) {
       const hookTemplate = HOOK_TITLE_TEMPLATES[i % HOOK_TITLE_TEMPLATES.length];

@@ -300,7 +300,7 @@ describe('clip renders', () => {
     // the window as the kept range of the source: captionPages maps the words onto the clip's timeline
     const ass = buildAss({ words, keep: [{ start: window.start, end: window.start + window.duration }], template: findCaptionTemplate('classic')!, width: 360, height: 640 });
     fs.writeFileSync(f('clip words.ass'), ass);
-    const g = buildRenderGraph(clipPlan({ source: source(window), assPath: f('clip words.ass'), fontsDir: fontsDir(), preview: true, previewLongSide: 640 }));
+    const g = buildRenderGraph(clipPlan({ source: source(window), assPath: f('clip words.ass'), fontsDir: fontsDir(dir), preview: true, previewLongSide: 640 }));
     await renderVideo(g, { video: f('captioned.mp4'), preview: f('captioned-preview.mp4') });
 
     const shown = async (file: string, fps: number) => {

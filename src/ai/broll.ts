@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { tiedToThisProcess } from '../media/transcription/process.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -44,7 +45,7 @@ let fontFile: string | null | undefined;
 async function titleFont(): Promise<string | null> {
   if (fontFile !== undefined) return fontFile;
   try {
-    const { stdout } = await execFileAsync('fc-match', ['-f', '%{file}', 'Open Sans:bold'], { timeout: 15_000 });
+    const { stdout } = await execFileAsync(...tiedToThisProcess('fc-match', ['-f', '%{file}', 'Open Sans:bold']), { timeout: 15_000 });
     fontFile = stdout.trim() || null;
   } catch {
     fontFile = null;
@@ -139,8 +140,7 @@ export class TitleCardBroll implements BrollGenerator {
     ].join(';');
     try {
       await execFileAsync(
-        'ffmpeg',
-        ['-hide_banner', '-nostdin', '-y', '-filter_complex', filter, '-map', '[v]', '-t', d.toFixed(3), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-movflags', '+faststart', out],
+        ...tiedToThisProcess('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-filter_complex', filter, '-map', '[v]', '-t', d.toFixed(3), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-movflags', '+faststart', out]),
         { signal, timeout: 120_000, maxBuffer: 4 * 1024 * 1024 },
       );
       return out;

@@ -22,6 +22,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { BrollError, type BrollGenerator, type BrollOptions } from './broll.js';
+import { tiedToThisProcess } from '../media/transcription/process.js';
 import { apiEndpoint } from '../net/openai-compatible.js';
 
 const execFileAsync = promisify(execFile);
@@ -87,8 +88,7 @@ export class VideosApiBroll implements BrollGenerator {
     try {
       // cut to the asked length (re-encoded: a stream copy can only cut at keyframes); no audio
       await execFileAsync(
-        'ffmpeg',
-        ['-hide_banner', '-nostdin', '-y', '-i', raw, '-t', durationSeconds.toFixed(3), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out],
+        ...tiedToThisProcess('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-i', raw, '-t', durationSeconds.toFixed(3), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]),
         { signal: sig, timeout: 120_000, maxBuffer: 4 * 1024 * 1024 },
       );
       return out;

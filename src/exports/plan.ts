@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { App } from '../app.js';
 import { isAppError } from '../errors.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate, type CaptionTemplate } from '../catalog/caption-templates.js';
@@ -11,7 +12,7 @@ import { autoBrollOverlays } from './auto-broll.js';
 import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/render/timeline.js';
 import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
-import type { LocalFiles } from '../storage/storage.js';
+import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf, wordsOf } from '../projects/service.js';
 import type { Item, Music } from '../projects/references.js';
@@ -118,10 +119,12 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
 
 /**
  * Everything the renderer needs for one export of a project, and the captions
- * file; stored inputs (source, library media, B-roll, music) are read through
- * `files`, local copies in the export's work folder.
+ * file. `dir` is the export's work folder: stored inputs (source, library
+ * media, B-roll, music) are read through local copies in its `inputs`, the
+ * fonts linked in a folder of its own.
  */
-export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>, files: LocalFiles): Promise<ExportPlan> {
+export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>, dir: string): Promise<ExportPlan> {
+  const files = localFiles(app.storage, path.join(dir, 'inputs'));
   const meta = metaOf(stored);
   const words = wordsOf(stored);
   if (!meta || !words || !stored.sourceKey) throw new Error('the project is not transcribed');
@@ -174,7 +177,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
       output: { width: exp.width, height: exp.height, fps, preset: app.config.renderPreset },
       keep,
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
-      fontsDir: fontsDir(theme?.font ? [theme.font] : []),
+      fontsDir: fontsDir(dir, theme?.font ? [theme.font] : []),
       overlays,
       audio: { clean: project.cleanAudio, gainDb: normalizingGain(loudness), music },
     },

@@ -15,7 +15,6 @@ import { getProject, metaOf, wordsOf } from '../projects/service.js';
 import { move } from '../projects/lifecycle.js';
 import { progressReporter } from '../projects/state.js';
 import { inWorkDir } from '../jobs/work-dir.js';
-import { localFiles } from '../storage/storage.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { buildExportPlan } from './plan.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -112,7 +111,7 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
   try {
     // the render's files are gone before the export is recorded finished; a killed run's, when the next run renders
     const duration = await inWorkDir(app.config.dataDir, `export-${exp.id}`, async (dir) => {
-      const { plan, ass } = await buildExportPlan(app, project, exp, localFiles(app.storage, path.join(dir, 'inputs')));
+      const { plan, ass } = await buildExportPlan(app, project, exp, dir);
       const assPath = path.join(dir, 'captions.ass');
       await fs.writeFile(assPath, ass);
       const graph = buildRenderGraph({ ...plan, assPath, preview: true });

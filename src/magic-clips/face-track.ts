@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { createFaceDetector, type Face } from '../media/vision/face-detector.js';
 import { inputOptions, withoutUrlQueries } from '../media/input.js';
+import { tiedToThisProcess } from '../media/transcription/process.js';
 
 export type { Face } from '../media/vision/face-detector.js';
 
@@ -102,8 +103,7 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
 
   const detector = await createFaceDetector();
   const child = spawn(
-    'ffmpeg',
-    [
+    ...tiedToThisProcess('ffmpeg', [
       '-hide_banner',
       '-nostdin',
       '-loglevel',
@@ -134,7 +134,7 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
       '-f',
       'rawvideo',
       'pipe:1',
-    ],
+    ]),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

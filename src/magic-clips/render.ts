@@ -80,7 +80,7 @@ export async function renderClip(
     ...(crop ? { reframe: crop } : {}),
     keep: keepSegments(length, [], fps),
     assPath,
-    fontsDir: fontsDir(theme?.font ? [theme.font] : []),
+    fontsDir: fontsDir(dir, theme?.font ? [theme.font] : []),
     audio: { clean: false },
     preview: true,
     previewLongSide: CLIP_PREVIEW_LONG_SIDE,

@@ -6,14 +6,13 @@
  * the projects' one download path (fetchSource).
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { Config } from '../config.js';
+import { inWorkDir } from '../jobs/work-dir.js';
 import { downloadMedia } from '../library/fetch-media.js';
 import { sniffMedia, type SniffResult } from '../media/sniff.js';
-import { findExecutable } from '../media/transcription/process.js';
+import { findExecutable, tiedToThisProcess } from '../media/transcription/process.js';
 import type { GuardedResponse, guardedFetch } from '../net/guarded-fetch.js';
 import { fetchSource, ProjectFailure, type IngestReport } from '../projects/ingest.js';
 
@@ -166,25 +165,23 @@ export interface PageMedia {
   isLive: boolean;
 }
 
-/** Runs yt-dlp on a page (no shell, a time limit, in a temporary folder) for its video's media URL; downloads nothing. */
+/** Runs yt-dlp on a page (no shell, a time limit, in a work folder of its own) for its video's media URL; downloads nothing. */
 export async function findPageMedia(config: Pick<Config, 'ytdlpPath' | 'searchPath' | 'dataDir'>, url: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<PageMedia> {
   const program = findExecutable(config.ytdlpPath, config.searchPath);
   if (!program) throw notInstalled(config.ytdlpPath);
-  await fs.mkdir(path.join(config.dataDir, 'tmp'), { recursive: true });
-  const dir = await fs.mkdtemp(path.join(config.dataDir, 'tmp', 'ytdlp-'));
-  try {
-    const env = { PATH: config.searchPath, HOME: dir, XDG_CACHE_HOME: dir, LC_ALL: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' };
-    const ran = await runLimited(program, ytdlpArgs(url), { cwd: dir, env, ...opts });
-    if (ran.code !== 0) throw new ProjectFailure(`${UNREADABLE}: ${ytdlpError(ran.stderr, ran.code)}`);
-    const found = readAnswer(ran.stdout);
-    if (!found) throw new ProjectFailure(`${UNREADABLE}: no video was found on it`);
-    return found;
-  } catch (e) {
-    if (isMissingProgram(e)) throw notInstalled(config.ytdlpPath);
-    throw e;
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
+  return inWorkDir(config.dataDir, 'ytdlp', async (dir) => {
+    try {
+      const env = { PATH: config.searchPath, HOME: dir, XDG_CACHE_HOME: dir, LC_ALL: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' };
+      const ran = await runLimited(program, ytdlpArgs(url), { cwd: dir, env, ...opts });
+      if (ran.code !== 0) throw new ProjectFailure(`${UNREADABLE}: ${ytdlpError(ran.stderr, ran.code)}`);
+      const found = readAnswer(ran.stdout);
+      if (!found) throw new ProjectFailure(`${UNREADABLE}: no video was found on it`);
+      return found;
+    } catch (e) {
+      if (isMissingProgram(e)) throw notInstalled(config.ytdlpPath);
+      throw e;
+    }
+  });
 }
 
 const notInstalled = (name: string) =>
@@ -239,7 +236,7 @@ interface Ran {
 function runLimited(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal }): Promise<Ran> {
   const { signal } = opts;
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, shell: false });
+    const child = spawn(...tiedToThisProcess(file, args), { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, shell: false });
     let stdout = '';
     let stderr = '';
     let stopped: unknown;

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { tiedToThisProcess } from './transcription/process.js';
 
 const run = promisify(execFile);
 
@@ -68,7 +69,7 @@ const rate = (s?: string) => {
 export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<ProbeResult> {
   let stdout: string;
   try {
-    ({ stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], {
+    ({ stdout } = await run(...tiedToThisProcess('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file]), {
       timeout: timeoutMs,
       maxBuffer: 16 * 1024 * 1024,
     }));
@@ -130,8 +131,7 @@ export async function decodeFirstFrames(file: string, index: number, { timeoutMs
   let stdout: string;
   try {
     ({ stdout } = await run(
-      'ffprobe',
-      ['-v', 'error', '-select_streams', String(index), '-read_intervals', `%+#${FIRST_PACKETS}`, '-show_entries', 'frame=width,height', '-of', 'json', file],
+      ...tiedToThisProcess('ffprobe', ['-v', 'error', '-select_streams', String(index), '-read_intervals', `%+#${FIRST_PACKETS}`, '-show_entries', 'frame=width,height', '-of', 'json', file]),
       { timeout: timeoutMs, maxBuffer: 1024 * 1024 },
     ));
   } catch (e) {

@@ -100,7 +100,7 @@ async function renderTalk(dir: string, source: string, size: FrameSize, { name, 
     output: { width: size.width, height: size.height, fps: 25, preset: 'ultrafast' },
     keep,
     assPath,
-    fontsDir: fontsDir(),
+    fontsDir: fontsDir(dir),
     audio: { clean: false },
   });
   await renderVideo(graph, out);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
 
@@ -116,4 +117,40 @@ export function runEntry(args: string[], env: NodeJS.ProcessEnv = process.env): 
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A process as /proc/<pid>/stat tells (Linux): its name, state, parent, and start in clock ticks after boot. */
+export interface ProcStat {
+  pid: number;
+  name: string;
+  state: string;
+  ppid: number;
+  start: string;
+}
+
+export function procStat(pid: number): ProcStat | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // the name may hold spaces and parentheses: the fields follow its last ')'
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { pid, name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), state: fields[0], ppid: Number(fields[1]), start: fields[19] };
+}
+
+/** The live children of process `pid` that run `name` (ffmpeg). */
+export function childrenOf(pid: number, name: string): ProcStat[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map((p) => procStat(Number(p)))
+    .filter((p): p is ProcStat => p !== null && p.ppid === pid && p.name === name && p.state !== 'Z');
+}
+
+/** Whether process `p` has ended: gone, a zombie not reaped yet, or its pid now another process's. */
+export function ended(p: ProcStat): boolean {
+  const now = procStat(p.pid);
+  return now === null || now.state === 'Z' || now.start !== p.start;
 }

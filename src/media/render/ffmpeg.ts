@@ -1,14 +1,13 @@
 /**
- * Runs a render graph (graph.ts) through fluent-ffmpeg: the filter script goes
- * to a temporary file handed over with `-filter_complex_script` (one argument
- * over 128 KiB fails), progress comes from `-progress pipe:1` (`out_time_us`
- * against the expected output duration). fluent-ffmpeg only assembles and
- * runs the argument list; nothing else of it is used.
+ * Runs a render graph (graph.ts) through ffmpeg: the filter script goes to a
+ * file handed over with `-filter_complex_script` (one argument over 128 KiB
+ * fails), progress comes from `-progress pipe:1` (`out_time_us` against the
+ * expected output duration).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import ffmpeg from 'fluent-ffmpeg';
+import { eachLine, tiedToThisProcess } from '../transcription/process.js';
 import { inputOptions, withoutUrlQueries } from '../input.js';
 import type { RenderGraph } from './graph.js';
 
@@ -61,31 +60,54 @@ export function lastOutTime(chunk: string): number | null {
   return last;
 }
 
+/** ffmpeg's arguments: the inputs, the filter script, the video's output and the preview's when the graph writes one. */
+function ffmpegArgs(graph: RenderGraph, script: string, { video, preview }: RenderTargets): string[] {
+  return [
+    ...graph.inputs.flatMap((input) => [...inputOptions(input.path), ...input.args, '-i', input.path]),
+    '-y',
+    '-filter_complex_script',
+    script,
+    ...graph.outputArgs,
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    video,
+    ...(graph.previewArgs && preview ? [...graph.previewArgs, preview] : []),
+  ];
+}
+
 /**
  * Renders `graph` into `target` (mp4; a path, or the video and preview paths).
  * Rejects with a RenderError carrying ffmpeg's last stderr lines, and leaves
- * no partial output behind.
+ * no partial output behind. The filter script is written beside the video:
+ * callers render into their job's folder (inWorkDir, jobs/work-dir.ts), which
+ * the sweeps clear of what a killed run left. ffmpeg dies with this process
+ * (tiedToThisProcess).
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
   const { onProgress, signal, timeoutMs, stallMs, niceness = 0 } = options;
-  const { video: outputPath, preview: previewPath } = typeof target === 'string' ? { video: target } : target;
+  const targets: RenderTargets = typeof target === 'string' ? { video: target } : target;
+  const { video: outputPath, preview: previewPath } = targets;
   if (Boolean(graph.previewArgs) !== Boolean(previewPath)) throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
   signal?.throwIfAborted();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clipcast-render-'));
-  const script = path.join(dir, 'graph.txt');
+  const script = `${outputPath}.graph.txt`;
   await fs.writeFile(script, graph.filterScript);
   try {
     await new Promise<void>((resolve, reject) => {
-      const command = ffmpeg({ stdoutLines: 5, niceness });
-      for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...input.args]);
-      command
-        .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
-        .output(outputPath);
-      if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions(graph.previewArgs);
+      const child = spawn(...tiedToThisProcess('ffmpeg', ffmpegArgs(graph, script, targets)), { stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        if (niceness && child.pid) os.setPriority(child.pid, niceness);
+      } catch {
+        // gone already: its close says why
+      }
 
       const stderr: string[] = [];
       let settled = false;
       let killedFor: Error | null = null;
+      let spawnError: Error | undefined;
       let lastReported = -1;
       let lastAt = 0;
       const report = (fraction: number, force = false) => {
@@ -112,11 +134,7 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       };
       const kill = (reason: Error) => {
         killedFor ??= reason;
-        try {
-          command.kill('SIGKILL');
-        } catch {
-          // not started or already gone
-        }
+        child.kill('SIGKILL');
         finish(reason);
       };
       const onAbort = () => kill(signal?.reason instanceof Error ? signal.reason : new DOMException('The render was aborted', 'AbortError'));
@@ -125,46 +143,40 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       const stall = stallLimit ? setTimeout(() => kill(new Error(`the render made no progress for ${seconds(stallLimit)} s`)), stallLimit) : undefined;
       let outTime = 0;
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
 
-      command.on('start', () => {
-        const proc = (command as unknown as { ffmpegProc?: import('node:child_process').ChildProcess }).ffmpegProc;
-        let pending = '';
-        proc?.stdout?.on('data', (data: Buffer) => {
-          pending += data.toString('utf8');
-          const cut = pending.lastIndexOf('\n');
-          if (cut < 0) return;
-          const done = pending.slice(0, cut);
-          pending = pending.slice(cut + 1);
-          const t = lastOutTime(done);
-          if (t !== null && t > outTime) {
-            outTime = t;
-            if (t >= graph.duration - STALL_END_MARGIN) clearTimeout(stall);
-            else stall?.refresh();
-          }
-          if (t !== null && graph.duration > 0) report(Math.min(0.999, t / graph.duration));
-        });
-        if (signal?.aborted) onAbort();
+      eachLine(child.stdout, (line) => {
+        const t = lastOutTime(line);
+        if (t === null) return;
+        if (t > outTime) {
+          outTime = t;
+          if (t >= graph.duration - STALL_END_MARGIN) clearTimeout(stall);
+          else stall?.refresh();
+        }
+        if (graph.duration > 0) report(Math.min(0.999, t / graph.duration));
       });
-      command.on('stderr', (line: string) => {
+      eachLine(child.stderr, (line) => {
         stderr.push(line);
         if (stderr.length > STDERR_LINES) stderr.shift();
       });
-      command.on('error', (err: Error) => {
+      child.on('error', (err) => {
+        spawnError = err;
+      });
+      child.on('close', (code, sig) => {
         if (killedFor) return finish(killedFor);
+        if (code === 0) {
+          report(1, true);
+          return finish(null);
+        }
         const tail = withoutUrlQueries(stderr.join('\n').trim());
-        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || withoutUrlQueries(err.message)}`, tail));
+        const why = spawnError ? withoutUrlQueries(spawnError.message) : sig ? `ffmpeg was killed by ${sig}` : `ffmpeg exited with code ${code}`;
+        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || why}`, tail));
       });
-      command.on('end', () => {
-        if (killedFor) return finish(killedFor);
-        report(1, true);
-        finish(null);
-      });
-      command.run();
     });
   } catch (e) {
     await Promise.all([outputPath, previewPath].map((p) => p && fs.rm(p, { force: true }).catch(() => undefined)));
     throw e;
   } finally {
-    await fs.rm(dir, { recursive: true, force: true });
+    await fs.rm(script, { force: true });
   }
 }

@@ -7,10 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CAPTION_TEMPLATES } from '../../catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES } from '../../catalog/hook-title-templates.js';
+import { tiedToThisProcess } from '../transcription/process.js';
 
 export interface InstalledFont {
   file: string;
@@ -24,7 +24,7 @@ export function installedFonts(): InstalledFont[] {
   if (listed) return listed;
   let out = '';
   try {
-    out = execFileSync('fc-list', ['--format', '%{file}\t%{family}\n'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 });
+    out = execFileSync(...tiedToThisProcess('fc-list', ['--format', '%{file}\t%{family}\n']), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 });
   } catch {
     out = '';
   }
@@ -46,30 +46,23 @@ export function templateFonts(): string[] {
   return [...new Set([...CAPTION_TEMPLATES.map((t) => t.font), ...HOOK_TITLE_TEMPLATES.map((t) => t.font)])].sort();
 }
 
-const dirs = new Map<string, string>();
-
 /**
- * A directory (made once per process under the system temp dir) with links to
- * the installed files of `families` (default: every template font and any
- * extra families given, e.g. user theme fonts), for `ass=...:fontsdir=`.
+ * A folder in `workDir` (a job's folder, inWorkDir in jobs/work-dir.ts: it goes
+ * with the job's other files) with links to the installed files of `families`
+ * (default: every template font and any extra families given, e.g. user theme
+ * fonts), for `ass=...:fontsdir=`.
  */
-export function fontsDir(extraFamilies: readonly string[] = []): string {
-  const wanted = [...new Set([...templateFonts(), ...extraFamilies])].map((f) => f.toLowerCase()).sort();
-  const key = wanted.join('\n');
-  const known = dirs.get(key);
-  if (known && fs.existsSync(known)) return known;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipcast-fonts-'));
+export function fontsDir(workDir: string, extraFamilies: readonly string[] = []): string {
+  const wanted = new Set([...templateFonts(), ...extraFamilies].map((f) => f.toLowerCase()));
+  const dir = fs.mkdtempSync(path.join(workDir, 'fonts-'));
   const used = new Set<string>();
   for (const font of installedFonts()) {
-    if (!font.families.some((f) => wanted.includes(f.toLowerCase()))) continue;
+    if (!font.families.some((f) => wanted.has(f.toLowerCase()))) continue;
     if (!/\.(ttf|otf|ttc|otc)$/i.test(font.file) || !fs.existsSync(font.file)) continue;
     let name = path.basename(font.file);
     for (let i = 1; used.has(name); i++) name = `${i}-${path.basename(font.file)}`;
     used.add(name);
     fs.symlinkSync(font.file, path.join(dir, name));
   }
-  dirs.set(key, dir);
-  // links only: nothing to keep once this process ends
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

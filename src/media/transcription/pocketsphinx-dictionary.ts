@@ -3,7 +3,7 @@
  * both in its pronunciation dictionary and in its language model; the model's 72,500 words
  * lack most names, and no setting adds one.
  *
- * Per job, in a temporary folder:
+ * Per job, in a folder of its own in the job's folder:
  * - a pronunciation dictionary: the model's own, plus one token per listed word, pronounced
  *   as the model's dictionary has it and as espeak-ng reads it (IPA mapped to the model's
  *   ARPAbet phones), both where they differ;
@@ -22,7 +22,6 @@
  * each token back as the word listed.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { dictionaryEntries, splitPunctuation } from './dictionary.js';
 import { findExecutable, runTool } from './process.js';
@@ -48,6 +47,8 @@ export interface DecoderVocabulary {
 export interface VocabularyOptions {
   /** where espeak-ng is looked for (without it, words the model's dictionary lacks are left out) */
   searchPath: string;
+  /** the job's folder (inWorkDir in jobs/work-dir.ts), where the files fed to the decoder and to espeak-ng go */
+  workDir: string;
   /** the model folder (default: Debian's) */
   model?: string;
   signal?: AbortSignal;
@@ -68,12 +69,12 @@ export async function decoderVocabulary(dictionary: readonly string[] | undefine
 
   const lower = [...new Set(entries.flat().map((w) => w.toLowerCase()))];
   const known = cmuPronunciations(base, new Set(lower));
-  const generated = await generatePronunciations(lower, opts.searchPath, opts.signal);
+  const generated = await generatePronunciations(lower, opts);
   // the model's own first; espeak-ng's reading too where it differs (a name the model's dictionary spells oddly)
   const plan = planVocabulary(entries, (w) => [...new Set([...(known.get(w.toLowerCase()) ?? []), ...(generated.get(w.toLowerCase()) ?? [])])]);
   if (plan.spellings.size === 0) return undefined;
 
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pocketsphinx-'));
+  const dir = await fs.mkdtemp(path.join(opts.workDir, 'pocketsphinx-'));
   const dispose = () => fs.rm(dir, { recursive: true, force: true });
   const dict = path.join(dir, 'words.dict');
   const lmctl = path.join(dir, 'words.lmctl');
@@ -179,12 +180,15 @@ export function ipaToArpabet(ipa: string): string {
  * one word a line, each line a clause of its own so lines come back one for one). Without
  * espeak-ng, none.
  */
-export async function generatePronunciations(words: readonly string[], searchPath: string, signal?: AbortSignal): Promise<Map<string, string[]>> {
+export async function generatePronunciations(
+  words: readonly string[],
+  { searchPath, workDir, signal }: Pick<VocabularyOptions, 'searchPath' | 'workDir' | 'signal'>,
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const espeak = findExecutable('espeak-ng', searchPath);
   if (!espeak || words.length === 0) return out;
   const lines: string[] = [];
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'g2p-'));
+  const dir = await fs.mkdtemp(path.join(workDir, 'g2p-'));
   try {
     const input = path.join(dir, 'words.txt');
     // a full stop inside a word ("Node.js") would end the clause early

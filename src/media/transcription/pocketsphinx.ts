@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readWavInfo } from '../wav.js';
 import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage } from './languages.js';
@@ -73,7 +74,7 @@ export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
       const { duration } = await readWavInfo(wavPath);
       const words: TimedWord[] = [];
       const report = progressReporter(opts.onProgress);
-      const vocabulary = await decoderVocabulary(opts.dictionary, { searchPath, signal: opts.signal });
+      const vocabulary = await decoderVocabulary(opts.dictionary, { searchPath, workDir: path.dirname(wavPath), signal: opts.signal });
       await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null', ...DECODER_SETTINGS, ...(vocabulary?.args ?? [])], {
         signal: opts.signal,
         onStdoutLine(line) {

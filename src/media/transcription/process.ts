@@ -20,7 +20,7 @@ export function runTool(file: string, args: string[], opts: RunOptions = {}): Pr
   const { signal } = opts;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...tiedToThisProcess(file, args), { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderrTail = '';
     let aborted = false;
     let spawnError: NodeJS.ErrnoException | undefined;
@@ -29,8 +29,8 @@ export function runTool(file: string, args: string[], opts: RunOptions = {}): Pr
       child.kill('SIGKILL');
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    lines(child.stdout, (l) => opts.onStdoutLine?.(l));
-    lines(child.stderr, (l) => {
+    eachLine(child.stdout, (l) => opts.onStdoutLine?.(l));
+    eachLine(child.stderr, (l) => {
       stderrTail = (stderrTail + l + '\n').slice(-TAIL);
       opts.onStderrLine?.(l);
     });
@@ -52,7 +52,8 @@ export function runTool(file: string, args: string[], opts: RunOptions = {}): Pr
   });
 }
 
-function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
+/** Calls `onLine` with each line of a child's output stream as it comes, and with the unfinished last one at its end. */
+export function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {
   let buffered = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
@@ -84,6 +85,31 @@ export function findExecutable(name: string, searchPath: string): string | undef
     if (executable(candidate)) return candidate;
   }
   return undefined;
+}
+
+let setpriv: string | null | undefined;
+
+/**
+ * The command and arguments that run `file` with `args` as a child that dies with this
+ * process, however it ends: spread them into spawn or execFile.
+ *
+ * A process killed by SIGKILL runs no handler, so nothing of its own can stop its children:
+ * an ffmpeg would render on for its whole length, beside the restarted worker's render of the
+ * same work. Killing them by recorded pids would wait for a sweep, that is for another process
+ * to start or run a job. The kernel's parent-death signal (prctl PR_SET_PDEATHSIG) has the
+ * child killed the moment its parent dies; Node cannot set it without a native addon, so
+ * util-linux's setpriv sets it and then executes the program, which keeps the signal and the
+ * pid (killing the child kills the program). It fires when the thread that spawned the child
+ * ends: Node spawns from its main thread, which ends only with the process. Only a parent
+ * killed in the instant between the spawn and setpriv's prctl leaves its program running.
+ *
+ * Without setpriv (not Linux), or when `file` is not found on PATH (the spawn then fails with
+ * ENOENT, as callers expect of a program missing), the program runs as it is.
+ */
+export function tiedToThisProcess(file: string, args: readonly string[]): [string, string[]] {
+  setpriv ??= process.platform === 'linux' ? (findExecutable('setpriv', process.env.PATH ?? '') ?? null) : null;
+  const program = setpriv ? findExecutable(file, process.env.PATH ?? '') : undefined;
+  return setpriv && program ? [setpriv, ['--pdeathsig', 'KILL', '--', program, ...args]] : [file, [...args]];
 }
 
 /**

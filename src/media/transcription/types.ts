@@ -18,7 +18,10 @@ export interface Transcriber {
   readonly name: EngineName;
   /** language codes this engine can transcribe (pocketsphinx: ['en'] with the Debian model) */
   supports(language: string): boolean;
-  /** wav: 16 kHz mono PCM; returns words in time order, seconds from the start of the audio */
+  /**
+   * wav: 16 kHz mono PCM in the job's folder (inWorkDir in jobs/work-dir.ts), where an engine's
+   * own files go beside it; returns words in time order, seconds from the start of the audio
+   */
   transcribe(wavPath: string, opts: TranscribeOptions): Promise<TimedWord[]>;
   /** frees what the engine keeps between jobs (whisper: its process and model); the runtime calls it on shutdown */
   close?(): Promise<void>;

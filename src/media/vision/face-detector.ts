@@ -65,6 +65,8 @@ let shared: Promise<Shared> | null = null;
 let users = 0;
 
 async function load(): Promise<Shared> {
+  // onnxruntime's telemetry writes files of its own to the system's temp folder (`.ses`, `mat-debug-<pid>.log`)
+  process.env.ORT_DISABLE_TELEMETRY ??= '1';
   const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(modelPath(), {
     executionProviders: ['cpu'],
