@@ -222,6 +222,27 @@ describe('GET /v1/projects/published', () => {
     expect((await list(o, { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).body.details[0].field).toBe('from');
   });
 
+  it('refuses dates out of the range the statistics take (1970 up to 9999-12-31), by name, through either door: 400, never a fault', async () => {
+    const o = await owner();
+    const cases: Array<[Record<string, string>, string[]]> = [
+      [{ from: '0000-01-01', to: '0000-06-01' }, ['from', 'to']],
+      [{ from: '0000-01-01T00:00:00Z' }, ['from']],
+      [{ from: '1969-12-31T23:59:59Z' }, ['from']],
+      [{ to: '9999-12-31T23:00:00-14:00' }, ['to']],
+    ];
+    for (const [query, fields] of cases) {
+      const r = await list(o, query);
+      expect(r.status, JSON.stringify(query)).toBe(400);
+      expect(r.body.error).toBe('VALIDATION_ERROR');
+      expect(r.body.details.map((d: { field: string }) => d.field).sort()).toEqual(fields);
+      expect(r.body.details[0].message).toBe('must be from 1970-01-01T00:00:00.000Z up to 9999-12-31T00:00:00.000Z');
+    }
+    const g = await gql(app, o.key, '{ publications(from: "0000-01-01", to: "0000-06-01") { nextCursor } }');
+    expect(g.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'from' }, { field: 'to' }] });
+    // the ends of the range are taken
+    expect((await list(o, { from: '1970-01-01', to: '9999-12-30T23:59:59Z' })).body).toEqual({ data: [], pagination: { nextCursor: null } });
+  });
+
   it('refuses a cursor it could not have given, members the database cannot hold included: 400, never a fault', async () => {
     const o = await owner();
     await publication(o, new Date('2026-01-01T00:00:00Z'));
@@ -233,6 +254,9 @@ describe('GET /v1/projects/published', () => {
       // what the database cannot hold: a date JavaScript holds and PostgreSQL does not, a NUL in text,
       // a day of no calendar (read when the traversal's day is not today's), a key no int column holds
       [{ cursor: cursor('-271821-04-20T00:00:00.000Z', id, asOf, day) }, 'a key before year 0'],
+      [{ cursor: cursor('0000-12-31T00:00:00.000Z', id, asOf, day) }, 'a key in year 0'],
+      [{ cursor: cursor(key, id, '0000-01-01T00:00:00.000Z', day) }, 'an instant in year 0'],
+      [{ sortBy: 'views', cursor: cursor(5, id, asOf, '0000-01-01') }, 'a day in year 0'],
       [{ cursor: cursor(key, `${id}\u0000`, asOf, day) }, 'an id with a NUL'],
       [{ sortBy: 'views', cursor: cursor(5, id, asOf, '2026-99-99') }, 'a day that does not exist'],
       [{ sortBy: 'views', cursor: cursor(1e308, id, asOf, day) }, 'a key no integer column holds'],

@@ -18,7 +18,7 @@ import { FieldErrors } from '../errors.js';
 import { isPlatformKey, PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { isUuid } from '../ids.js';
 import { MAX_PAGE_SIZE } from '../pagination.js';
-import { parseDateTime, unstorable } from '../validation.js';
+import { outOfFilterRange, parseDateTime, unstorable } from '../validation.js';
 import { loadPublications, type PublicationView } from './records.js';
 import { utcDay } from './analytics.js';
 
@@ -57,11 +57,11 @@ export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.key, c.
 
 /**
  * An instant as a cursor writes it (toISOString), or null. JavaScript holds
- * years PostgreSQL does not (up to 275760, either side of 0): only the
- * four-digit years a cursor is made with are taken back.
+ * years PostgreSQL does not (0000, and up to 275760 either side of it): only
+ * the years 0001-9999 a cursor is made with are taken back.
  */
 function cursorInstant(s: unknown): Date | null {
-  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s)) return null;
+  if (typeof s !== 'string' || !/^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s)) return null;
   const d = new Date(s);
   return Number.isNaN(d.getTime()) || d.toISOString() !== s ? null : d;
 }
@@ -79,7 +79,7 @@ export function decodeCursor(s: string): Cursor | null {
     const [key, id, asOf, day] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
     const at = cursorInstant(asOf);
     if (!(isIntKey(key) || cursorInstant(key)) || typeof id !== 'string' || id.length > 80 || unstorable(id) || !at) return null;
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || utcDay(new Date(`${day}T00:00:00Z`)) !== day) return null;
+    if (typeof day !== 'string' || !cursorInstant(`${day}T00:00:00.000Z`)) return null;
     return { key: key as string | number, id, asOf: at, day };
   } catch {
     return null;
@@ -122,8 +122,9 @@ export function readListing(args: ListingArgs): ReadListing {
     const v = args[name];
     if (v == null) continue;
     const d = readInstant(v);
-    if (d) out[name] = d;
-    else e.add(name, 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)', v);
+    const why = d ? outOfFilterRange(d) : 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)';
+    if (why) e.add(name, why, v);
+    else out[name] = d!;
   }
   if (out.from && out.to && out.from > out.to) e.add('from', 'must not be after to', args.from);
   if (args.sortBy != null) {
