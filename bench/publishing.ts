@@ -265,7 +265,7 @@ async function measureListing(c: Client, db: pg.Client, userId: string): Promise
   }
   const walkedPin = decodeCursor(walked!)!;
   const expected = await pageAt(db, userId, 'publishedAt', 'desc', MIDDLE);
-  const built = encodeCursor({ key: expected.before.key, id: expected.before.id, asOf: walkedPin.asOf, day: walkedPin.day });
+  const built = encodeCursor({ ...walkedPin, key: expected.before.key, id: expected.before.id });
   if (built !== walked) throw new Error(`the cursor after ${MIDDLE} publications is not the one built from the row there: ${walked} vs ${built}`);
   const tenth = Math.floor(walkMs.length / 10);
   rows.push({
@@ -293,7 +293,7 @@ async function measureListing(c: Client, db: pg.Client, userId: string): Promise
     const pin = decodeCursor(firstPage.pagination.nextCursor!)!;
     const middle = await pageAt(db, userId, sortBy, direction, MIDDLE);
     const last = await pageAt(db, userId, sortBy, direction, PUBLICATIONS - PAGE);
-    const cursorOf = (r: { key: string | number; id: string }) => encodeCursor({ key: r.key, id: r.id, asOf: pin.asOf, day: pin.day });
+    const cursorOf = (r: { key: string | number; id: string }) => encodeCursor({ ...pin, key: r.key, id: r.id });
     const pages: Array<{ name: string; query: Record<string, string>; ids: string[]; end: boolean }> = [
       { name: `first page (1-${PAGE})`, query: {}, ids: first.map((r) => r.id), end: false },
       { name: `middle page (${MIDDLE + 1}-${MIDDLE + PAGE})`, query: { cursor: cursorOf(middle.before) }, ids: middle.ids, end: false },
@@ -318,7 +318,11 @@ async function measureListing(c: Client, db: pg.Client, userId: string): Promise
     [1, 'the day before the last settlement', 'the keys the settlement kept (an index)'],
     [2, 'two days before the last settlement', 'its keys summed from the daily rows since its day'],
   ] as const) {
-    const stale = { sortBy: 'views', direction: 'desc', cursor: encodeCursor({ key: middle.before.key, id: middle.before.id, asOf: walkedPin.asOf, day: daysBefore(n) }) };
+    const stale = {
+      sortBy: 'views',
+      direction: 'desc',
+      cursor: encodeCursor({ sortBy: 'views', direction: 'desc', key: middle.before.key, id: middle.before.id, asOf: walkedPin.asOf, day: daysBefore(n) }),
+    };
     await list(stale);
     const staleMs: number[] = [];
     for (let i = 0; i < (n === 1 ? 20 : STALE_SAMPLES); i++) staleMs.push((await timed(() => list(stale)))[1]);

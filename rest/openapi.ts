@@ -31,7 +31,7 @@ const pathParams = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]
 /**
  * A zod schema as JSON Schema 2020-12: a body's members as sent (a pipe by
  * what it checks the values as), a `fields()` object closed as its check
- * closes it, the GraphQL hints of the metadata left out.
+ * closes it, the GraphQL hints and refused fields' words of the metadata left out.
  */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const { $schema: _, ...json } = z.toJSONSchema(schema, {
@@ -40,6 +40,7 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
     unrepresentable: 'any',
     override: ({ jsonSchema }) => {
       delete jsonSchema.graphql;
+      delete jsonSchema.refused;
       const extra = jsonSchema.additionalProperties;
       if (extra && typeof extra === 'object' && !Object.keys(extra).length) jsonSchema.additionalProperties = false;
     },

@@ -109,6 +109,20 @@ export function parseDateTime(s: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/**
+ * The instants a date filter may name (the `from` and `to` of the publication
+ * listing and of the statistics), as they reach PostgreSQL: no data predates
+ * 1970, PostgreSQL reads year 0000 as no year at all, and after 9999 ISO
+ * strings write six-digit years (a statistics window and the one before it
+ * stay inside too).
+ */
+const EARLIEST_FILTER = new Date('1970-01-01T00:00:00Z');
+const LATEST_FILTER = new Date('9999-12-31T00:00:00Z');
+
+/** Why a date filter cannot name `t`, or null when it can. */
+export const outOfFilterRange = (t: Date): string | null =>
+  t < EARLIEST_FILTER || t >= LATEST_FILTER ? `must be from ${EARLIEST_FILTER.toISOString()} up to ${LATEST_FILTER.toISOString()}` : null;
+
 export const dateTime = <O extends Presence = {}>(opts: O = {} as O) => {
   const rule = 'must be an ISO 8601 date-time with a time and an offset, e.g. 2026-05-01T09:30:00Z';
   return presence(storableString({ error: words(rule, opts) }).refine((v) => parseDateTime(v) !== null, rule), opts);
@@ -139,19 +153,27 @@ export function oneOf<const T extends readonly [string, ...string[]], O extends 
 export const matching = <O extends Presence = {}>(pattern: RegExp, rule: string, opts: O = {} as O) =>
   presence(storableString({ error: words(rule, opts) }).regex(pattern, rule), opts);
 
+export const UNKNOWN_FIELD = 'is not a known field';
+
 /**
  * A JSON object of known fields: a field it does not know is refused by name.
  * Its value keeps what was sent as sent, so a rule across fields quotes it whole.
+ * `refused` words the refusal of fields a caller may expect here (one that a
+ * sibling body takes): why not, and what to do instead. The schema's metadata
+ * carries them, so GraphQL's input types give the same words.
  */
-export const fields = <S extends z.core.$ZodLooseShape>(shape: S, notObject = 'must be a JSON object') =>
-  z.looseObject(shape, { error: notObject }).superRefine(
+export function fields<S extends z.core.$ZodLooseShape>(shape: S, notObject = 'must be a JSON object', refused: Readonly<Record<string, string>> = {}) {
+  const schema = z.looseObject(shape, { error: notObject }).superRefine(
     (body, ctx) => {
       if (!isPlainObject(body)) return;
       const unknown = Object.keys(body).filter((k) => !Object.hasOwn(shape, k));
-      if (unknown.length) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, path: [], message: 'is not a known field', input: body } as never);
+      // a refused field is an unknown field in words of its own (fieldErrorsOf reads them)
+      if (unknown.length) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, path: [], message: UNKNOWN_FIELD, params: { refused }, input: body } as never);
     },
     { when: () => true },
   );
+  return Object.keys(refused).length ? schema.meta({ refused }) : schema;
+}
 
 /** Refuses a body with no field at all. */
 export const someOf = (known: readonly string[]) => (body: Record<string, unknown>, ctx: z.RefinementCtx) => {
@@ -191,9 +213,13 @@ export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[], into = new Fi
   for (const raw of flat) {
     if (raw.code === 'unrecognized_keys') {
       const at = list.findIndex((e) => raw.path.every((k, i) => e.path[i] === k));
+      const refused = (raw.params?.refused ?? {}) as Readonly<Record<string, string>>;
       const unknown = (raw.keys ?? []).map((key) => ({
         path: [...raw.path, key],
-        error: withValue({ field: fieldPath([...raw.path, key]), message: raw.message }, isPlainObject(raw.input) ? raw.input[key] : undefined),
+        error: withValue(
+          { field: fieldPath([...raw.path, key]), message: Object.hasOwn(refused, key) ? refused[key] : raw.message },
+          isPlainObject(raw.input) ? raw.input[key] : undefined,
+        ),
       }));
       list.splice(at < 0 ? list.length : at, 0, ...unknown);
       continue;

@@ -2,10 +2,17 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformKey } from '../src/catalog/platforms.js';
 import { DEFINITIONS } from '../src/platforms/index.js';
+import { vaultOf } from '../src/platforms/session.js';
 import { syncAnalytics } from '../src/publishing/analytics.js';
 import { createProfile } from '../src/publishing/profiles.js';
+import type { MicroblogFake } from './fakes/microblog.js';
+import type { PhotoshareFake } from './fakes/photoshare.js';
+import type { ProsocialFake } from './fakes/prosocial.js';
 import type { PlatformFake } from './fakes/server.js';
-import { createUser, gql, request, startTestApp, waitProject, type TestApp, type TestUser } from './support/app.js';
+import type { ShortvideoFake } from './fakes/shortvideo.js';
+import { SOCIALNET_PAGES } from './fakes/socialnet.js';
+import type { VideoshareFake } from './fakes/videoshare.js';
+import { createUser, gql, logLines, request, startTestApp, waitProject, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures, serveFolder, type FileServer } from './support/media.js';
 import { SAMPLE_POSTS } from './support/publishing.js';
 
@@ -20,11 +27,16 @@ let files: FileServer;
 const fakes = {} as Record<PlatformKey, PlatformFake>;
 const db = () => app.runtime.app.db;
 const config = () => app.runtime.app.config;
+/** Every line the service logs, at info and above. */
+const log = logLines();
 
 beforeAll(async () => {
   const fx = await mediaFixtures();
   [app, files] = await Promise.all([
-    startTestApp({ env: { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'), RENDER_PRESET: 'ultrafast', PUBLISH_RETRY_BASE_MS: '50', PUBLISH_CHECK_MAX_MS: '100' } }),
+    startTestApp({
+      env: { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'), RENDER_PRESET: 'ultrafast', PUBLISH_RETRY_BASE_MS: '50', PUBLISH_CHECK_MAX_MS: '100', LOG_LEVEL: 'info' },
+      logDestination: log.destination,
+    }),
     serveFolder(fx.dir),
   ]);
   for (const key of KEYS) {
@@ -197,6 +209,72 @@ describe('platforms and account connection', () => {
     expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toContain('The user denied the request');
     const accounts = await db().socialAccount.findMany({ where: { profileId: o.profileId } });
     expect(accounts.map((a) => [a.platform, a.id])).toEqual([[key, accountId]]);
+  });
+});
+
+/** What each platform's imitation reports as the account's followers; any JSON value, a string included. */
+const followersSaid: Record<PlatformKey, { get(): unknown; set(v: unknown): void }> = {
+  videoshare: { get: () => (fakes.videoshare as VideoshareFake).subscriberCount, set: (v) => ((fakes.videoshare as VideoshareFake).subscriberCount = v as number) },
+  shortvideo: { get: () => (fakes.shortvideo as ShortvideoFake).followers, set: (v) => ((fakes.shortvideo as ShortvideoFake).followers = v as number) },
+  photoshare: { get: () => (fakes.photoshare as PhotoshareFake).followers, set: (v) => ((fakes.photoshare as PhotoshareFake).followers = v as number) },
+  microblog: { get: () => (fakes.microblog as MicroblogFake).user.followers, set: (v) => ((fakes.microblog as MicroblogFake).user.followers = v as number) },
+  socialnet: { get: () => SOCIALNET_PAGES[1].followers, set: (v) => ((SOCIALNET_PAGES[1] as { followers: unknown }).followers = v) },
+  prosocial: { get: () => (fakes.prosocial as ProsocialFake).member.followers, set: (v) => ((fakes.prosocial as ProsocialFake).member.followers = v as number) },
+};
+
+/** An HTML page's text as a reader sees it (its character references read). */
+const pageText = (html: string) => html.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+
+describe('what the service keeps and logs of a connection', () => {
+  it('a follower count that is not a whole number from 0 to 2147483647 is the platform\'s bad answer, on every platform: the connection fails saying so, and the sync keeps the last count', async () => {
+    const o = await owner();
+    const said = Object.fromEntries(KEYS.map((k) => [k, followersSaid[k].get()])) as Record<PlatformKey, unknown>;
+    try {
+      for (const key of KEYS) {
+        for (const bad of ['99999999999999999999', 1e20, 'abc', -5, 2.5]) {
+          followersSaid[key].set(bad);
+          const { res } = await consent((await startConnect(o, key)).body.authorizationUrl);
+          const text = pageText(await res.text());
+          expect(res.status, `${key}, ${bad}`).toBe(400);
+          expect(text, `${key}, ${bad}`).toMatch(new RegExp(`The ${key} account was not connected: ${key}: the account's followers were .+, not a whole number from 0 to 2147483647`));
+        }
+      }
+      expect(await db().socialAccount.count({ where: { profileId: o.profileId } })).toBe(0);
+      // the largest count that fits is kept
+      for (const key of KEYS) {
+        followersSaid[key].set(2_147_483_647);
+        expect((await connect(o, key)).followers, key).toBe(2_147_483_647);
+      }
+      // a bad count at the sync: the account keeps its count, the other accounts are read
+      for (const key of KEYS) followersSaid[key].set(key === 'microblog' ? 1e20 : 7);
+      const synced = await syncAnalytics(app.runtime.app);
+      expect(synced.failedAccounts).toBeGreaterThanOrEqual(1);
+      const kept = await db().socialAccount.findMany({ where: { profileId: o.profileId } });
+      expect(Object.fromEntries(kept.map((a) => [a.platform, a.followers]))).toEqual(Object.fromEntries(KEYS.map((k) => [k, k === 'microblog' ? 2_147_483_647 : 7])));
+    } finally {
+      for (const key of KEYS) followersSaid[key].set(said[key]);
+    }
+  });
+
+  it('no log line carries a sealed token, nor the callback\'s code and state; a failed query\'s line says what failed without its arguments', async () => {
+    const o = await owner();
+    const account = await connect(o, 'microblog');
+    const callback = log.lines.filter((l) => typeof l.req?.url === 'string' && l.req.url.startsWith('/oauth/microblog/callback'));
+    expect(callback.length).toBeGreaterThan(0);
+    for (const line of callback) expect(line.req.url).not.toMatch(/[?&](code|state)=/);
+    // a query that fails with a token among its arguments, logged as the service logs a fault
+    const sealed = vaultOf(config()).seal({ accessToken: 'an-access-token' });
+    const err = await db()
+      .socialAccount.update({ where: { id: account.id }, data: { tokens: sealed, followers: 1e20 } })
+      .catch((e: unknown) => e);
+    app.runtime.app.log.error({ err, accountId: account.id }, 'account connection failed');
+    const line = log.lines.filter((l) => l.msg === 'account connection failed' && l.accountId === account.id).at(-1);
+    expect(line?.err).toMatchObject({ type: 'PrismaClientValidationError', message: expect.stringMatching(/^Invalid `.*socialAccount\.update\(\)` invocation: .*followers/) });
+    const all = log.lines.map((l) => JSON.stringify(l)).join('\n');
+    expect(all).not.toContain(sealed.split('.').at(-1));
+    // nor any other sealed value (v1.<key id>.<iv>.<tag>.<data>)
+    expect(all).not.toMatch(/v1\.[\w-]{8}\.[\w-]+\.[\w-]+\.[\w-]{20,}/);
+    expect(all).not.toContain(vaultOf(config()).open<{ accessToken: string }>(account.tokens!).accessToken);
   });
 });
 

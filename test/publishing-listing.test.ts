@@ -222,24 +222,53 @@ describe('GET /v1/projects/published', () => {
     expect((await list(o, { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).body.details[0].field).toBe('from');
   });
 
+  it('refuses dates out of the range the statistics take (1970 up to 9999-12-31), by name, through either door: 400, never a fault', async () => {
+    const o = await owner();
+    const cases: Array<[Record<string, string>, string[]]> = [
+      [{ from: '0000-01-01', to: '0000-06-01' }, ['from', 'to']],
+      [{ from: '0000-01-01T00:00:00Z' }, ['from']],
+      [{ from: '1969-12-31T23:59:59Z' }, ['from']],
+      [{ to: '9999-12-31T23:00:00-14:00' }, ['to']],
+    ];
+    for (const [query, fields] of cases) {
+      const r = await list(o, query);
+      expect(r.status, JSON.stringify(query)).toBe(400);
+      expect(r.body.error).toBe('VALIDATION_ERROR');
+      expect(r.body.details.map((d: { field: string }) => d.field).sort()).toEqual(fields);
+      expect(r.body.details[0].message).toBe('must be from 1970-01-01T00:00:00.000Z up to 9999-12-31T00:00:00.000Z');
+    }
+    const g = await gql(app, o.key, '{ publications(from: "0000-01-01", to: "0000-06-01") { nextCursor } }');
+    expect(g.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'from' }, { field: 'to' }] });
+    // the ends of the range are taken
+    expect((await list(o, { from: '1970-01-01', to: '9999-12-30T23:59:59Z' })).body).toEqual({ data: [], pagination: { nextCursor: null } });
+  });
+
   it('refuses a cursor it could not have given, members the database cannot hold included: 400, never a fault', async () => {
     const o = await owner();
     await publication(o, new Date('2026-01-01T00:00:00Z'));
     await publication(o, new Date('2026-01-02T00:00:00Z'));
     const given = JSON.parse(Buffer.from((await list(o, { limit: 1 })).body.pagination.nextCursor, 'base64url').toString('utf8'));
-    const [key, id, asOf, day] = given as [string, string, string, string];
+    const [, , key, id, asOf, day] = given as string[];
     const cursor = (...members: unknown[]) => Buffer.from(JSON.stringify(members)).toString('base64url');
+    const byDate = (...members: unknown[]) => cursor('publishedAt', 'desc', ...members);
+    const byViews = (...members: unknown[]) => cursor('views', 'desc', ...members);
     const cases: Array<[Record<string, string>, string]> = [
       // what the database cannot hold: a date JavaScript holds and PostgreSQL does not, a NUL in text,
       // a day of no calendar (read when the traversal's day is not today's), a key no int column holds
-      [{ cursor: cursor('-271821-04-20T00:00:00.000Z', id, asOf, day) }, 'a key before year 0'],
-      [{ cursor: cursor(key, `${id}\u0000`, asOf, day) }, 'an id with a NUL'],
-      [{ sortBy: 'views', cursor: cursor(5, id, asOf, '2026-99-99') }, 'a day that does not exist'],
-      [{ sortBy: 'views', cursor: cursor(1e308, id, asOf, day) }, 'a key no integer column holds'],
-      [{ sortBy: 'engagement', cursor: cursor(1.5, id, asOf, day) }, 'a key that is not an integer'],
+      [{ cursor: byDate('-271821-04-20T00:00:00.000Z', id, asOf, day) }, 'a key before year 0'],
+      [{ cursor: byDate('0000-12-31T00:00:00.000Z', id, asOf, day) }, 'a key in year 0'],
+      [{ cursor: byDate(key, id, '0000-01-01T00:00:00.000Z', day) }, 'an instant in year 0'],
+      [{ sortBy: 'views', cursor: byViews(5, id, asOf, '0000-01-01') }, 'a day in year 0'],
+      [{ cursor: byDate(key, `${id}\u0000`, asOf, day) }, 'an id with a NUL'],
+      [{ sortBy: 'views', cursor: byViews(5, id, asOf, '2026-99-99') }, 'a day that does not exist'],
+      [{ sortBy: 'views', cursor: byViews(1e308, id, asOf, day) }, 'a key no integer column holds'],
+      [{ sortBy: 'engagement', cursor: cursor('engagement', 'desc', 1.5, id, asOf, day) }, 'a key that is not an integer'],
+      [{ sortBy: 'views', cursor: byViews(key, id, asOf, day) }, 'an instant key of a sort by views'],
+      [{ cursor: byDate(5, id, asOf, day) }, 'a number key of a sort by date'],
+      [{ cursor: cursor('likes', 'desc', key, id, asOf, day) }, 'a sort the listing has not'],
       // instants no cursor is written with: a year of more than four digits
-      [{ cursor: cursor('+275760-09-13T00:00:00.000Z', id, asOf, day) }, 'a key after year 9999'],
-      [{ cursor: cursor(key, id, '+275760-09-13T00:00:00.000Z', day) }, 'an instant after year 9999'],
+      [{ cursor: byDate('+275760-09-13T00:00:00.000Z', id, asOf, day) }, 'a key after year 9999'],
+      [{ cursor: byDate(key, id, '+275760-09-13T00:00:00.000Z', day) }, 'an instant after year 9999'],
     ];
     for (const [query, what] of cases) {
       const r = await list(o, { limit: 1, ...query });
@@ -247,7 +276,39 @@ describe('GET /v1/projects/published', () => {
       expect(r.body, what).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] });
     }
     // the cursor it gave still reads the next page
-    expect((await list(o, { limit: 1, cursor: cursor(key, id, asOf, day) })).status).toBe(200);
+    expect((await list(o, { limit: 1, cursor: byDate(key, id, asOf, day) })).status).toBe(200);
+  });
+
+  it('refuses a cursor made for another sortBy or direction, through either door, and names the ones it was made for', async () => {
+    const o = await owner();
+    for (let i = 0; i < 3; i++) await publication(o, new Date(Date.parse('2026-07-01T00:00:00Z') + i * DAY));
+    const pairs = [
+      [['views', 'desc'], ['engagement', 'desc']],
+      [['engagement', 'asc'], ['views', 'asc']],
+      [['views', 'desc'], ['views', 'asc']],
+      [['publishedAt', 'asc'], ['publishedAt', 'desc']],
+    ] as const;
+    for (const [[sortBy, direction], [askedSort, askedDirection]] of pairs) {
+      const cursor = (await list(o, { sortBy, direction, limit: 1 })).body.pagination.nextCursor as string;
+      const r = await list(o, { sortBy: askedSort, direction: askedDirection, limit: 1, cursor });
+      expect(r.status, `${sortBy} ${direction} as ${askedSort} ${askedDirection}`).toBe(400);
+      expect(r.body).toEqual({
+        error: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        details: [{ field: 'cursor', message: `was made for sortBy=${sortBy} and direction=${direction}: ask with those, or leave cursor out to start again`, value: cursor }],
+      });
+      const g = await gql(app, o.key, 'query($s: String, $d: String, $c: String) { publications(sortBy: $s, direction: $d, limit: 1, cursor: $c) { nextCursor } }', {
+        s: askedSort,
+        d: askedDirection,
+        c: cursor,
+      });
+      expect(g.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] });
+      // with the order it was made for, it reads on
+      expect((await list(o, { sortBy, direction, limit: 1, cursor })).status).toBe(200);
+    }
+    // a cursor made without a direction is one of the default, descending
+    const unsaid = (await list(o, { sortBy: 'views', limit: 1 })).body.pagination.nextCursor as string;
+    expect((await list(o, { sortBy: 'views', direction: 'desc', limit: 1, cursor: unsaid })).status).toBe(200);
   });
 
   it('another user sees none of them, by list or by id', async () => {

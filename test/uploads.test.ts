@@ -394,3 +394,40 @@ describe('GraphQL multipart requests', () => {
     expect(await app.runtime.app.db.userMedia.count({ where: { userId: u.id } })).toBe(0);
   });
 });
+
+describe('autoRender, which an upload does not take', () => {
+  const ALWAYS_RENDERS =
+    'is not taken by an upload, which always renders automatically once transcribed; for an editable project, create it from a URL (POST /v1/projects, or createProject) with videoUrl and autoRender false';
+  const mutation = 'mutation($file: Upload!, $input: UploadProjectInput!) { uploadProject(file: $file, input: $input) { id } }';
+
+  it('is refused on either door, saying that uploads always render and how to get an editable project; nothing is made', async () => {
+    const u = await createUser(app);
+    const rest = await upload('/v1/projects/upload', [text('title', 'T'), text('language', 'en'), text('autoRender', 'false'), file(talk)], u.key);
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'autoRender', message: ALWAYS_RENDERS }] });
+    // a field no creation knows is still just unknown
+    const unknown = await upload('/v1/projects/upload', [text('title', 'T'), text('language', 'en'), text('autoRender', 'true'), text('colour', 'red'), file(talk)], u.key);
+    expect(unknown.body.details).toEqual([
+      { field: 'autoRender', message: ALWAYS_RENDERS, value: 'true' },
+      { field: 'colour', message: 'is not a known field', value: 'red' },
+    ]);
+
+    const operations = JSON.stringify({ query: mutation, variables: { file: null, input: { title: 'T', language: 'en', autoRender: false } } });
+    const form = multipartBody(B, [text('operations', operations), text('map', JSON.stringify({ 0: ['variables.file'] })), { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' }]);
+    const a = await rawRequest(app.url, head('/graphql', { key: u.key, length: form.length, close: true }), form);
+    const g = jsonOf(a);
+    expect(g.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'autoRender', message: ALWAYS_RENDERS }] });
+    // written in the document, it is refused as GraphQL refuses a field its input type has not (BAD_REQUEST, the same status), in the same words
+    const literal = async (field: string) => {
+      const inline = JSON.stringify({ query: `mutation($file: Upload!) { uploadProject(file: $file, input: { title: "T", language: "en", ${field}: false }) { id } }`, variables: { file: null } });
+      const form = multipartBody(B, [text('operations', inline), text('map', JSON.stringify({ 0: ['variables.file'] })), { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' }]);
+      const answer = await rawRequest(app.url, head('/graphql', { key: u.key, length: form.length, close: true }), form);
+      return { status: answer.status, errors: jsonOf(answer).errors };
+    };
+    const [refused, other] = [await literal('autoRender'), await literal('colour')];
+    expect(refused.errors).toEqual([expect.objectContaining({ message: `Field "autoRender" of UploadProjectInput ${ALWAYS_RENDERS}`, extensions: { code: 'BAD_REQUEST' } })]);
+    expect(other.errors).toEqual([expect.objectContaining({ message: 'Field "colour" is not defined by type "UploadProjectInput".', extensions: { code: 'BAD_REQUEST' } })]);
+    expect(refused.status).toBe(other.status);
+    expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
+  });
+});

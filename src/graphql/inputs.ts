@@ -17,6 +17,8 @@ interface Meta {
   description?: string;
   /** a scalar (ID, String) or the name of the GraphQL type to make */
   graphql?: string;
+  /** fields the body refuses in words of their own (validation.ts, `fields`) */
+  refused?: Readonly<Record<string, string>>;
 }
 
 type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; out?: z.ZodType; entries?: Record<string, string> };
@@ -67,9 +69,20 @@ function typeOf(owner: string, key: string, member: z.ZodType): unknown {
   }
 }
 
+/** Each input type's words for the fields its body refuses by name. */
+const refusals = new Map<string, Readonly<Record<string, string>>>();
+
+/** What input type `type` says of `field`, a field it does not have, when its body refuses it in words of its own. */
+export function refusalOf(type: string, field: string): string | undefined {
+  const refused = refusals.get(type);
+  return refused && Object.hasOwn(refused, field) ? refused[field] : undefined;
+}
+
 /** The input object of a body's schema, made once per name. */
 export function inputFromSchema(name: string, schema: z.ZodObject, description?: string) {
   if (!made.has(name)) {
+    const { refused } = metaOf(schema);
+    if (refused) refusals.set(name, refused);
     const fields = Object.entries(schema.shape as Record<string, z.ZodType>);
     made.set(
       name,

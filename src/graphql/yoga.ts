@@ -34,7 +34,8 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
  *    and, before validation, one over a depth, breadth or complexity limit, introspection included
  *    (these hooks run before any execution, for callers with or without a key, through either door);
- * 3. useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field
+ * 3. useVariableErrors: GraphQL's own input coercion failures become VALIDATION_ERROR naming the field,
+ *    and a refused input field written in the document gets its type's words for it
  *    (results pass the plugins in list order, so what useIdempotency keeps is what the client read);
  *    useIdempotency: a mutation sent with an Idempotency-Key runs once and a retry replays its result,
  *    before useRateLimits so that a replay spends nothing;

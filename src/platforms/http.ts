@@ -97,6 +97,29 @@ export function createPlatformHttp(name: string, baseUrl: string | undefined, fe
   };
 }
 
+/**
+ * The largest follower count kept. Counts are stored (PostgreSQL integer) and
+ * served (GraphQL Int) as 32-bit integers, which hold every account's: the
+ * largest have under a billion followers.
+ */
+export const MAX_FOLLOWERS = 2 ** 31 - 1;
+
+/**
+ * An account's follower count as a platform reports it: a JSON number, or a
+ * decimal string where the platform writes its counts so. Anything but a
+ * whole number from 0 to MAX_FOLLOWERS (text, a negative or fractional
+ * number, more than that, nothing) is the platform's bad answer, a `retry`
+ * PlatformError saying what it gave: a connection fails with that message and
+ * the analytics sync keeps the account's last count. Every connector reads
+ * its counts here, so none stores a count made up or one no column holds.
+ */
+export function followerCount(name: string, value: unknown): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (Number.isInteger(n) && n >= 0 && n <= MAX_FOLLOWERS) return n;
+  const given = value === undefined ? 'were not given' : `were ${JSON.stringify(value).slice(0, 40)}, not a whole number from 0 to ${MAX_FOLLOWERS}`;
+  throw new PlatformError('retry', `${name}: the account's followers ${given}`);
+}
+
 /** A platform's answer that fits none of its documented shapes: a passing fault of the platform, tried again later. */
 export function unexpected(name: string, res: PlatformResponse, what: string): PlatformError {
   return new PlatformError('retry', `${name}: unexpected answer to ${what} (HTTP ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''})`, retryAfterMs(res.headers));

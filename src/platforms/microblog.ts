@@ -59,7 +59,7 @@
  */
 import crypto from 'node:crypto';
 import { chunksOf } from './chunks.js';
-import { retryAfterMs, unexpected } from './http.js';
+import { followerCount, retryAfterMs, unexpected } from './http.js';
 import {
   PlatformError,
   type AccountIdentity,
@@ -172,7 +172,7 @@ async function me(http: PlatformHttp, token: string) {
   const res = await http.request({ url: `${API}/users/me`, token, query: { 'user.fields': 'protected,public_metrics' } });
   const data = dataOf(res, 'reading the account');
   if (typeof data.id !== 'string') throw unexpected(NAME, res, 'reading the account');
-  return data as { id: string; username?: string; protected?: boolean; public_metrics?: { followers_count?: number } };
+  return data as { id: string; username?: string; protected?: boolean; public_metrics?: { followers_count?: unknown } };
 }
 
 async function identify(http: PlatformHttp, _settings: unknown, tokens: TokenSet): Promise<AccountIdentity> {
@@ -181,7 +181,7 @@ async function identify(http: PlatformHttp, _settings: unknown, tokens: TokenSet
     externalId: user.id,
     handle: user.username ?? null,
     isPrivate: user.protected === true,
-    followers: Number(user.public_metrics?.followers_count ?? 0),
+    followers: followerCount(NAME, user.public_metrics?.followers_count ?? 0),
     // the user id is in the timeline's path; the username in a post's URL
     extra: { userId: user.id, ...(user.username ? { username: user.username } : {}) },
   };
@@ -478,7 +478,7 @@ function connector(http: PlatformHttp): PlatformConnector {
 
     async fetchFollowers(account) {
       const user = await me(http, tokensOf(account).accessToken);
-      return Number(user.public_metrics?.followers_count ?? 0);
+      return followerCount(NAME, user.public_metrics?.followers_count ?? 0);
     },
   };
 }

@@ -59,7 +59,7 @@
  *   comments by its text and the account's username.
  */
 import { chunksOf } from './chunks.js';
-import { retryAfterMs, unexpected } from './http.js';
+import { followerCount, retryAfterMs, unexpected } from './http.js';
 import { tokenSetFrom } from './oauth-tokens.js';
 import {
   PlatformError,
@@ -285,7 +285,7 @@ async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens:
     handle: username,
     // professional accounts (the only ones the API publishes to) are public
     isPrivate: false,
-    followers: Number(user.followers_count) || 0,
+    followers: followerCount(NAME, user.followers_count ?? 0),
     extra: { igUserId, pageId: String(page.id), ...(username ? { username } : {}) },
   };
 }
@@ -587,9 +587,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
 
   async function fetchFollowers(account: ConnectedAccount): Promise<number> {
     const user = await call(account, { path: igUserOf(account), query: { fields: 'followers_count' } }, 'reading the followers');
-    const followers = Number(user.followers_count);
-    if (!Number.isFinite(followers)) throw new PlatformError('retry', `${NAME}: the account's followers were not given`);
-    return followers;
+    return followerCount(NAME, user.followers_count);
   }
 
   return { publish, check, finalize, fetchPostMetrics, fetchFollowers };

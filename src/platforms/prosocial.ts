@@ -52,7 +52,7 @@
  * only; without one an expired token means connecting the account again.
  */
 import { chunksOf } from './chunks.js';
-import { retryAfterMs, unexpected } from './http.js';
+import { followerCount, retryAfterMs, unexpected } from './http.js';
 import {
   PlatformError,
   type AccountIdentity,
@@ -188,8 +188,8 @@ async function readFollowers(http: PlatformHttp, token: string): Promise<number>
   const elements = isRecord(res.json) && Array.isArray(res.json.elements) ? res.json.elements : null;
   const count = elements?.[0] && isRecord(elements[0]) ? elements[0].memberFollowersCount : undefined;
   if (elements && elements.length === 0) return 0;
-  if (typeof count !== 'number') throw unexpected(KEY, res, 'reading the followers');
-  return count;
+  if (count === undefined) throw unexpected(KEY, res, 'reading the followers');
+  return followerCount(KEY, count);
 }
 
 // ---------------------------------------------------------------------------

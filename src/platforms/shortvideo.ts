@@ -72,7 +72,7 @@
  * fails after the upload for the platform's own passing reason (`internal`)
  * is not uploaded again: the post fails with its credit back.
  */
-import { retryAfterMs, unexpected } from './http.js';
+import { followerCount, retryAfterMs, unexpected } from './http.js';
 import { chunksOf } from './chunks.js';
 import {
   PlatformError,
@@ -471,7 +471,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
 
     async fetchFollowers(account) {
       const user = await userInfo(http, tokensOf(account).accessToken, ['follower_count']);
-      return Number(user.follower_count ?? 0) || 0;
+      return followerCount(NAME, user.follower_count ?? 0);
     },
   };
 }
@@ -488,7 +488,7 @@ export const shortvideoPlatform: PlatformDefinition = {
       externalId: user.open_id,
       handle: username ?? null,
       isPrivate: isPrivateAccount(creator),
-      followers: Number(user.follower_count ?? 0) || 0,
+      followers: followerCount(NAME, user.follower_count ?? 0),
       extra: { openId: user.open_id, ...(username ? { username } : {}) },
     };
   },

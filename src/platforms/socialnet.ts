@@ -55,7 +55,7 @@
  * offer no impressions or clicks: those read 0.
  */
 import { chunksOf } from './chunks.js';
-import { retryAfterMs, unexpected } from './http.js';
+import { followerCount, retryAfterMs, unexpected } from './http.js';
 import { tokenSetFrom } from './oauth-tokens.js';
 import {
   PlatformError,
@@ -216,7 +216,7 @@ interface PageEntry {
   name?: string;
   access_token?: string;
   tasks?: string[];
-  followers_count?: number;
+  followers_count?: unknown;
 }
 
 /** Every Page the user manages, following the cursor pages of /me/accounts (a bounded number of them). */
@@ -249,7 +249,7 @@ async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens:
     handle: page.name ?? null,
     // a Page's reels are public: the guide says publishing to a Page has public scope only
     isPrivate: false,
-    followers: page.followers_count ?? 0,
+    followers: followerCount(KEY, page.followers_count ?? 0),
     extra: { pageId: page.id },
     accessToken: page.access_token,
   };
@@ -429,7 +429,7 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
 
     async fetchFollowers(account) {
       const json = await graph(http, 'reading the Page\'s followers', { url: `${GRAPH}/${pageOf(account)}`, token: tokenOf(account), query: { fields: 'followers_count' } });
-      return count(json.followers_count);
+      return followerCount(KEY, json.followers_count ?? 0);
     },
   };
 }

@@ -47,7 +47,7 @@
  * comment is looked for among the video's newest 100 threads only.
  */
 import { chunksOf } from './chunks.js';
-import { retryAfterMs, unexpected } from './http.js';
+import { followerCount, retryAfterMs, unexpected } from './http.js';
 import {
   isPlatformError,
   PlatformError,
@@ -413,7 +413,7 @@ function connector(http: PlatformHttp): PlatformConnector {
     async fetchFollowers(account) {
       const channel = await myChannel(http, tokenOf(account), 'statistics');
       const subscribers = channel.statistics?.subscriberCount;
-      return subscribers === undefined ? account.followers : count(subscribers);
+      return subscribers === undefined ? account.followers : followerCount(NAME, subscribers);
     },
   };
 }
@@ -424,7 +424,7 @@ async function identify(http: PlatformHttp, _settings: unknown, tokens: TokenSet
     externalId: channel.id,
     handle: channel.snippet?.customUrl ?? channel.snippet?.title ?? null,
     isPrivate: channel.status?.privacyStatus === 'private',
-    followers: count(channel.statistics?.subscriberCount),
+    followers: followerCount(NAME, channel.statistics?.subscriberCount ?? 0),
     extra: { channelId: channel.id },
   };
 }

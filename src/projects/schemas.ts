@@ -246,9 +246,15 @@ function combinations(known: readonly string[]) {
   };
 }
 
+/** What an upload says of the settings only a creation from a URL takes (SPEC.md: an upload has no autoRender). */
+const UPLOAD_REFUSES = {
+  autoRender:
+    'is not taken by an upload, which always renders automatically once transcribed; for an editable project, create it from a URL (POST /v1/projects, or createProject) with videoUrl and autoRender false',
+};
+
 function creationBody(source: 'url' | 'upload') {
   const shape = creationShape(source);
-  return fields(shape).superRefine(combinations(Object.keys(shape)), { when: () => true });
+  return fields(shape, undefined, source === 'upload' ? UPLOAD_REFUSES : {}).superRefine(combinations(Object.keys(shape)), { when: () => true });
 }
 
 /** POST /v1/projects */

@@ -10,22 +10,26 @@
  * the last settled UTC day (Publication.settled*, analytics.ts), which do not
  * change while today's counts grow; the cursor carries that day too, and a
  * traversal that outlives a settlement reads its keys as of its own day from
- * the daily rows, so no page repeats or skips an item. `totals` show the
- * latest counts.
+ * the daily rows, so no page repeats or skips an item. A cursor also names
+ * the sortBy and direction it was made for, and is refused with others.
+ * `totals` show the latest counts.
  */
 import { Prisma, type Db } from '../db/client.js';
 import { FieldErrors } from '../errors.js';
 import { isPlatformKey, PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { isUuid } from '../ids.js';
 import { MAX_PAGE_SIZE } from '../pagination.js';
-import { parseDateTime, unstorable } from '../validation.js';
+import { outOfFilterRange, parseDateTime, unstorable } from '../validation.js';
 import { loadPublications, type PublicationView } from './records.js';
 import { utcDay } from './analytics.js';
 
 export const SORT_KEYS = ['publishedAt', 'views', 'engagement'] as const;
 export const DIRECTIONS = ['asc', 'desc'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
+type Direction = (typeof DIRECTIONS)[number];
 export const DEFAULT_LIMIT = 25;
+
+const isOneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
 
 /** The listing's query as either door passes it: text, read here. */
 export interface ListingArgs {
@@ -46,22 +50,29 @@ interface Pin {
   day: string;
 }
 
-/** A page's position: the last row's sort key (an ISO instant, or a number) and id, and the traversal's pin. */
+/**
+ * A page's position: the order it was made in (a key means nothing in
+ * another), the last row's sort key (an ISO instant, or a number) and id, and
+ * the traversal's pin.
+ */
 export interface Cursor extends Pin {
+  sortBy: SortKey;
+  direction: Direction;
   key: string | number;
   id: string;
 }
 
 // exported for the bench, which times pages deep in a listing from the cursors of their rows
-export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.key, c.id, c.asOf.toISOString(), c.day])).toString('base64url');
+export const encodeCursor = (c: Cursor) =>
+  Buffer.from(JSON.stringify([c.sortBy, c.direction, c.key, c.id, c.asOf.toISOString(), c.day])).toString('base64url');
 
 /**
  * An instant as a cursor writes it (toISOString), or null. JavaScript holds
- * years PostgreSQL does not (up to 275760, either side of 0): only the
- * four-digit years a cursor is made with are taken back.
+ * years PostgreSQL does not (0000, and up to 275760 either side of it): only
+ * the years 0001-9999 a cursor is made with are taken back.
  */
 function cursorInstant(s: unknown): Date | null {
-  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s)) return null;
+  if (typeof s !== 'string' || !/^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s)) return null;
   const d = new Date(s);
   return Number.isNaN(d.getTime()) || d.toISOString() !== s ? null : d;
 }
@@ -76,11 +87,12 @@ const isIntKey = (n: unknown): n is number => Number.isInteger(n) && Math.abs(n 
  */
 export function decodeCursor(s: string): Cursor | null {
   try {
-    const [key, id, asOf, day] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
+    const [sortBy, direction, key, id, asOf, day] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
+    if (!isOneOf(SORT_KEYS, sortBy) || !isOneOf(DIRECTIONS, direction)) return null;
     const at = cursorInstant(asOf);
-    if (!(isIntKey(key) || cursorInstant(key)) || typeof id !== 'string' || id.length > 80 || unstorable(id) || !at) return null;
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || utcDay(new Date(`${day}T00:00:00Z`)) !== day) return null;
-    return { key: key as string | number, id, asOf: at, day };
+    if (!(sortBy === 'publishedAt' ? cursorInstant(key) : isIntKey(key)) || typeof id !== 'string' || id.length > 80 || unstorable(id) || !at) return null;
+    if (typeof day !== 'string' || !cursorInstant(`${day}T00:00:00.000Z`)) return null;
+    return { sortBy, direction, key: key as string | number, id, asOf: at, day };
   } catch {
     return null;
   }
@@ -101,7 +113,7 @@ interface ReadListing {
   from?: Date;
   to?: Date;
   sortBy: SortKey;
-  direction: 'asc' | 'desc';
+  direction: Direction;
   limit: number;
   cursor: Cursor | null;
 }
@@ -122,16 +134,17 @@ export function readListing(args: ListingArgs): ReadListing {
     const v = args[name];
     if (v == null) continue;
     const d = readInstant(v);
-    if (d) out[name] = d;
-    else e.add(name, 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)', v);
+    const why = d ? outOfFilterRange(d) : 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)';
+    if (why) e.add(name, why, v);
+    else out[name] = d!;
   }
   if (out.from && out.to && out.from > out.to) e.add('from', 'must not be after to', args.from);
   if (args.sortBy != null) {
-    if ((SORT_KEYS as readonly string[]).includes(args.sortBy)) out.sortBy = args.sortBy as SortKey;
+    if (isOneOf(SORT_KEYS, args.sortBy)) out.sortBy = args.sortBy;
     else e.add('sortBy', `must be one of ${SORT_KEYS.join(', ')}`, args.sortBy);
   }
   if (args.direction != null) {
-    if ((DIRECTIONS as readonly string[]).includes(args.direction)) out.direction = args.direction as 'asc' | 'desc';
+    if (isOneOf(DIRECTIONS, args.direction)) out.direction = args.direction;
     else e.add('direction', `must be one of ${DIRECTIONS.join(', ')}`, args.direction);
   }
   if (args.limit != null) {
@@ -139,13 +152,12 @@ export function readListing(args: ListingArgs): ReadListing {
     else e.add('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`, args.limit);
   }
   if (args.cursor != null) {
-    out.cursor = decodeCursor(args.cursor);
-    // a cursor's key must be of the sort it was made for
-    const kind = out.sortBy === 'publishedAt' ? 'string' : 'number';
-    if (!out.cursor || typeof out.cursor.key !== kind) {
-      out.cursor = null;
-      e.add('cursor', `must be the nextCursor of a previous page sorted by ${out.sortBy}`, args.cursor);
-    }
+    const cursor = decodeCursor(args.cursor);
+    if (!cursor) e.add('cursor', 'must be the nextCursor of a previous page of this listing', args.cursor);
+    // a key is a position only in the order it was read in; a refused sortBy or direction is named by itself
+    else if (!e.has('sortBy') && !e.has('direction') && (cursor.sortBy !== out.sortBy || cursor.direction !== out.direction)) {
+      e.add('cursor', `was made for sortBy=${cursor.sortBy} and direction=${cursor.direction}: ask with those, or leave cursor out to start again`, args.cursor);
+    } else out.cursor = cursor;
   }
   e.throwIfAny();
   return out;
@@ -216,6 +228,8 @@ export async function listPublications(db: Db, userId: string, args: ListingArgs
   const rows = found.rows.slice(0, q.limit);
   const last = rows.at(-1);
   const nextCursor =
-    hasMore && last ? encodeCursor({ key: last.key instanceof Date ? last.key.toISOString() : Number(last.key), id: last.id, ...found.pin }) : null;
+    hasMore && last
+      ? encodeCursor({ sortBy: q.sortBy, direction: q.direction, key: last.key instanceof Date ? last.key.toISOString() : Number(last.key), id: last.id, ...found.pin })
+      : null;
   return { items: await loadPublications(db, rows.map((r) => r.id)), nextCursor };
 }

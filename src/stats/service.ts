@@ -9,7 +9,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { Prisma, type Db } from '../db/client.js';
 import { FieldErrors, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { dateTime, fields, oneOf, readBody } from '../validation.js';
+import { dateTime, fields, oneOf, outOfFilterRange, readBody } from '../validation.js';
 
 export const STATS_METRICS = ['views', 'engagement', 'followers'] as const;
 export type StatsMetric = (typeof STATS_METRICS)[number];
@@ -18,9 +18,6 @@ export type StatsMetric = (typeof STATS_METRICS)[number];
 export const DEFAULT_WINDOW_DAYS = 7;
 /** The longest window, so a timeseries stays bounded (at most this many days). */
 export const MAX_WINDOW_DAYS = 400;
-/** The instants `from` and `to` may name: no data predates 1970, and later windows would reach five-digit years, which ISO strings write otherwise. */
-const EARLIEST = new Date('1970-01-01T00:00:00Z');
-const LATEST = new Date('9999-12-31T00:00:00Z');
 
 const DAY_MS = 86_400_000;
 
@@ -87,7 +84,8 @@ export function readStatsQuery(query: StatsQuery, now = new Date()): StatsReques
   const given = (name: 'from' | 'to') => (sent[name] === undefined || e.has(name) ? null : new Date(sent[name]));
   for (const name of ['from', 'to'] as const) {
     const t = given(name);
-    if (t && (t < EARLIEST || t >= LATEST)) e.add(name, `must be from ${EARLIEST.toISOString()} up to ${LATEST.toISOString()}`, sent[name]);
+    const why = t && outOfFilterRange(t);
+    if (why) e.add(name, why, sent[name]);
   }
   if (e.has('from') || e.has('to')) e.throwIfAny();
   const to = given('to') ?? now;

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startRuntime, type Runtime, type StartOptions } from '../../src/runtime.js';
 import { generateApiKey, newWebhookSecret } from '../../src/auth/keys.js';
@@ -45,6 +46,18 @@ export async function startTestApp(
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A destination for startTestApp's `logDestination`, and the lines written to it, parsed. */
+export function logLines(): { destination: Writable; lines: Array<Record<string, any>> } {
+  const lines: Array<Record<string, any>> = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  return { destination, lines };
 }
 
 export interface TestUser {

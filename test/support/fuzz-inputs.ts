@@ -856,6 +856,8 @@ const instantQuery = () => {
           '1970-01-01T00:00:00Z',
           '1969-12-31T23:59:59Z',
           '0001-01-01T00:00:00Z',
+          '0000-01-01',
+          '0000-06-01T00:00:00Z',
           '9999-12-30T23:59:59Z',
           '9999-12-31T00:00:00Z',
           '9999-12-31T23:59:59-14:00',
@@ -873,22 +875,24 @@ const instantQuery = () => {
 /**
  * a listing cursor: a nextCursor the listing gave (of one of its sorts), a
  * cursor written here with members of the right types but values the
- * database may not hold (a year past its range, a day no calendar has, a NUL),
- * another id, or fuzz text
+ * database may not hold (a year past its range, a day no calendar has, a NUL)
+ * or of a sort the query does not ask for, another id, or fuzz text
  */
 const publicationCursorQuery = (ctx: InputContext, a: Actor) => {
   const crafted = fc
     .tuple(
-      fc.oneof(fc.integer({ min: -1, max: 5000 }), pick(1.5, 2 ** 31, 2 ** 53, 1e308, -1e308), pick('2026-05-01T09:30:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '1', '0001-01-01T00:00:00Z')),
+      pick(...SORT_KEYS, 'likes'),
+      pick(...DIRECTIONS, 'up'),
+      fc.oneof(fc.integer({ min: -1, max: 5000 }), pick(1.5, 2 ** 31, 2 ** 53, 1e308, -1e308), pick('2026-05-01T09:30:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-12-31T00:00:00.000Z', '1', '0001-01-01T00:00:00Z')),
       fc.oneof(fc.constantFrom(...a.publications), pick('', 'pub_\u0000', 'x'.repeat(80), '😀')),
       pick('2026-05-01T09:30:00.000Z', new Date(Date.now() + 3_600_000).toISOString(), '1970-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00.000Z'),
       pick('2026-05-01', '1970-01-01', '2026-02-30', '2026-99-99', '0000-00-00', '9999-12-31'),
       fc.integer({ min: 0, max: 5 }),
     )
-    .map(([key, id, asOf, day, shape]) => {
-      const members: unknown[] = [key, id, asOf, day];
+    .map(([sortBy, direction, key, id, asOf, day, shape]) => {
+      const members: unknown[] = [sortBy, direction, key, id, asOf, day];
       // now and then a member short, one more, or not an array
-      const value = shape === 0 ? members.slice(0, 3) : shape === 1 ? [...members, 1] : shape === 2 ? { key, id, asOf, day } : members;
+      const value = shape === 0 ? members.slice(0, 5) : shape === 1 ? [...members, 1] : shape === 2 ? { sortBy, direction, key, id, asOf, day } : members;
       return Buffer.from(JSON.stringify(value)).toString('base64url');
     });
   const issued = a.listingCursors.length ? fc.constantFrom(...a.listingCursors) : crafted;
