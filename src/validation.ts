@@ -110,18 +110,18 @@ export function parseDateTime(s: unknown): Date | null {
 }
 
 /**
- * The instants a date filter may name (the `from` and `to` of the publication
- * listing and of the statistics), as they reach PostgreSQL: no data predates
- * 1970, PostgreSQL reads year 0000 as no year at all, and after 9999 ISO
- * strings write six-digit years (a statistics window and the one before it
- * stay inside too).
+ * The instants a date the API is given may name (the `from` and `to` of the
+ * publication listing and of the statistics, a publication's `scheduledFor`),
+ * as they reach PostgreSQL: no data predates 1970, PostgreSQL reads year 0000
+ * as no year at all, and after 9999 ISO strings write six-digit years (a
+ * statistics window and the one before it stay inside too).
  */
-const EARLIEST_FILTER = new Date('1970-01-01T00:00:00Z');
-const LATEST_FILTER = new Date('9999-12-31T00:00:00Z');
+const EARLIEST_DATE = new Date('1970-01-01T00:00:00Z');
+const LATEST_DATE = new Date('9999-12-31T00:00:00Z');
 
-/** Why a date filter cannot name `t`, or null when it can. */
-export const outOfFilterRange = (t: Date): string | null =>
-  t < EARLIEST_FILTER || t >= LATEST_FILTER ? `must be from ${EARLIEST_FILTER.toISOString()} up to ${LATEST_FILTER.toISOString()}` : null;
+/** Why a date given to the API cannot name `t`, or null when it can. */
+export const outOfDateRange = (t: Date): string | null =>
+  t < EARLIEST_DATE || t >= LATEST_DATE ? `must be from ${EARLIEST_DATE.toISOString()} up to ${LATEST_DATE.toISOString()}` : null;
 
 export const dateTime = <O extends Presence = {}>(opts: O = {} as O) => {
   const rule = 'must be an ISO 8601 date-time with a time and an offset, e.g. 2026-05-01T09:30:00Z';

@@ -415,4 +415,19 @@ describe('dates', () => {
     const r = await publish(p, { ...body('microblog'), scheduledFor: '2031-02-30T09:00:00Z' });
     expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'scheduledFor' }] });
   });
+
+  it('a scheduledFor past the dates the service stores (year 10000 in UTC) is refused, through either door, and spends nothing', async () => {
+    const p = await publisher();
+    const late = '9999-12-31T23:00:00-14:00';
+    const r = await publish(p, { ...body('microblog'), scheduledFor: late });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'scheduledFor', message: 'must be from 1970-01-01T00:00:00.000Z up to 9999-12-31T00:00:00.000Z', value: late }] });
+    const g = await gql(app, p.key, 'mutation($projectId: ID!, $input: PublishInput!) { publishProject(projectId: $projectId, input: $input) { id } }', {
+      projectId: p.projectId,
+      input: { platforms: { microblog: { content: 'late' } }, scheduledFor: late },
+    });
+    expect(g.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'scheduledFor' }] });
+    expect(await db().publication.count({ where: { userId: p.id } })).toBe(0);
+    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).apiCredits).toBe(50);
+  });
 });

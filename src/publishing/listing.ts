@@ -19,7 +19,7 @@ import { FieldErrors } from '../errors.js';
 import { isPlatformKey, PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { isUuid } from '../ids.js';
 import { MAX_PAGE_SIZE } from '../pagination.js';
-import { outOfFilterRange, parseDateTime, unstorable } from '../validation.js';
+import { outOfDateRange, parseDateTime, unstorable } from '../validation.js';
 import { loadPublications, type PublicationView } from './records.js';
 import { utcDay } from './analytics.js';
 
@@ -134,7 +134,7 @@ export function readListing(args: ListingArgs): ReadListing {
     const v = args[name];
     if (v == null) continue;
     const d = readInstant(v);
-    const why = d ? outOfFilterRange(d) : 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)';
+    const why = d ? outOfDateRange(d) : 'must be an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)';
     if (why) e.add(name, why, v);
     else out[name] = d!;
   }

@@ -19,7 +19,7 @@ import { AppError, badRequest, FieldErrors, forbidden, notFound } from '../error
 import type { Project, Publication } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
 import { getProject } from '../projects/service.js';
-import { isPlainObject, parseDateTime, readBody } from '../validation.js';
+import { isPlainObject, outOfDateRange, parseDateTime, readBody } from '../validation.js';
 import { publishBody, type PublishBody } from './schemas.js';
 import { API_CREDITS_PER_POST, dispatchPosts } from './delivery.js';
 import { publishPublicationEvent } from './events.js';
@@ -68,6 +68,7 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
 
   const scheduledFor = errors.has('scheduledFor') ? null : parseDateTime(raw.scheduledFor);
   if (scheduledFor && scheduledFor.getTime() <= now.getTime()) errors.add('scheduledFor', 'must be in the future', raw.scheduledFor);
+  else if (scheduledFor && outOfDateRange(scheduledFor)) errors.add('scheduledFor', outOfDateRange(scheduledFor)!, raw.scheduledFor);
 
   const profileId = await profileFor(app, user.id, typeof raw.profileId === 'string' && !errors.has('profileId') ? raw.profileId : undefined, errors);
   const platformsSent = isPlainObject(raw.platforms) ? PLATFORM_KEYS.filter((k) => raw.platforms && (raw.platforms as Record<string, unknown>)[k] !== undefined) : [];

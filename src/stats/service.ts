@@ -9,7 +9,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { Prisma, type Db } from '../db/client.js';
 import { FieldErrors, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { dateTime, fields, oneOf, outOfFilterRange, readBody } from '../validation.js';
+import { dateTime, fields, oneOf, outOfDateRange, readBody } from '../validation.js';
 
 export const STATS_METRICS = ['views', 'engagement', 'followers'] as const;
 export type StatsMetric = (typeof STATS_METRICS)[number];
@@ -84,7 +84,7 @@ export function readStatsQuery(query: StatsQuery, now = new Date()): StatsReques
   const given = (name: 'from' | 'to') => (sent[name] === undefined || e.has(name) ? null : new Date(sent[name]));
   for (const name of ['from', 'to'] as const) {
     const t = given(name);
-    const why = t && outOfFilterRange(t);
+    const why = t && outOfDateRange(t);
     if (why) e.add(name, why, sent[name]);
   }
   if (e.has('from') || e.has('to')) e.throwIfAny();
