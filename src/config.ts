@@ -73,6 +73,8 @@ export interface Config {
   tokenEncryptionKey: string | undefined;
   /** each platform's OAuth client (`<KEY>_CLIENT_ID`, `<KEY>_CLIENT_SECRET`) and host override (`<KEY>_BASE_URL`) */
   platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
+  /** the origins a connection's returnUrl may be on (OAUTH_RETURN_ORIGINS); unset, PUBLIC_URL's own (src/publishing/connections.ts) */
+  oauthReturnOrigins: string[] | undefined;
 }
 
 export type StorageSettings =
@@ -133,6 +135,21 @@ function platformSettings(env: NodeJS.ProcessEnv): Config['platforms'] {
     out[key] = { clientId: env[`${name}_CLIENT_ID`] || undefined, clientSecret: env[`${name}_CLIENT_SECRET`] || undefined, baseUrl: baseUrl?.replace(/\/+$/, '') };
   }
   return out;
+}
+
+/** A comma-separated list of http(s) origins (`scheme://host[:port]`), each as browsers write it in `Origin`. */
+function origins(name: string, value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = URL.canParse(entry) ? new URL(entry) : null;
+      if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+        throw new Error(`${name} must be comma-separated http(s) origins (scheme://host[:port], no path), got "${entry}"`);
+      }
+      return url.origin;
+    });
 }
 
 const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
@@ -213,5 +230,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminDebug: env.ADMIN_DEBUG === '1',
     tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY', env.TOKEN_ENCRYPTION_KEY, 32),
     platforms: platformSettings(env),
+    oauthReturnOrigins: env.OAUTH_RETURN_ORIGINS ? origins('OAUTH_RETURN_ORIGINS', env.OAUTH_RETURN_ORIGINS) : undefined,
   };
 }
