@@ -75,6 +75,8 @@ export interface Config {
   platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
   /** the origins a connection's returnUrl may be on (OAUTH_RETURN_ORIGINS); unset, PUBLIC_URL's own (src/publishing/connections.ts) */
   oauthReturnOrigins: string[] | undefined;
+  /** the origins whose pages may call the API from a browser (CORS_ORIGINS): exact origins, or '*' for any; none by default */
+  corsOrigins: string[] | '*';
 }
 
 export type StorageSettings =
@@ -150,6 +152,13 @@ function origins(name: string, value: string): string[] {
       }
       return url.origin;
     });
+}
+
+/** CORS_ORIGINS: exact origins, or `*` alone for any origin. */
+function corsOrigins(value: string | undefined): Config['corsOrigins'] {
+  if (value?.trim() === '*') return '*';
+  if (value?.includes('*')) throw new Error(`CORS_ORIGINS is either * alone or a list of origins, got "${value}"`);
+  return origins('CORS_ORIGINS', value ?? '');
 }
 
 const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
@@ -231,5 +240,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY', env.TOKEN_ENCRYPTION_KEY, 32),
     platforms: platformSettings(env),
     oauthReturnOrigins: env.OAUTH_RETURN_ORIGINS ? origins('OAUTH_RETURN_ORIGINS', env.OAUTH_RETURN_ORIGINS) : undefined,
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }
