@@ -75,6 +75,10 @@ export interface Config {
   tokenEncryptionKey: string | undefined;
   /** each platform's OAuth client (`<KEY>_CLIENT_ID`, `<KEY>_CLIENT_SECRET`) and host override (`<KEY>_BASE_URL`) */
   platforms: Record<PlatformKey, { clientId: string | undefined; clientSecret: string | undefined; baseUrl: string | undefined }>;
+  /** the origins a connection's returnUrl may be on (OAUTH_RETURN_ORIGINS); unset, PUBLIC_URL's own (src/publishing/connections.ts) */
+  oauthReturnOrigins: string[] | undefined;
+  /** the origins whose pages may call the API from a browser (CORS_ORIGINS): exact origins, or '*' for any; none by default */
+  corsOrigins: string[] | '*';
 }
 
 export interface ConnectionLimits {
@@ -171,6 +175,28 @@ function platformSettings(env: NodeJS.ProcessEnv): Config['platforms'] {
   return out;
 }
 
+/** A comma-separated list of http(s) origins (`scheme://host[:port]`), each as browsers write it in `Origin`. */
+function origins(name: string, value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = URL.canParse(entry) ? new URL(entry) : null;
+      if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+        throw new Error(`${name} must be comma-separated http(s) origins (scheme://host[:port], no path), got "${entry}"`);
+      }
+      return url.origin;
+    });
+}
+
+/** CORS_ORIGINS: exact origins, or `*` alone for any origin. */
+function corsOrigins(value: string | undefined): Config['corsOrigins'] {
+  if (value?.trim() === '*') return '*';
+  if (value?.includes('*')) throw new Error(`CORS_ORIGINS is either * alone or a list of origins, got "${value}"`);
+  return origins('CORS_ORIGINS', value ?? '');
+}
+
 const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -250,5 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminDebug: env.ADMIN_DEBUG === '1',
     tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY', env.TOKEN_ENCRYPTION_KEY, 32),
     platforms: platformSettings(env),
+    oauthReturnOrigins: env.OAUTH_RETURN_ORIGINS ? origins('OAUTH_RETURN_ORIGINS', env.OAUTH_RETURN_ORIGINS) : undefined,
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }

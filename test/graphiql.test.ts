@@ -27,28 +27,32 @@ describe('GraphiQL at /graphql in a browser', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain('YogaGraphiQL.renderYogaGraphiQL');
+    expect(page).toContain('id="graphiql-options"');
 
+    // the page carries its options as data, which its start script (start.js) reads:
     // the headers editor opens, prefilled with the key's header
-    const options = JSON.parse(/renderYogaGraphiQL\([^,]+, (\{.*\})\);/.exec(page)![1]);
+    const { options, workers } = JSON.parse(/<script type="application\/json" id="graphiql-options">(.*)<\/script>/.exec(page)![1]);
     expect(options).toMatchObject({ defaultEditorToolsVisibility: 'headers', subscriptionsProtocol: 'SSE' });
     expect(Object.keys(JSON.parse(options.headers))).toEqual(['x-api-key']);
+    // no script in the page itself
+    expect(page.match(/<script>/g)).toBeNull();
 
     // every URL the page loads: its src and href attributes and the editor workers' URLs
-    const workers = JSON.parse(/const workers = (\{.*\});/.exec(page)![1]) as Record<string, string>;
-    const urls = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).concat(Object.values(workers));
-    expect(urls.length).toBe(6);
+    const urls = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).concat(Object.values(workers as Record<string, string>));
+    expect(urls.length).toBe(7);
     for (const url of urls) {
       expect(url, url).toMatch(/^\/graphiql\/[\w.]+\?v=\w+$/); // on this host, no scheme, no CDN
       const asset = await fetch(new URL(url, app.url));
       expect(asset.status, url).toBe(200);
       expect(asset.headers.get('content-type'), url).toMatch(TYPES[/\.(\w+)\?/.exec(url)![1]]);
       const body = Buffer.from(await asset.arrayBuffer());
-      expect(body.length, url).toBeGreaterThan(1000);
+      expect(body.length, url).toBeGreaterThan(200);
       // what the styles load (fonts, images) is inline, and no script is fetched from elsewhere
       if (url.includes('.css')) expect(body.toString().match(/url\((?!["']?data:)[^)]*\)|@import/g)).toBeNull();
     }
     expect(page).not.toMatch(/https?:\/\//);
+    const start = await (await fetch(new URL(urls.find((u) => u.includes('start.js'))!, app.url))).text();
+    expect(start).toContain('YogaGraphiQL.renderYogaGraphiQL');
     const missing = await fetch(new URL('/graphiql/nothing.js', app.url));
     expect(missing.status).toBe(404);
   });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformKey } from '../src/catalog/platforms.js';
+import { loadConfig } from '../src/config.js';
 import { DEFINITIONS } from '../src/platforms/index.js';
 import { vaultOf } from '../src/platforms/session.js';
 import { syncAnalytics } from '../src/publishing/analytics.js';
@@ -22,6 +23,7 @@ import { SAMPLE_POSTS } from './support/publishing.js';
 // refused refresh disconnecting the account, and disconnection by the user.
 
 const KEYS = Object.keys(DEFINITIONS) as PlatformKey[];
+const RETURN_ORIGIN = 'https://app.example';
 let app: TestApp;
 let files: FileServer;
 const fakes = {} as Record<PlatformKey, PlatformFake>;
@@ -34,7 +36,15 @@ beforeAll(async () => {
   const fx = await mediaFixtures();
   [app, files] = await Promise.all([
     startTestApp({
-      env: { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'), RENDER_PRESET: 'ultrafast', PUBLISH_RETRY_BASE_MS: '50', PUBLISH_CHECK_MAX_MS: '100', LOG_LEVEL: 'info' },
+      env: {
+        TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+        RENDER_PRESET: 'ultrafast',
+        PUBLISH_RETRY_BASE_MS: '50',
+        PUBLISH_CHECK_MAX_MS: '100',
+        LOG_LEVEL: 'info',
+        // the app the browser returns to is elsewhere than the service
+        OAUTH_RETURN_ORIGINS: RETURN_ORIGIN,
+      },
       logDestination: log.destination,
     }),
     serveFolder(fx.dir),
@@ -184,8 +194,8 @@ describe('platforms and account connection', () => {
     const accountId = landed.searchParams.get('accountId');
     // the same redirect again: the attempt is spent
     const again = await fetch(back, { redirect: 'manual' });
-    expect(again.status).toBe(303);
-    expect(new URL(again.headers.get('location')!).searchParams.get('error')).toMatch(/already used or has expired/);
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain('already used or has expired');
     // a state with its signature changed, or taken to another platform's callback
     const url = new URL(back);
     const state = url.searchParams.get('state')!;
@@ -209,6 +219,124 @@ describe('platforms and account connection', () => {
     expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toContain('The user denied the request');
     const accounts = await db().socialAccount.findMany({ where: { profileId: o.profileId } });
     expect(accounts.map((a) => [a.platform, a.id])).toEqual([[key, accountId]]);
+  });
+
+  it('a link already used or expired shows the page on every replay, never a redirect to its returnUrl', async () => {
+    const o = await owner();
+    const key = KEYS[2];
+    const returnUrl = `${RETURN_ORIGIN}/settings`;
+    const started = await startConnect(o, key, { returnUrl });
+    const { back, res } = await consent(started.body.authorizationUrl);
+    expect(res.status).toBe(303);
+    const pageOnly = async (replay: Response) => {
+      expect(replay.status).toBe(400);
+      expect(replay.headers.get('location')).toBeNull();
+      expect(replay.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await replay.text()).toContain('already used or has expired');
+    };
+    for (let i = 0; i < 3; i++) await pageOnly(await fetch(back, { redirect: 'manual' }));
+    // an attempt past its time whose state is still signed as unexpired
+    const late = await startConnect(o, key, { returnUrl });
+    await db().oAuthAttempt.updateMany({ where: { userId: o.id, usedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await pageOnly((await consent(late.body.authorizationUrl)).res);
+  });
+
+  it('a returnUrl with a user name or password, on another origin, or too long once percent-encoded is refused through either door, writing nothing', async () => {
+    const o = await owner();
+    const viaGraphQL = (returnUrl: string) =>
+      gql(app, o.key, 'mutation($p: ID!, $k: PlatformKey!, $r: String) { connectAccount(profileId: $p, platform: $k, returnUrl: $r) { authorizationUrl } }', { p: o.profileId, k: KEYS[0], r: returnUrl });
+    // 1792 characters once percent-encoded (é is %C3%A9), 322 as written
+    const longest = `${RETURN_ORIGIN}/back?x=${'é'.repeat(294)}a`;
+    const refused: Array<[string, RegExp]> = [
+      [`https://user:pass@app.example/settings`, /user name or password/],
+      [`https://user@app.example/settings`, /user name or password/],
+      ['https://evil.example/settings', /origin this service returns to \(OAUTH_RETURN_ORIGINS\): https:\/\/app\.example$/],
+      [`${RETURN_ORIGIN}/${'é'.repeat(2000)}`, /at most 1792 characters once percent-encoded/],
+      [`${longest}a`, /at most 1792 characters once percent-encoded/],
+    ];
+    for (const [returnUrl, message] of refused) {
+      const details = [{ field: 'returnUrl', message: expect.stringMatching(message) }];
+      const rest = await startConnect(o, KEYS[0], { returnUrl });
+      expect(rest.status, returnUrl).toBe(400);
+      expect(rest.body, returnUrl).toMatchObject({ error: 'VALIDATION_ERROR', details });
+      const graphql = await viaGraphQL(returnUrl);
+      expect(graphql.body.errors?.[0].extensions, returnUrl).toMatchObject({ code: 'VALIDATION_ERROR', details });
+    }
+    expect(await db().oAuthAttempt.count({ where: { userId: o.id } })).toBe(0);
+    expect((await startConnect(o, KEYS[0], { returnUrl: longest })).status).toBe(200);
+    expect((await viaGraphQL(longest)).body.data.connectAccount.authorizationUrl).toMatch(/^http/);
+  });
+
+  it('OAUTH_RETURN_ORIGINS takes origins, as browsers write them, and nothing else', () => {
+    expect(loadConfig({ OAUTH_RETURN_ORIGINS: 'https://App.example, http://127.0.0.1:3000/,https://b.example:443' }).oauthReturnOrigins).toEqual([
+      'https://app.example',
+      'http://127.0.0.1:3000',
+      'https://b.example',
+    ]);
+    for (const bad of ['https://app.example/settings', 'app.example', 'ftp://app.example', 'https://u:p@app.example', 'https://app.example?x=1']) {
+      expect(() => loadConfig({ OAUTH_RETURN_ORIGINS: bad }), bad).toThrow(/OAUTH_RETURN_ORIGINS must be comma-separated http\(s\) origins/);
+    }
+  });
+
+  it("without OAUTH_RETURN_ORIGINS a returnUrl must be on PUBLIC_URL's origin", async () => {
+    const saved = config().oauthReturnOrigins;
+    config().oauthReturnOrigins = undefined;
+    try {
+      const o = await owner();
+      const elsewhere = await startConnect(o, KEYS[0], { returnUrl: `${RETURN_ORIGIN}/settings` });
+      expect(elsewhere.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'returnUrl', message: expect.stringMatching(new RegExp(`: ${app.url}$`)) }] });
+      const here = await startConnect(o, KEYS[0], { returnUrl: `${app.url}/settings` });
+      expect(here.status).toBe(200);
+      const { res } = await consent(here.body.authorizationUrl);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toMatch(new RegExp(`^${app.url}/settings\\?connected=${KEYS[0]}&accountId=`));
+    } finally {
+      config().oauthReturnOrigins = saved;
+    }
+  });
+
+  it('the Location sent is at most 2048 characters: the callback adds its parameters to the longest returnUrl, and cuts a long error to fit', async () => {
+    const o = await owner();
+    const x = `${'é'.repeat(294)}a`;
+    const returnUrl = `${RETURN_ORIGIN}/back?x=${x}`;
+    const started = await startConnect(o, KEYS[3], { returnUrl });
+    const { res } = await consent(started.body.authorizationUrl);
+    expect(res.status).toBe(303);
+    const connected = res.headers.get('location')!;
+    expect(connected.length).toBeLessThanOrEqual(2048);
+    expect(Object.fromEntries(new URL(connected).searchParams)).toMatchObject({ x, connected: KEYS[3], accountId: expect.any(String) });
+
+    // the user declines and the platform describes it at length
+    const declined = await startConnect(o, KEYS[4], { returnUrl });
+    const atPlatform = await fetch(declined.body.authorizationUrl, { redirect: 'manual' });
+    const deny = new URL(`${app.url}/oauth/${KEYS[4]}/callback`);
+    deny.searchParams.set('error', 'access_denied');
+    deny.searchParams.set('error_description', 'ü'.repeat(1000));
+    deny.searchParams.set('state', new URL(atPlatform.headers.get('location')!).searchParams.get('state')!);
+    const denied = await fetch(deny, { redirect: 'manual' });
+    expect(denied.status).toBe(303);
+    const location = denied.headers.get('location')!;
+    expect(location.length).toBeLessThanOrEqual(2048);
+    expect(location.length).toBeGreaterThan(2030);
+    const landed = new URL(location).searchParams;
+    expect(landed.get('x')).toBe(x);
+    expect(landed.get('error')).toMatch(new RegExp(`^The ${KEYS[4]} account was not connected: the platform said "ü+…$`));
+  });
+
+  it('a returnUrl whose origin is no longer allowed when the browser comes back gets the page instead of a redirect', async () => {
+    const o = await owner();
+    const key = KEYS[5];
+    const started = await startConnect(o, key, { returnUrl: `${RETURN_ORIGIN}/settings` });
+    const saved = config().oauthReturnOrigins;
+    config().oauthReturnOrigins = ['https://other.example'];
+    try {
+      const { res } = await consent(started.body.authorizationUrl);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain(`Your ${key} account is connected`);
+    } finally {
+      config().oauthReturnOrigins = saved;
+    }
   });
 });
 

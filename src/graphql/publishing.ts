@@ -1,5 +1,5 @@
 import { PLATFORM_KEYS } from '../catalog/platforms.js';
-import { disconnectProfileAccount, platformStatuses, startConnection, type Authorization, type PlatformStatus } from '../publishing/connections.js';
+import { disconnectProfileAccount, platformStatuses, RETURN_URL_DESCRIPTION, startConnection, type Authorization, type PlatformStatus } from '../publishing/connections.js';
 import { listPublications } from '../publishing/listing.js';
 import { cancelPublication, findPublication, publishProject } from '../publishing/publish.js';
 import { publicationEvent, type PublicationEvent } from '../publishing/events.js';
@@ -275,7 +275,7 @@ builder.mutationFields((t) => ({
     args: {
       profileId: t.arg.id({ required: true }),
       platform: t.arg({ type: PlatformEnum, required: true }),
-      returnUrl: t.arg.string({ description: 'where the browser goes afterwards, with connected=<platform>&accountId=… or error=… added; a short page says what happened when left out' }),
+      returnUrl: t.arg.string({ description: RETURN_URL_DESCRIPTION }),
     },
     resolve: (_root, args, ctx) => startConnection(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform, returnUrl: args.returnUrl }),
   }),

@@ -20,7 +20,7 @@ import { useStorableText } from './plugins/storable-text.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
 import { useVariableErrors } from './plugins/variable-errors.js';
 import { schema } from './schema.js';
-import { graphiqlOptions, renderGraphiQLPage } from './graphiql.js';
+import { graphiqlOptions, renderGraphiQLPage, useGraphiQLHeaders } from './graphiql.js';
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
 
@@ -29,6 +29,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * (each plugin is a file of plugins/):
  * 0. useQueryStringParams reads a GET request's parameters, refusing JSON that does not parse;
  *    useAcceptableResponse refuses (406) a request whose Accept names no type of answer, before it runs;
+ *    useGraphiQLHeaders gives the GraphiQL page its headers (framing, sniffing, content policy);
  * 1. authentication: the context below resolves the caller from x-api-key / Bearer / connectionParams;
  *    useRequireUser then refuses any operation, introspection included, without a valid key;
  * 2. hardening: useQueryLimits refuses, before parsing, a document over the token or nesting limit
@@ -56,6 +57,8 @@ export function createGraphQLServer(app: App): GraphQLServer {
     graphiql: graphiqlOptions,
     renderGraphiQL: renderGraphiQLPage,
     logging: false,
+    // the service's own policy answers cross-origin calls (src/http/cors.ts)
+    cors: false,
     context: async (init) => {
       const key = init.request ? keyFromHeaders((n) => init.request.headers.get(n)) : keyFromConnectionParams(init.connectionParams ?? {});
       let user = init.user ?? null;
@@ -80,6 +83,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
     plugins: [
       useQueryStringParams(),
       useAcceptableResponse(),
+      useGraphiQLHeaders(),
       useRequireUser(),
       useQueryLimits(schema, { ...QUERY_LIMITS, depth: app.config.maxDepth, complexity: app.config.maxComplexity }),
       useVariableErrors(),

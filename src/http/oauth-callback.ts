@@ -4,11 +4,12 @@
  * API key; the signed, expiring, single-use `state` stands in for it. The
  * browser goes on to the `returnUrl` given when the connection started, with
  * `connected=<platform>&accountId=…` or `error=…` added, or is shown a short
- * page saying what happened.
+ * page saying what happened: always the page for a link already used or
+ * expired, and for a returnUrl whose origin is no longer allowed.
  */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app.js';
-import { finishConnection, type ConnectionOutcome } from '../publishing/connections.js';
+import { finishConnection, MAX_RETURN_LOCATION, type ConnectionOutcome } from '../publishing/connections.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -24,10 +25,33 @@ function returnTo(outcome: ConnectionOutcome): string | null {
   if (outcome.ok) {
     url.searchParams.set('connected', outcome.platform);
     url.searchParams.set('accountId', outcome.account.id);
-  } else {
-    url.searchParams.set('error', outcome.message);
+    return url.href;
   }
-  return url.toString();
+  return withError(url, outcome.message);
+}
+
+/**
+ * The URL with `error=<message>` added, the message cut short (ending in …)
+ * where the whole would be longer than MAX_RETURN_LOCATION: a platform's error
+ * description can be of any length. The page would say it whole.
+ */
+function withError(url: URL, message: string): string {
+  const sent = (text: string) => {
+    url.searchParams.set('error', text);
+    return url.href;
+  };
+  const whole = sent(message);
+  if (whole.length <= MAX_RETURN_LOCATION) return whole;
+  // the longest start of the message that fits, found by halving
+  const chars = Array.from(message);
+  const cut = (n: number) => sent(`${chars.slice(0, n).join('')}…`);
+  let [fits, tooLong] = [0, chars.length];
+  while (tooLong - fits > 1) {
+    const mid = (fits + tooLong) >> 1;
+    if (cut(mid).length <= MAX_RETURN_LOCATION) fits = mid;
+    else tooLong = mid;
+  }
+  return cut(fits);
 }
 
 export function registerOAuthCallback(fastify: FastifyInstance, app: App): void {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { pageHeaders } from './page-headers.js';
 import { sendAsset, staticAsset, type StaticAsset } from './static-asset.js';
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -39,6 +40,13 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * What the page may load (test/browser-pages.test.ts uses it in Chromium): scripts,
+ * styles and requests of this origin (the document, and "Try it out"); images of
+ * this origin (the icon) and of the styles, which are data: URLs.
+ */
+const PAGE_HEADERS = pageHeaders(["script-src 'self'", "connect-src 'self'", "style-src 'self'", "img-src 'self' data:"]);
+
 /** The files of /docs/: swagger-ui's, and the start-up script. */
 const ASSETS: Record<string, { type: string; body: () => Buffer }> = {
   'swagger-ui.css': { type: 'text/css; charset=utf-8', body: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, 'swagger-ui.css')) },
@@ -57,7 +65,7 @@ export function registerReference(fastify: FastifyInstance, document: () => unkn
     json ??= staticAsset('application/json; charset=utf-8', Buffer.from(JSON.stringify(document())));
     return sendAsset(req, reply, json, 'no-cache');
   });
-  fastify.get('/docs', async (req, reply) => sendAsset(req, reply, page, 'no-cache'));
+  fastify.get('/docs', async (req, reply) => sendAsset(req, reply.headers(PAGE_HEADERS), page, 'no-cache'));
   fastify.get('/docs/', async (_req, reply) => reply.redirect('/docs', 301));
   fastify.get<{ Params: { file: string } }>('/docs/:file', async (req, reply) => {
     const asset = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined;

@@ -11,6 +11,7 @@ import { migrationsApplied } from '../db/health.js';
 import { answerClientError, codeForStatus, endWithError, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
 import { registerConsole } from './console.js';
+import { registerCors } from './cors.js';
 import { registerGraphiQLRoutes } from './graphiql.js';
 import { registerOAuthCallback } from './oauth-callback.js';
 import { findUploads } from '../idempotency/fingerprint.js';
@@ -81,6 +82,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
       return sendErrorFor(req.url, reply, new AppError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header'));
     }
   });
+  registerCors(fastify, app.config);
   // an answer given before the request's body was read (a refused upload, an unknown route)
   // closes the connection once sent: the client learns it at once instead of sending the rest
   fastify.addHook('onSend', async (req, reply, payload) => {

@@ -74,25 +74,53 @@ function checkPlatform(platform: string): PlatformKey {
   return platform;
 }
 
-function checkReturnUrl(returnUrl: string | undefined | null): string | null {
-  if (returnUrl === undefined || returnUrl === null) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(returnUrl);
-  } catch {
-    url = null;
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || returnUrl.length > 2048) {
-    throw fieldError('returnUrl', 'must be an absolute http(s) URL of at most 2048 characters', returnUrl);
-  }
-  return url.toString();
+/** The longest URL the callback sends a browser to (its Location). */
+export const MAX_RETURN_LOCATION = 2048;
+
+/**
+ * Room kept in it for what the callback adds: `connected=<platform>&accountId=<id>`
+ * (under 70 characters), or `error=<message>`, the message shortened to fit.
+ */
+const CALLBACK_ROOM = 256;
+
+/** The longest returnUrl, percent-encoded. */
+const MAX_RETURN_URL = MAX_RETURN_LOCATION - CALLBACK_ROOM;
+
+/** The origins a returnUrl may be on: OAUTH_RETURN_ORIGINS, else PUBLIC_URL's. */
+const returnOrigins = (config: Config) => config.oauthReturnOrigins ?? [new URL(config.publicUrl).origin];
+
+/**
+ * A returnUrl as the callback will send it, or why it cannot be one. Its query
+ * is written as the callback writes it when it adds its parameters (form
+ * encoding), so the callback's Location is this URL and those parameters: the
+ * length checked is the length sent.
+ */
+function returnTarget(config: Config, raw: string): { url: string } | { problem: string } {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol)) return { problem: 'must be an absolute http(s) URL' };
+  if (url.username || url.password) return { problem: 'must not carry a user name or password' };
+  const allowed = returnOrigins(config);
+  if (!allowed.includes(url.origin)) return { problem: `must be on an origin this service returns to (OAUTH_RETURN_ORIGINS): ${allowed.join(', ') || 'none'}` };
+  url.search = url.searchParams.toString();
+  if (url.href.length > MAX_RETURN_URL) return { problem: `must be at most ${MAX_RETURN_URL} characters once percent-encoded (the callback adds its parameters to it)` };
+  return { url: url.href };
 }
+
+function checkReturnUrl(config: Config, returnUrl: string | undefined | null): string | null {
+  if (returnUrl === undefined || returnUrl === null) return null;
+  const target = returnTarget(config, returnUrl);
+  if ('problem' in target) throw fieldError('returnUrl', target.problem, returnUrl);
+  return target.url;
+}
+
+/** What returnUrl is, for both doors' references. */
+export const RETURN_URL_DESCRIPTION = `where the browser goes afterwards, with connected=<platform>&accountId=… or error=… added: an http(s) URL on an origin of OAUTH_RETURN_ORIGINS (by default PUBLIC_URL's), without user name or password, at most ${MAX_RETURN_URL} characters once percent-encoded; a short page says what happened when left out`;
 
 /** The body of POST /v1/profiles/{profileId}/accounts/{platform}/connect. */
 export const connectBody = fields({
   returnUrl: storableString({ error: () => 'must be a string' })
     .optional()
-    .meta({ description: 'where the browser goes afterwards, with connected=<platform>&accountId=… or error=… added; a short page says what happened when left out' }),
+    .meta({ description: RETURN_URL_DESCRIPTION }),
 });
 
 export interface Authorization {
@@ -111,7 +139,7 @@ const stateOf = (app: App, id: string, platform: PlatformKey, expiresAt: Date) =
 /** Starts connecting `platform` to the caller's profile: the URL to send the user to. */
 export async function startConnection(app: App, userId: string, input: { profileId: string; platform: string; returnUrl?: string | null }): Promise<Authorization> {
   const platform = checkPlatform(input.platform);
-  const returnUrl = checkReturnUrl(input.returnUrl);
+  const returnUrl = checkReturnUrl(app.config, input.returnUrl);
   const profileId = await ownProfile(app, userId, input.profileId);
   const { def, settings, http } = connectable(app.config, platform);
   const pkce = def.oauth.pkce ? pkcePair() : null;
@@ -139,6 +167,13 @@ function readState(app: App, platform: PlatformKey, state: string): string | nul
   return id;
 }
 
+/** A stored returnUrl, unless its origin is no longer one the service returns to (or it is no return URL now). */
+function stillAllowed(config: Config, returnUrl: string | null): string | null {
+  if (returnUrl === null) return null;
+  const target = returnTarget(config, returnUrl);
+  return 'url' in target ? target.url : null;
+}
+
 /**
  * The platform's redirect: the query it brought (`code` and `state`, or
  * `error`). Each attempt is used once, whatever its outcome.
@@ -151,9 +186,10 @@ export async function finishConnection(app: App, platformParam: string, query: R
   const attemptId = app.config.tokenEncryptionKey ? readState(app, platform, state) : null;
   if (!attemptId) return fail('This connection link is invalid or has expired. Start connecting the account again.');
   const claimed = await app.db.oAuthAttempt.updateMany({ where: { id: attemptId, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
-  const attempt = await app.db.oAuthAttempt.findUnique({ where: { id: attemptId } });
-  if (claimed.count === 0 || !attempt) return fail('This connection link was already used or has expired. Start connecting the account again.', attempt?.returnUrl ?? null);
-  const returnUrl = attempt.returnUrl;
+  const attempt = claimed.count === 1 ? await app.db.oAuthAttempt.findUnique({ where: { id: attemptId } }) : null;
+  // a spent link shows the page: sending the browser on again would make it a reusable redirect
+  if (!attempt) return fail('This connection link was already used or has expired. Start connecting the account again.');
+  const returnUrl = stillAllowed(app.config, attempt.returnUrl);
 
   if (typeof query.error === 'string') {
     const said = typeof query.error_description === 'string' ? query.error_description : query.error;

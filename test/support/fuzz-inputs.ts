@@ -33,7 +33,7 @@ import { DIRECTIONS, SORT_KEYS } from '../../src/publishing/listing.js';
 import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, PRIVACY_LEVELS } from '../../src/publishing/schemas.js';
 import { STATS_METRICS } from '../../src/stats/service.js';
 import { THEME_FONTS } from '../../src/themes/schemas.js';
-import type { Actor, Foreign } from './fuzz-server.js';
+import { RETURN_ORIGINS, type Actor, type Foreign } from './fuzz-server.js';
 import { multipartBody, type Pace } from './raw.js';
 
 // ---------------------------------------------------------------------------
@@ -630,14 +630,16 @@ const platformKeyArb = withValid(
   fc.oneof(w(8, pick(...PLATFORM_KEYS)), w(2, pick('Microblog', 'MICROBLOG', 'micro%62log', 'microblog ', 'sandbox', 'myspace', 'twitter', '__proto__', 'constructor', '')), w(1, fuzzText)),
 );
 
-/** where the browser goes after consenting: absolute http(s) URLs of this machine up to 2048 characters, then other schemes, relative, broken and one character too long */
+/**
+ * where the browser goes after consenting: absolute http(s) URLs on the allowed origins (RETURN_ORIGINS) up to
+ * 1792 characters, then other schemes, relative, broken, with a password, on another origin and one character too long
+ */
 const returnUrlArb: fc.Arbitrary<unknown> = (() => {
   const long = (n: number) => `https://localhost:1/${'a'.repeat(n - 'https://localhost:1/'.length)}`;
-  const valid = pick('https://localhost:1/settings/accounts', 'http://127.0.0.1:3000/connected?from=fuzz#done', 'http://[::1]:1/back', 'https://localhost/zurück?ä=ö', long(2048));
-  return withValid<unknown>(
-    valid,
-    mostly(fc.oneof(w(4, valid), w(2, pick('javascript:alert(1)', 'ftp://127.0.0.1/x', 'data:text/html,x', '/settings', 'localhost:3000/x', 'https://', 'http://[::1', '', ' ', long(2049))), w(1, fc.constant(null))), 4),
-  );
+  const [a, b, c, d] = RETURN_ORIGINS;
+  const valid = pick(`${a}/settings/accounts`, `${b}/connected?from=fuzz#done`, `${c}/back`, `${d}/zurück?ä=ö`, long(1792));
+  const invalid = pick('javascript:alert(1)', 'ftp://127.0.0.1/x', 'data:text/html,x', '/settings', 'localhost:3000/x', 'https://', 'http://[::1', '', ' ', 'https://user:pass@localhost:1/x', 'https://elsewhere.example/x', long(1793));
+  return withValid<unknown>(valid, mostly(fc.oneof(w(4, valid), w(2, invalid), w(1, fc.constant(null))), 4));
 })();
 
 /** the fields of each body, as the REST route reads them (GraphQL's inputs carry the same) */

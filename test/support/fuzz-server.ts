@@ -132,8 +132,11 @@ export const FUZZ_LIMITS = { headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, uplo
 
 export const CONFIGURED_PLATFORMS: readonly PlatformKey[] = ['videoshare', 'shortvideo', 'microblog'];
 
+/** The origins a connection's returnUrl may be on (OAUTH_RETURN_ORIGINS). */
+export const RETURN_ORIGINS = ['https://localhost:1', 'http://127.0.0.1:3000', 'http://[::1]:1', 'https://localhost'];
+
 function platformEnv(): Record<string, string> {
-  const env: Record<string, string> = { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64url') };
+  const env: Record<string, string> = { TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64url'), OAUTH_RETURN_ORIGINS: RETURN_ORIGINS.join(',') };
   for (const key of PLATFORM_KEYS) {
     const name = key.toUpperCase();
     const configured = CONFIGURED_PLATFORMS.includes(key);
