@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createUser, eventually, gql, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures } from './support/media.js';
 import { jsonOf, multipartBody, pacedRequest, rawRequest } from './support/raw.js';
 
@@ -224,14 +224,3 @@ describe('the WebSocket door', () => {
     expect(await busy.closed).toMatchObject({ code: 1000 });
   });
 });
-
-async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
-  for (const t0 = Date.now(); ; ) {
-    try {
-      return await check();
-    } catch (e) {
-      if (Date.now() - t0 > timeoutMs) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}

@@ -324,6 +324,14 @@ interface WsOutcome {
   messages: any[];
 }
 
+/** The lines of the server's output since `from` that log an error (level 50 and up). */
+const loggedErrors = (from: number) =>
+  server
+    .output()
+    .slice(from)
+    .split('\n')
+    .filter((l) => /"level":(5|6)\d/.test(l));
+
 const showStep = (st: WsStep) => (st.kind === 'text' ? st.text.slice(0, 300) : st.kind === 'binary' ? `binary ${st.bytes.toString('hex').slice(0, 80)}` : st.kind === 'oversized' ? `${st.bytes} bytes` : 'text frame not UTF-8');
 
 /** Opens a socket on /graphql, sends `steps` in order, and reads until the server closes it or a moment passes. */
@@ -439,11 +447,7 @@ class Phase {
     });
 
     // an unexpected error the server logged (level 50 and up) is a fault even when the answer was right
-    const logged = server
-      .output()
-      .slice(logFrom)
-      .split('\n')
-      .filter((l) => /"level":(5|6)\d/.test(l));
+    const logged = loggedErrors(logFrom);
     if (logged.length) fail(`the server logged an error:\n${logged.join('\n').slice(0, 3000)}`);
 
     if (ex.answers.some((a, i) => accepted(a, targets[i] ?? '/', i === 0 ? c.roots : 1))) {
@@ -502,11 +506,7 @@ class Phase {
     }
     const acknowledged = outcomes.filter((o) => o.messages.some((m) => m.type === 'connection_ack')).length;
     if (acknowledged > FUZZ_LIMITS.wsMaxSocketsPerKey) fail(`${acknowledged} sockets of one key acknowledged, over ${FUZZ_LIMITS.wsMaxSocketsPerKey}`);
-    const logged = server
-      .output()
-      .slice(logFrom)
-      .split('\n')
-      .filter((l) => /"level":(5|6)\d/.test(l));
+    const logged = loggedErrors(logFrom);
     if (logged.length) fail(`the server logged an error:\n${logged.join('\n').slice(0, 3000)}`);
     const changed = await this.changes();
     if (changed) fail(`the state changed:\n${changed}`);
@@ -525,11 +525,7 @@ class Phase {
     expect(temp, 'temporary files left under DATA_DIR').toEqual([]);
     expect(open, 'files of DATA_DIR the server holds open').toEqual([]);
     expect(await server.healthy(), '/healthz').toBe(true);
-    const errors = server
-      .output()
-      .slice(this.logFrom)
-      .split('\n')
-      .filter((l) => /"level":(5|6)\d/.test(l));
+    const errors = loggedErrors(this.logFrom);
     expect(errors, 'errors the server logged').toEqual([]);
     const seconds = ((Date.now() - this.t0) / 1000).toFixed(1);
     const statuses = [...this.statuses].sort(([x], [y]) => x.localeCompare(y)).map(([s, n]) => `${s}:${n}`).join(' ');

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
+import { createUser, eventually, request, startTestApp, type TestApp, type TestUser } from './support/app.js';
 import { mediaFixtures, type Fixtures } from './support/media.js';
 import { freePort } from './support/ports.js';
 import { ROOT } from './support/process.js';
@@ -54,17 +54,6 @@ async function openFilesUnder(dir: string): Promise<string[]> {
   const fds = await fs.readdir('/proc/self/fd');
   const targets = await Promise.all(fds.map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => '')));
   return targets.filter((t) => t.startsWith(dir));
-}
-
-async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
-  for (const t0 = Date.now(); ; ) {
-    try {
-      return await check();
-    } catch (e) {
-      if (Date.now() - t0 > timeoutMs) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 describe('who may send an upload', () => {

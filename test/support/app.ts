@@ -79,4 +79,4 @@ export async function createUser(app: TestApp, data: Partial<{ apiCredits: numbe
   return { id: user.id, key };
 }
 
-export { gql, request, waitEntry, waitProject, type Answer, type Reachable } from './http.js';
+export { eventually, gql, request, waitEntry, waitProject, type Answer, type Reachable } from './http.js';

@@ -38,6 +38,18 @@ export async function request<T = any>(
 export const gql = <T = any>(app: Reachable, key: string | undefined, query: string, variables?: Record<string, unknown>) =>
   request<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> }>(app, 'POST', '/graphql', { key, json: { query, variables } });
 
+/** Runs `check` until it passes (every 100 ms); past `timeoutMs`, its last failure is thrown. */
+export async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
+  for (const t0 = Date.now(); ; ) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() - t0 > timeoutMs) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** Polls GET /v1/projects/{id} until `until` holds; fails with the last record after `timeoutMs`. */
 export async function waitProject(app: Reachable, key: string, id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
   for (const t0 = Date.now(); ; ) {
