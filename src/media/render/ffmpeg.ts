@@ -1,13 +1,14 @@
 /**
- * Runs a render graph (graph.ts) through ffmpeg: the filter script goes to a
- * file handed over with `-filter_complex_script` (one argument over 128 KiB
+ * Runs a render graph (graph.ts) through fluent-ffmpeg: the filter script goes
+ * to a file handed over with `-filter_complex_script` (one argument over 128 KiB
  * fails), progress comes from `-progress pipe:1` (`out_time_us` against the
- * expected output duration).
+ * expected output duration). fluent-ffmpeg only assembles and runs the argument
+ * list, with an ffmpeg that dies with this process (tiedFfmpegPath); nothing
+ * else of it is used.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import { eachLine, tiedToThisProcess } from '../transcription/process.js';
+import ffmpeg from 'fluent-ffmpeg';
+import { eachLine, tiedFfmpegPath } from '../transcription/process.js';
 import { inputOptions, withoutUrlQueries } from '../input.js';
 import type { RenderGraph } from './graph.js';
 
@@ -60,32 +61,13 @@ export function lastOutTime(chunk: string): number | null {
   return last;
 }
 
-/** ffmpeg's arguments: the inputs, the filter script, the video's output and the preview's when the graph writes one. */
-function ffmpegArgs(graph: RenderGraph, script: string, { video, preview }: RenderTargets): string[] {
-  return [
-    ...graph.inputs.flatMap((input) => [...inputOptions(input.path), ...input.args, '-i', input.path]),
-    '-y',
-    '-filter_complex_script',
-    script,
-    ...graph.outputArgs,
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    video,
-    ...(graph.previewArgs && preview ? [...graph.previewArgs, preview] : []),
-  ];
-}
-
 /**
  * Renders `graph` into `target` (mp4; a path, or the video and preview paths).
  * Rejects with a RenderError carrying ffmpeg's last stderr lines, and leaves
  * no partial output behind. The filter script is written beside the video:
  * callers render into their job's folder (inWorkDir, jobs/work-dir.ts), which
  * the sweeps clear of what a killed run left. ffmpeg dies with this process
- * (tiedToThisProcess).
+ * (tiedFfmpegPath).
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
   const { onProgress, signal, timeoutMs, stallMs, niceness = 0 } = options;
@@ -97,17 +79,16 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   await fs.writeFile(script, graph.filterScript);
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(...tiedToThisProcess('ffmpeg', ffmpegArgs(graph, script, targets)), { stdio: ['ignore', 'pipe', 'pipe'] });
-      try {
-        if (niceness && child.pid) os.setPriority(child.pid, niceness);
-      } catch {
-        // gone already: its close says why
-      }
+      const command = ffmpeg({ stdoutLines: 5, niceness }).setFfmpegPath(tiedFfmpegPath());
+      for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...input.args]);
+      command
+        .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
+        .output(outputPath);
+      if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions(graph.previewArgs);
 
       const stderr: string[] = [];
       let settled = false;
       let killedFor: Error | null = null;
-      let spawnError: Error | undefined;
       let lastReported = -1;
       let lastAt = 0;
       const report = (fraction: number, force = false) => {
@@ -134,7 +115,11 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       };
       const kill = (reason: Error) => {
         killedFor ??= reason;
-        child.kill('SIGKILL');
+        try {
+          command.kill('SIGKILL');
+        } catch {
+          // not started or already gone
+        }
         finish(reason);
       };
       const onAbort = () => kill(signal?.reason instanceof Error ? signal.reason : new DOMException('The render was aborted', 'AbortError'));
@@ -143,9 +128,13 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       const stall = stallLimit ? setTimeout(() => kill(new Error(`the render made no progress for ${seconds(stallLimit)} s`)), stallLimit) : undefined;
       let outTime = 0;
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (signal?.aborted) onAbort();
 
-      eachLine(child.stdout, (line) => {
+      command.on('start', () => {
+        const proc = (command as unknown as { ffmpegProc?: import('node:child_process').ChildProcess }).ffmpegProc;
+        if (proc?.stdout) eachLine(proc.stdout, onProgressLine);
+        if (signal?.aborted) onAbort();
+      });
+      const onProgressLine = (line: string) => {
         const t = lastOutTime(line);
         if (t === null) return;
         if (t > outTime) {
@@ -154,24 +143,22 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
           else stall?.refresh();
         }
         if (graph.duration > 0) report(Math.min(0.999, t / graph.duration));
-      });
-      eachLine(child.stderr, (line) => {
+      };
+      command.on('stderr', (line: string) => {
         stderr.push(line);
         if (stderr.length > STDERR_LINES) stderr.shift();
       });
-      child.on('error', (err) => {
-        spawnError = err;
-      });
-      child.on('close', (code, sig) => {
+      command.on('error', (err: Error) => {
         if (killedFor) return finish(killedFor);
-        if (code === 0) {
-          report(1, true);
-          return finish(null);
-        }
         const tail = withoutUrlQueries(stderr.join('\n').trim());
-        const why = spawnError ? withoutUrlQueries(spawnError.message) : sig ? `ffmpeg was killed by ${sig}` : `ffmpeg exited with code ${code}`;
-        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || why}`, tail));
+        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || withoutUrlQueries(err.message)}`, tail));
       });
+      command.on('end', () => {
+        if (killedFor) return finish(killedFor);
+        report(1, true);
+        finish(null);
+      });
+      command.run();
     });
   } catch (e) {
     await Promise.all([outputPath, previewPath].map((p) => p && fs.rm(p, { force: true }).catch(() => undefined)));

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { abortReason, TranscriptionError } from './errors.js';
 
 export interface RunOptions {
@@ -107,10 +108,25 @@ let setpriv: string | null | undefined;
  * ENOENT, as callers expect of a program missing), the program runs as it is.
  */
 export function tiedToThisProcess(file: string, args: readonly string[]): [string, string[]] {
-  setpriv ??= process.platform === 'linux' ? (findExecutable('setpriv', process.env.PATH ?? '') ?? null) : null;
-  const program = setpriv ? findExecutable(file, process.env.PATH ?? '') : undefined;
+  const program = setprivPath() ? findExecutable(file, process.env.PATH ?? '') : undefined;
   return setpriv && program ? [setpriv, ['--pdeathsig', 'KILL', '--', program, ...args]] : [file, [...args]];
 }
+
+/** setpriv, when this is Linux and it is on PATH; looked up once. */
+function setprivPath(): string | null {
+  setpriv ??= process.platform === 'linux' ? (findExecutable('setpriv', process.env.PATH ?? '') ?? null) : null;
+  return setpriv;
+}
+
+/**
+ * ffmpeg tied to this process, for a runner that takes a program's path alone (fluent-ffmpeg):
+ * src/media/bin/ffmpeg-tied when setpriv and ffmpeg are on PATH, else ffmpeg as it is.
+ */
+export function tiedFfmpegPath(): string {
+  return setprivPath() && findExecutable('ffmpeg', process.env.PATH ?? '') ? TIED_FFMPEG : 'ffmpeg';
+}
+
+const TIED_FFMPEG = fileURLToPath(new URL('../bin/ffmpeg-tied', import.meta.url));
 
 /**
  * Passes on a running program's progress, rising only and held below 1 (the output is still
