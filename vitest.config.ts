@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suite in three tiers (README, Tests), run in this order, each on both cores:
+ * - unit: inside the test process alone, no database and no program (test/support/unit-guard.ts
+ *   refuses them), the edit loop's `npm run test:unit`;
+ * - integration: a real database, ffmpeg, the speech engines, the service in the test's process;
+ * - e2e: the service, its workers or its CLI as processes of their own, browsers, crashes.
+ * Each tier starts once the one before has ended, so the heaviest files never run beside a tier
+ * that would starve them, and a broken unit is known in a minute.
+ */
 export default defineConfig({
   resolve: {
     // Node resolves `graphql` to its CommonJS build for the dependencies; our sources
@@ -7,8 +16,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 180_000,
@@ -16,5 +23,10 @@ export default defineConfig({
     // integration files start servers, workers and ffmpeg: two at a time on two cores
     maxWorkers: 2,
     minWorkers: 1,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: ['test/support/unit-guard.ts'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'], sequence: { groupOrder: 2 } } },
+    ],
   },
 });

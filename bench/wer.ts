@@ -1,6 +1,6 @@
 /**
  * Word error rate: the scoring of `npm run bench -- transcription`, kept pure so
- * its rules can be tested on hand-made examples (test/wer.test.ts).
+ * its rules can be tested on hand-made examples (test/unit/wer.test.ts).
  */
 
 /**

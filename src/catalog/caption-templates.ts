@@ -5,7 +5,7 @@
  * line height (a capital letter is about 0.6 of it). Colours are #RRGGBB
  * (#RRGGBBAA for translucent boxes). The first entry is the default
  * `templateName`: its capitals are at least 5 % of a vertical frame's height
- * (96 px of 1920; test/caption-frames.test.ts measures them), for a phone held
+ * (96 px of 1920; test/integration/caption-frames.test.ts measures them), for a phone held
  * at arm's length.
  */
 /** How the word being spoken stands out on its page. */

@@ -52,7 +52,7 @@ const START = `{
 `;
 
 /**
- * What the page may load (test/browser-pages.test.ts uses it in Chromium): scripts,
+ * What the page may load (test/e2e/browser-pages.test.ts uses it in Chromium): scripts,
  * editor workers and requests of this origin; styles of this origin and inline ones,
  * which the editor (Monaco) writes as it goes; images and fonts of the styles, which
  * are data: URLs, and the icon.

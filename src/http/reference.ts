@@ -41,7 +41,7 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * What the page may load (test/browser-pages.test.ts uses it in Chromium): scripts,
+ * What the page may load (test/e2e/browser-pages.test.ts uses it in Chromium): scripts,
  * styles and requests of this origin (the document, and "Try it out"); images of
  * this origin (the icon) and of the styles, which are data: URLs.
  */

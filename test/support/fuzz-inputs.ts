@@ -1,5 +1,5 @@
 /**
- * What the fuzz suite (test/fuzz.test.ts) sends: fast-check arbitraries of
+ * What the fuzz suite (test/e2e/fuzz.test.ts) sends: fast-check arbitraries of
  * requests to every /v1 route, the file route and every GraphQL mutation, from
  * nearly valid to broken, and of HTTP framing no client library would write.
  *
@@ -53,7 +53,7 @@ export interface InputContext {
   schema: GraphQLSchema;
 }
 
-/** One HTTP request, written as given (test/fuzz.test.ts frames it). */
+/** One HTTP request, written as given (test/e2e/fuzz.test.ts frames it). */
 export interface HttpCase {
   /** how the summary and a failure name it: `POST /v1/projects` */
   label: string;

@@ -1,5 +1,5 @@
 /**
- * The API server the fuzz suite (test/fuzz.test.ts) talks to: `npm run server`
+ * The API server the fuzz suite (test/e2e/fuzz.test.ts) talks to: `npm run server`
  * as its own process on a fresh database and DATA_DIR, what it holds open under
  * DATA_DIR, the state a refused request must leave as it was, and the users the
  * requests come from.

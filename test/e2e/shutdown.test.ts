@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { spawnReady, spawnServer } from '../support/process.js';
+import { generateApiKey } from '../../src/auth/keys.js';
+import { createPrisma } from '../../src/db/client.js';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('graceful shutdown on SIGTERM', () => {
+  it('a worker finishes the job it is running before it exits', async () => {
+    const worker = await spawnReady('test/fixtures/worker-process.ts', { DATABASE_URL: database.url, LOG_LEVEL: 'warn', JOB_POLL_MS: '200' });
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      // a job due now, that runs for ~2 s; SIGTERM arrives while it runs
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO agenda_jobs (name, data, priority, next_run_at, type) VALUES ('test.echo', '{"delayMs": 1000}', 0, now(), 'normal') RETURNING id`,
+      );
+      const jobId = rows[0].id;
+      const started = Date.now();
+      for (;;) {
+        const r = await client.query('SELECT last_run_at FROM agenda_jobs WHERE id = $1', [jobId]);
+        if (r.rows[0]?.last_run_at) break;
+        if (Date.now() - started > 20_000) throw new Error(`job never started:\n${worker.output()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const code = await worker.stop('SIGTERM');
+      expect(code).toBe(0);
+      const done = await client.query('SELECT last_finished_at, fail_reason, locked_at FROM agenda_jobs WHERE id = $1', [jobId]);
+      expect(done.rows[0].last_finished_at).not.toBeNull();
+      expect(done.rows[0].fail_reason).toBeNull();
+      expect(done.rows[0].locked_at).toBeNull();
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('the server stops taking requests, closes open subscriptions and exits 0', async () => {
+    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const base = server.url;
+    // an open SSE stream must not keep the process alive
+    const { key, hash, prefix } = generateApiKey();
+    const db = createPrisma(database.url, { max: 1 });
+    const user = await db.user.create({ data: { email: 'sse@test.local', webhookSecret: 'whsec_x', apiKeys: { create: { hash, prefix } } } });
+    const job = await db.$queryRaw<{ id: string }[]>`INSERT INTO agenda_jobs (name, data, priority, next_run_at, type)
+      VALUES ('test.echo', ${JSON.stringify({ userId: user.id })}::jsonb, 0, now() + interval '1 hour', 'normal') RETURNING id`;
+    await db.$disconnect();
+    const sse = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': key },
+      body: JSON.stringify({ query: `subscription { jobEvents(jobId: "${job[0].id}") { type } }` }),
+    });
+    expect(sse.status).toBe(200);
+    const t0 = Date.now();
+    expect(await server.stop('SIGTERM', 30_000)).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    expect(server.output()).not.toMatch(/"level":(50|60)/);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * What a viewer sees: frames of rendered videos with each caption template and
+ * each hook title, measured from their pixels, and kept as PNGs in
+ * test-artifacts/frames (gitignored; `npm run frames` writes the same to
+ * docs/images for the README).
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOOK_WORDS } from '../../src/ai/hook.js';
+import { DEFAULT_CAPTION_TEMPLATE, SAFE_AREA } from '../../src/catalog/caption-templates.js';
+import { hookFontSize } from '../../src/media/render/captions.js';
+import { captionFrames, drawnBox, letterHeight, type CaptionFrames } from '../support/caption-frames.js';
+
+const ARTIFACTS = path.resolve('test-artifacts/frames');
+let dir: string;
+let frames: CaptionFrames;
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'caption-frames-'));
+  frames = await captionFrames(dir, ARTIFACTS);
+}, 120_000);
+afterAll(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** the vertical safe area in pixels of the frames */
+const safe = () => {
+  const { width: W, height: H } = frames.size;
+  const s = SAFE_AREA.vertical;
+  return { x0: W * s.left, x1: W * (1 - s.right), y0: H * s.top, y1: H * (1 - s.bottom) };
+};
+
+describe('caption templates on a rendered vertical video', () => {
+  it('writes a PNG of every template and hook template', async () => {
+    expect(frames.files).toHaveLength(frames.templates.length + frames.hooks.length);
+    for (const f of frames.files) expect((await fs.stat(f)).size).toBeGreaterThan(5000);
+  });
+
+  it("the default template's capitals are at least 5 % of the frame's height; the others at least 3.3 %", () => {
+    const H = frames.size.height;
+    for (const t of frames.templates) {
+      // the letters' colours (a box highlight's colour is its box)
+      const colours = t.template.highlightStyle === 'box' ? [t.template.primaryColor] : [t.template.primaryColor, t.template.highlightColor];
+      const capitals = letterHeight(t.capitals, frames.plain, colours);
+      const least = t.template.name === DEFAULT_CAPTION_TEMPLATE.name ? 0.05 : 0.033;
+      expect(capitals / H, `${t.template.name}: ${capitals} px of ${H}`).toBeGreaterThanOrEqual(least);
+      // and not a whole screen of letters
+      expect(capitals / H, t.template.name).toBeLessThan(0.08);
+    }
+  });
+
+  it('captions are drawn inside the safe area, on one or two lines', () => {
+    const zone = safe();
+    // a few pixels of outline and shadow may pass the text's wrap margin
+    const slack = frames.size.width * 0.02;
+    for (const t of frames.templates) {
+      for (const frame of [t.caption, t.capitals]) {
+        const box = drawnBox(frame, frames.plain);
+        expect(box, t.template.name).not.toBeNull();
+        expect(box!.y0, t.template.name).toBeGreaterThanOrEqual(zone.y0);
+        expect(box!.y1, t.template.name).toBeLessThanOrEqual(zone.y1);
+        expect(box!.x0, t.template.name).toBeGreaterThanOrEqual(zone.x0 - slack);
+        expect(box!.x1, t.template.name).toBeLessThanOrEqual(zone.x1 + slack);
+        // a line is at most the template's line height (its font size) plus outline; two lines at most
+        const line = (t.template.fontSize * frames.size.width) / 1080;
+        expect(box!.y1 - box!.y0, t.template.name).toBeLessThan(2.5 * line);
+      }
+    }
+  });
+});
+
+describe('the hook title on a rendered vertical video', () => {
+  it('is a short line of the talk', () => {
+    const words = frames.hookText.split(' ').length;
+    expect(words).toBeGreaterThanOrEqual(HOOK_WORDS.min);
+    expect(words).toBeLessThanOrEqual(HOOK_WORDS.max);
+  });
+
+  it('is a line or two at its default place (top 50 %), inside the safe area', () => {
+    const zone = safe();
+    const { width: W, height: H } = frames.size;
+    const size = (hookFontSize(30) * W) / 1080;
+    for (const { template, frame } of frames.hooks) {
+      const box = drawnBox(frame, frames.plain);
+      expect(box, template.name).not.toBeNull();
+      // its card or outline starts at the middle of the frame (less the card's padding)
+      expect(box!.y0, template.name).toBeGreaterThanOrEqual(H * 0.5 - size * 0.5);
+      expect(box!.y0, template.name).toBeLessThanOrEqual(H * 0.5 + size * 0.3);
+      expect(box!.y1, template.name).toBeLessThanOrEqual(zone.y1);
+      expect(box!.x0, template.name).toBeGreaterThanOrEqual(zone.x0 - W * 0.06);
+      expect(box!.x1, template.name).toBeLessThanOrEqual(zone.x1 + W * 0.02);
+      // two lines and the card's padding at most (a four-line box would be twice as tall)
+      expect(box!.y1 - box!.y0, template.name).toBeLessThanOrEqual(size * 2.8);
+    }
+  });
+});

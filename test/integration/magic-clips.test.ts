@@ -1,0 +1,191 @@
+// Magic clips end to end on a synthetic talk: the source fetched from a URL, transcribed, cut into scored
+// clips on sentence boundaries, each rendered to a 1080x1920 file with its preview; the webhook, the
+// subscription, magicClips[] and the clip credit; projects that fail give their credit back.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runClip } from '../../src/magic-clips/clips.js';
+import { probe } from '../../src/media/ffprobe.js';
+import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
+import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from '../support/media.js';
+import { readSse, subscribeSse } from '../support/sse.js';
+import { holdSecondPut } from '../support/overlap.js';
+import { syntheticTalk, type Talk } from '../support/talk.js';
+import { webhookInbox, type WebhookInbox } from '../support/webhooks.js';
+
+const run = promisify(execFile);
+let app: TestApp;
+let files: FileServer;
+let hooks: WebhookInbox;
+let fx: Fixtures;
+let talk: Talk;
+let user: TestUser;
+/** the talk's project, once made into clips */
+let habits: string | undefined;
+
+const db = () => app.runtime.app.db;
+const clipCredits = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).clipCredits;
+/** the project's webhook goes to the local inbox (creation takes HTTPS URLs only) */
+const hookTo = (projectId: string) => db().project.update({ where: { id: projectId }, data: { webhookUrl: hooks.url } });
+
+beforeAll(async () => {
+  [fx, talk] = await Promise.all([mediaFixtures(), syntheticTalk()]);
+  files = await serveFolder(path.dirname(talk.path));
+  [app, hooks] = await Promise.all([startTestApp({ env: { VIDEO_PLATFORM_HOSTS: '127.0.0.1', RENDER_PRESET: 'ultrafast' } }), webhookInbox()]);
+  user = await createUser(app, { clipCredits: 10, clipsSubscription: true });
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([files?.close(), hooks?.close()]);
+  await app?.stop();
+});
+
+/** A file behind a signed URL of the service, saved to disk for ffprobe. */
+async function saved(url: string, name: string): Promise<string> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  const file = path.join(path.dirname(talk.path), name);
+  await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+  return file;
+}
+
+describe('a talk from a URL', () => {
+  it('becomes scored clips of whole sentences, rendered 1080x1920 with previews, told by webhook and subscription', async () => {
+    const created = await request(app, 'POST', '/v1/projects/magic-clips', {
+      key: user.key,
+      json: { title: 'Habits talk', language: 'en', videoshareUrl: files.url('talk.mp4'), minClipLength: 15, maxClipLength: 30, faceTracking: false },
+    });
+    expect(created.status).toBe(202);
+    const id = created.body.id;
+    habits = id;
+    await hookTo(id);
+    const controller = new AbortController();
+    const res = await subscribeSse(app.url, user.key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage clipsDone clipsTotal } }', { id }, controller.signal);
+    const events = readSse(res, (d) => d.projectUpdates, (e: any) => e.status === 'completed' || e.status === 'failed');
+
+    const p = await waitProject(app, user.key, id, (x) => x.status !== 'processing', 240_000);
+    expect(p.failureReason).toBeUndefined();
+    expect(p.status).toBe('completed');
+    expect(p.magicClips.length).toBeGreaterThanOrEqual(1);
+
+    const clips = [...p.magicClips].sort((a: any, b: any) => a.startTime - b.startTime);
+    for (const [i, c] of clips.entries()) {
+      expect(c).toMatchObject({ status: 'completed', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(c.title.length).toBeGreaterThanOrEqual(1);
+      expect(c.title.length).toBeLessThanOrEqual(100);
+      // lengths inside the range (a clip may breathe 0.35 s beyond its words)
+      expect(c.duration).toBeGreaterThanOrEqual(15 - 0.05);
+      expect(c.duration).toBeLessThanOrEqual(30 + 0.4);
+      expect(c.endTime - c.startTime).toBeCloseTo(c.duration, 2);
+      // never inside a sentence: each end falls in a pause of the talk (0.25 s of slack for the engine's timings)
+      const inside = (t: number) => talk.sentences.find((s) => t > s.start + 0.25 && t < s.end - 0.25);
+      expect(inside(c.startTime), `clip ${i} starts inside a sentence`).toBeUndefined();
+      expect(inside(c.endTime), `clip ${i} ends inside a sentence`).toBeUndefined();
+      if (i > 0) expect(c.startTime).toBeGreaterThanOrEqual(clips[i - 1].endTime);
+      for (const k of ['total', 'shareability', 'hook_strength', 'story_quality', 'emotional_impact']) {
+        expect(Number.isInteger(c.viralityScores[k]), k).toBe(true);
+        expect(c.viralityScores[k]).toBeGreaterThanOrEqual(0);
+        expect(c.viralityScores[k]).toBeLessThanOrEqual(100);
+      }
+      const video = await probe(await saved(c.downloadUrl, `clip-${i}.mp4`));
+      expect(video.video).toMatchObject({ width: 1080, height: 1920 });
+      expect(video.video!.fps).toBeCloseTo(25, 0);
+      expect(Math.abs(video.duration! - c.duration)).toBeLessThan(0.12);
+      expect(video.audio).not.toBeNull();
+      const preview = await probe(await saved(c.previewUrl, `preview-${i}.mp4`));
+      expect(preview.video).toMatchObject({ width: 360, height: 640 });
+      expect((await fetch(c.directUrl)).status).toBe(200);
+    }
+
+    const hook = await hooks.next((h) => h.projectId === id);
+    expect(hook.payload).toMatchObject({ event: 'magic_clips.completed', projectId: id, status: 'completed', title: 'Habits talk', completedAt: expect.any(String) });
+    expect(hook.payload.duration).toBeCloseTo(talk.duration, 0);
+    expect(hook.payload.magicClips.map((c: any) => c.id).sort()).toEqual(clips.map((c: any) => c.id).sort());
+    expect(hook.payload.magicClips[0]).toEqual({
+      id: expect.any(String),
+      title: expect.any(String),
+      duration: expect.any(Number),
+      viralityScores: expect.objectContaining({ total: expect.any(Number) }),
+      status: 'completed',
+      previewUrl: expect.stringMatching(/^http/),
+      downloadUrl: expect.stringMatching(/^http/),
+      directUrl: expect.stringMatching(/^http/),
+    });
+    expect(hooks.received.filter((h) => h.payload.projectId === id)).toHaveLength(1);
+
+    const seen = await events;
+    expect(seen.some((e: any) => e.stage === 'transcribe')).toBe(true);
+    expect(seen.some((e: any) => e.stage === 'clips' && e.clipsTotal === clips.length)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', clipsDone: clips.length, clipsTotal: clips.length });
+    controller.abort();
+
+    // the credit stays spent
+    expect(await clipCredits(user.id)).toBe(9);
+    const net = await db().creditLedger.aggregate({ where: { subjectId: id, kind: 'clip' }, _sum: { delta: true } });
+    expect(net._sum.delta).toBe(-1);
+  }, 300_000);
+});
+
+describe('two runs of one clip that overlap (a lock that lapsed on a busy machine)', () => {
+  it('the first outcome stands: the other run, failing after it, removes none of the clip\'s files', async () => {
+    expect(habits, 'made by the test above').toBeDefined();
+    const core = app.runtime.app;
+    const [clip] = await db().magicClip.findMany({ where: { projectId: habits }, orderBy: { startTime: 'asc' }, take: 1 });
+    // the clip again to render (3 s of it), its project processing: as a run finds it before the first run ends
+    await db().project.update({ where: { id: habits }, data: { status: 'processing' } });
+    await db().magicClip.update({ where: { id: clip.id }, data: { status: 'processing', endTime: clip.startTime + 3 } });
+    const ctx = { log: core.log, touch: async () => {}, attempt: 3, maxAttempts: 3 };
+
+    // the second run to store the clip is held until the first has ended it, then fails
+    const { release, restore } = holdSecondPut(core.storage, clip.outputKey!);
+    try {
+      const runs = [runClip(core, clip.id, ctx), runClip(core, clip.id, ctx)];
+      await Promise.race(runs);
+      expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({ status: 'completed', outputKey: clip.outputKey });
+      release();
+      await Promise.all(runs);
+    } finally {
+      restore();
+    }
+    expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({ status: 'completed', failureReason: null, outputKey: clip.outputKey, previewKey: clip.previewKey });
+    expect(await db().project.findUniqueOrThrow({ where: { id: habits } })).toMatchObject({ status: 'completed' });
+    const video = await probe(core.storage.localPath(clip.outputKey!)!);
+    expect(video.video).toMatchObject({ width: 1080, height: 1920 });
+    expect(video.duration).toBeCloseTo(3, 0);
+    expect(await core.storage.stat(clip.previewKey!)).not.toBeNull();
+  }, 120_000);
+});
+
+describe('projects that cannot be made into clips', () => {
+  const upload = async (file: string, fields: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.append(k, v);
+    f.append('file', new Blob([new Uint8Array(await fs.readFile(file))], { type: 'video/mp4' }), path.basename(file));
+    const r = await request(app, 'POST', '/v1/projects/magic-clips/upload', { key: user.key, body: f });
+    expect(r.status).toBe(202);
+    await hookTo(r.body.id);
+    return r.body.id as string;
+  };
+
+  it('speech shorter than minClipLength, or no speech at all: failed with the reason, the credit back, the failed webhook', async () => {
+    const before = await clipCredits(user.id);
+    const short = await upload(fx.talk, { title: 'Short', language: 'en', minClipLength: '15' });
+    // a test pattern over silence: a sound track without a word
+    const quiet = path.join(path.dirname(talk.path), 'quiet.mp4');
+    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=20', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo', '-t', '20',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', quiet]);
+    const silent = await upload(quiet, { title: 'Quiet', language: 'en' });
+    const [a, b] = await Promise.all([
+      waitProject(app, user.key, short, (x) => x.status !== 'processing', 120_000),
+      waitProject(app, user.key, silent, (x) => x.status !== 'processing', 120_000),
+    ]);
+    expect(a).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/shorter than minClipLength \(15 s\)/), magicClips: [] });
+    expect(b).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/no speech/), magicClips: [] });
+    for (const id of [short, silent]) {
+      const hook = await hooks.next((h) => h.projectId === id);
+      expect(hook.payload).toMatchObject({ event: 'magic_clips.failed', status: 'failed', magicClips: [], failureReason: expect.any(String) });
+    }
+    expect(await clipCredits(user.id)).toBe(before);
+  }, 180_000);
+});
