@@ -4,6 +4,15 @@
 import type { IncomingMessage } from 'node:http';
 import { finished, PassThrough, type Readable } from 'node:stream';
 
+/** True for a request that announces a body (a length other than 0, or chunked framing). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** True while a request that has a body has not been received whole. */
+export const bodyPending = (req: IncomingMessage): boolean => hasBody(req) && !req.complete;
+
 /** Requests whose body the HTTP parser refused while it was read, and the event that says so. */
 const refused = new WeakSet<IncomingMessage>();
 const REFUSED = Symbol('request body refused');

@@ -15,7 +15,7 @@ import { registerCors } from './cors.js';
 import { registerGraphiQLRoutes } from './graphiql.js';
 import { registerOAuthCallback } from './oauth-callback.js';
 import { findUploads } from '../idempotency/fingerprint.js';
-import { endingWith, requestEnd } from './request-end.js';
+import { bodyPending, endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
 import { MAX_BODY_BYTES } from '../config.js';
 import { watchRequestBodies } from './timeouts.js';
@@ -238,13 +238,6 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
 function lingerAndClose(socket: Socket): void {
   socket.resume();
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
-}
-
-/** True while a request that has a body has not been received whole. */
-function bodyPending(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return hasBody && !req.complete;
 }
 
 /** Why Yoga refused a request it answered with a status alone. */

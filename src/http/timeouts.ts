@@ -8,6 +8,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { ConnectionLimits } from '../config.js';
 import { AppError } from '../errors.js';
 import { refuseOnConnection } from './errors.js';
+import { bodyPending } from './request-end.js';
 
 /** How many samples of an upload's progress one window holds. */
 const SAMPLES_PER_WINDOW = 6;
@@ -15,15 +16,10 @@ const SAMPLES_PER_WINDOW = 6;
 /** Watches the body of every request `server` reads (headers: `http.headersTimeout`, set where the server is made). */
 export function watchRequestBodies(server: Server, limits: ConnectionLimits): void {
   server.on('request', (req: IncomingMessage) => {
-    if (!hasBody(req) || req.complete) return;
+    if (!bodyPending(req)) return;
     if (req.headers['content-type']?.toLowerCase().startsWith('multipart/form-data')) watchUpload(req, limits);
     else watchDeadline(req, limits.bodyTimeoutMs);
   });
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** Stops `watch` once the request's body is read whole or its connection closes. */
