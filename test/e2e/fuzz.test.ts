@@ -334,6 +334,15 @@ const loggedErrors = (from: number) =>
 
 const showStep = (st: WsStep) => (st.kind === 'text' ? st.text.slice(0, 300) : st.kind === 'binary' ? `binary ${st.bytes.toString('hex').slice(0, 80)}` : st.kind === 'oversized' ? `${st.bytes} bytes` : 'text frame not UTF-8');
 
+/** A message read as JSON, or its text when it is not JSON. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { text };
+  }
+}
+
 /** Opens a socket on /graphql, sends `steps` in order, and reads until the server closes it or a moment passes. */
 function wsExchange(baseUrl: string, steps: WsStep[]): Promise<WsOutcome> {
   return new Promise((resolve) => {
@@ -358,7 +367,7 @@ function wsExchange(baseUrl: string, steps: WsStep[]): Promise<WsOutcome> {
       h?.();
     };
     ws.on('message', (data, binary) => {
-      messages.push(binary ? { binary: true } : (() => { try { return JSON.parse(String(data)); } catch { return { text: String(data) }; } })());
+      messages.push(binary ? { binary: true } : parsed(String(data)));
       hear();
       settle();
     });

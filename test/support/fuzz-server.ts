@@ -119,6 +119,9 @@ export interface FuzzServer {
 
 const URL_SECRET = 'fuzz-url-signing-secret-0123456789';
 
+/** The server's connection limits, short enough that the slow-body and websocket phases reach them (README, Connection limits). */
+export const FUZZ_LIMITS = { headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, uploadWindowMs: 2_000, wsMaxPayloadBytes: 64 * 1024, wsMaxSocketsPerKey: 4, wsIdleTimeoutMs: 1_000 };
+
 /**
  * Platforms whose OAuth client the server is given, so that connecting an
  * account on them is accepted (connectAccount only writes its attempt and
@@ -127,9 +130,6 @@ const URL_SECRET = 'fuzz-url-signing-secret-0123456789';
  * holds, and connecting on them is refused. Every platform's host is a closed
  * port here, so that nothing the server does could reach a platform.
  */
-/** The server's connection limits, short enough that the slow-body and websocket phases reach them (README, Connection limits). */
-export const FUZZ_LIMITS = { headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, uploadWindowMs: 2_000, wsMaxPayloadBytes: 64 * 1024, wsMaxSocketsPerKey: 4, wsIdleTimeoutMs: 1_000 };
-
 export const CONFIGURED_PLATFORMS: readonly PlatformKey[] = ['videoshare', 'shortvideo', 'microblog'];
 
 /** The origins a connection's returnUrl may be on (OAUTH_RETURN_ORIGINS). */
