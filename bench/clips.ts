@@ -65,7 +65,7 @@ import { request } from '../test/support/http.js';
 import { makeMovingFaceVideo, type MovingFace } from '../test/support/faces.js';
 import { readSse, subscribeSse } from '../test/support/sse.js';
 import { TALK_SENTENCES } from '../test/support/talk.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { admin, descendants, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
 
 const run = promisify(execFile);

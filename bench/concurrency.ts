@@ -20,7 +20,7 @@ import { buildRenderGraph } from '../src/media/render/graph.js';
 import { readWhisperModel } from '../src/media/transcription/ggml-model.js';
 import { createWhisperTranscriber } from '../src/media/transcription/whisper.js';
 import { generatedTinyEn } from '../test/support/whisper-model.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 
 const run = promisify(execFile);
 const SECTION = 'concurrency';

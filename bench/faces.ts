@@ -26,7 +26,7 @@ import path from 'node:path';
 import { analysisSize, trackFaces } from '../src/magic-clips/face-track.js';
 import { createFaceDetector } from '../src/media/vision/face-detector.js';
 import { acrossTheFrame, makeMovingFaceVideo } from '../test/support/faces.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { descendants, rssKiB } from './support.js';
 
 const SECTION = 'faces';

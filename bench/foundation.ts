@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { admin, startService, withPgDatabase } from './support.js';
 
 const SECTION = 'foundation';

@@ -1,4 +1,4 @@
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { admin, startService, withPgDatabase } from './support.js';
 import pg from 'pg';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { mediaFixtures, serveFolder } from '../test/support/media.js';
 import { readSse, subscribeSse } from '../test/support/sse.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { admin, startService, withPgDatabase, type Service } from './support.js';
 
 const run = promisify(execFile);

@@ -7,7 +7,7 @@ import { RATE_LIMITS } from '../src/limits/rate-limits.js';
 import { decodeCursor, encodeCursor, type SortKey } from '../src/publishing/listing.js';
 import { STATS_METRICS } from '../src/stats/service.js';
 import { SAMPLE_POSTS as CONTENT } from '../test/support/publishing.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { admin, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
 
 const SECTION = 'publishing';

@@ -38,7 +38,7 @@ import { buildAss } from '../src/media/render/captions.js';
 import { renderVideo } from '../src/media/render/ffmpeg.js';
 import { fontsDir } from '../src/media/render/fonts.js';
 import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { renderThroughService } from './render-service.js';
 import { descendants, rssKiB } from './support.js';
 

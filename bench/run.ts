@@ -5,15 +5,8 @@
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Row } from './row.js';
 import { sections } from './sections.js';
-
-export interface Row {
-  section: string;
-  metric: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
 
 const only = process.argv.slice(2);
 const results: Row[] = [];

@@ -1,4 +1,4 @@
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { clips } from './clips.js';
 import { concurrency } from './concurrency.js';
 import { faces } from './faces.js';

@@ -6,7 +6,7 @@ import { createLocalStorage } from '../src/storage/local.js';
 import { createS3Client, createS3Storage } from '../src/storage/s3.js';
 import type { Storage } from '../src/storage/storage.js';
 import { startLocalS3 } from '../test/support/s3.js';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 
 const SECTION = 'storage';
 const TOTAL = 1024 ** 3; // 1 GiB

@@ -35,7 +35,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Row } from './run.js';
+import type { Row } from './row.js';
 import { loadConfig } from '../src/config.js';
 import { extractAudio } from '../src/media/transcription/audio.js';
 import { TranscriberUnavailableError } from '../src/media/transcription/errors.js';
