@@ -36,8 +36,11 @@ export interface Config {
   production: boolean;
   /** where the transcription engines' programs are looked up (PATH) */
   searchPath: string;
-  /** TRANSCRIBER=whisper: the ggml model file (WHISPER_MODEL) */
-  whisper: { model: string | undefined };
+  /**
+   * whisper.cpp: the ggml model file of TRANSCRIBER=whisper (WHISPER_MODEL), and where `npm run model`
+   * downloads models from (WHISPER_MODEL_BASE_URL, a mirror; unset, whisper.cpp's published models)
+   */
+  whisper: { model: string | undefined; modelBaseUrl: string | undefined };
   /** yt-dlp, which finds the media URL of a video page (magic clips); a bare name is looked up on PATH */
   ytdlpPath: string;
   /** an OpenAI-compatible service: the openai transcription engine and the openai AI providers */
@@ -219,6 +222,17 @@ function positive(name: string, value: string | undefined, fallback: number): nu
  */
 export const isProduction = (env: NodeJS.ProcessEnv = process.env) => env.NODE_ENV === 'production';
 
+/**
+ * The environment of a program of the service's own that a CLI starts (`npm run demo`'s service
+ * and operator CLI), which loads its Config from it: this process's, with `defaults` for the
+ * variables left unset. It is handed on whole, since the program reads more than this one does.
+ */
+export function childEnv(defaults: Record<string, string> = {}, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const [name, value] of Object.entries(defaults)) out[name] ??= value;
+  return out;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 4000);
   const host = env.HOST || '127.0.0.1';
@@ -253,7 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     production: isProduction(env),
     searchPath: env.PATH ?? '',
-    whisper: { model: env.WHISPER_MODEL || undefined },
+    whisper: { model: env.WHISPER_MODEL || undefined, modelBaseUrl: env.WHISPER_MODEL_BASE_URL || undefined },
     ytdlpPath: env.YTDLP_PATH || 'yt-dlp',
     openai: {
       baseUrl: env.OPENAI_BASE_URL || undefined,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { childEnv, loadConfig } from '../config.ts';
 import { createDemoUser, health, runDemo, sampleMedia, waitHealthy } from './demo-run.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,11 +19,10 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The service the demo starts: loopback media URLs allowed, so the README's URL examples work with the demo's links. */
 function startService(logFile: string): ChildProcess {
-  const env = {
-    ...process.env,
-    ALLOW_PRIVATE_NETWORK: process.env.ALLOW_PRIVATE_NETWORK ?? '1',
-    VIDEO_PLATFORM_HOSTS: process.env.VIDEO_PLATFORM_HOSTS ?? 'youtube.com,www.youtube.com,m.youtube.com,youtu.be,vimeo.com,127.0.0.1',
-  };
+  const env = childEnv({
+    ALLOW_PRIVATE_NETWORK: '1',
+    VIDEO_PLATFORM_HOSTS: 'youtube.com,www.youtube.com,m.youtube.com,youtu.be,vimeo.com,127.0.0.1',
+  });
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'all'], { cwd: ROOT, env, stdio: ['ignore', log, log] });
   fs.closeSync(log);
@@ -83,7 +82,7 @@ async function main(): Promise<number> {
       })(),
     ]);
     say('making a user with the operator CLI (npm run admin -- user create)');
-    const user = await createDemoUser(process.env);
+    const user = await createDemoUser(childEnv());
     say('uploading the sample video; the service transcribes it and renders a captioned export');
     const links = await runDemo({ baseUrl, apiKey: user.apiKey, media, onProgress: say });
     const rel = (p: string) => path.relative(process.cwd(), p) || '.';

@@ -33,11 +33,12 @@ async function main(): Promise<number> {
     process.stderr.write(`unknown model "${name}"\n${usage}`);
     return 2;
   }
-  const dir = path.resolve(parsed.values.dir ?? path.join(loadConfig().dataDir, 'models'));
+  const config = loadConfig();
+  const dir = path.resolve(parsed.values.dir ?? path.join(config.dataDir, 'models'));
   let shown = -1;
   const result = await downloadWhisperModel(name, {
     dir,
-    baseUrl: process.env.WHISPER_MODEL_BASE_URL,
+    baseUrl: config.whisper.modelBaseUrl,
     onProgress(received, total) {
       const tenth = total ? Math.floor((received / total) * 10) : Math.floor(received / 50_000_000);
       if (tenth === shown) return;
