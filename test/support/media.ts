@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { probe } from '../../src/media/ffprobe.js';
+import { ownCopy, sharedFixture } from './fixture-cache.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -32,26 +32,11 @@ export const TALK_B = 'Now we talk about clips and social publishing.';
 
 let cached: Promise<Fixtures> | undefined;
 
-/** Small media files made with ffmpeg once per test process. */
+/** Small media files made with ffmpeg once per run (test/support/fixture-cache.ts), in a folder of this process's own. */
 export function mediaFixtures(): Promise<Fixtures> {
   cached ??= (async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fixtures-'));
+    const dir = await ownCopy(await sharedFixture('media', makeMedia), 'media');
     const f = (n: string) => path.join(dir, n);
-    await Promise.all([
-      run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=2', '-f', 'lavfi', '-i', 'sine=f=330:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', f('clip.mp4')]),
-      run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'sine=f=440:d=3', '-c:a', 'libmp3lame', '-b:a', '64k', f('tone.mp3')]),
-      run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc=s=64x48', '-frames:v', '1', f('image.png')]),
-      fs.writeFile(f('page.html'), '<!doctype html><html><head><title>x</title></head><body>Not media</body></html>\n'),
-      fs.writeFile(f('notes.txt'), 'just some words, not a media file\n'),
-      fs.writeFile(f('noise.bin'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251))),
-    ]);
-    await run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('a.wav'), TALK_A]);
-    await run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('b.wav'), TALK_B]);
-    await run('ffmpeg', [...FF, '-i', f('a.wav'), '-f', 'lavfi', '-t', '1.5', '-i', 'anullsrc=r=22050:cl=mono', '-i', f('b.wav'),
-      '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]', '-map', '[a]', f('speech.wav')]);
-    await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=30', '-i', f('speech.wav'), '-map', '0:v', '-map', '1:a', '-shortest',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', f('talk.mp4')]);
-    await run('ffmpeg', [...FF, '-i', f('talk.mp4'), '-map', '0', '-c', 'copy', '-f', 'mov', f('talk.mov')]);
     return {
       dir,
       video: f('clip.mp4'),
@@ -65,6 +50,25 @@ export function mediaFixtures(): Promise<Fixtures> {
     };
   })();
   return cached;
+}
+
+async function makeMedia(dir: string): Promise<void> {
+  const f = (n: string) => path.join(dir, n);
+  await Promise.all([
+    run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=2', '-f', 'lavfi', '-i', 'sine=f=330:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', f('clip.mp4')]),
+    run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'sine=f=440:d=3', '-c:a', 'libmp3lame', '-b:a', '64k', f('tone.mp3')]),
+    run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc=s=64x48', '-frames:v', '1', f('image.png')]),
+    fs.writeFile(f('page.html'), '<!doctype html><html><head><title>x</title></head><body>Not media</body></html>\n'),
+    fs.writeFile(f('notes.txt'), 'just some words, not a media file\n'),
+    fs.writeFile(f('noise.bin'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251))),
+    run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('a.wav'), TALK_A]),
+    run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('b.wav'), TALK_B]),
+  ]);
+  await run('ffmpeg', [...FF, '-i', f('a.wav'), '-f', 'lavfi', '-t', '1.5', '-i', 'anullsrc=r=22050:cl=mono', '-i', f('b.wav'),
+    '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]', '-map', '[a]', f('speech.wav')]);
+  await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=30', '-i', f('speech.wav'), '-map', '0:v', '-map', '1:a', '-shortest',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', f('talk.mp4')]);
+  await run('ffmpeg', [...FF, '-i', f('talk.mp4'), '-map', '0', '-c', 'copy', '-f', 'mov', f('talk.mov')]);
 }
 
 const TYPES: Record<string, string> = {

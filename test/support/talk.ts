@@ -1,9 +1,9 @@
 /** A synthetic talk: spoken sentences (espeak-ng) with known pauses between them, over a picture, as an mp4. */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fixtureKey, ownCopy, sharedFixture } from './fixture-cache.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -60,7 +60,16 @@ export async function syntheticTalk(
   const gap = opts.gap ?? 0.8;
   const size = opts.size ?? '640x360';
   const fps = opts.fps ?? 25;
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'talk-'));
+  const name = opts.name ?? 'talk.mp4';
+  const params = { sentences, gap, size, fps, picture: opts.picture?.args ?? null, name };
+  // the talk is made once per run for these parameters; this process gets a copy of its own
+  const shared = await sharedFixture(fixtureKey('talk', params), (dir) => speak(dir, params));
+  const dir = await ownCopy(shared, 'talk');
+  return { ...(JSON.parse(await fs.readFile(path.join(dir, 'talk.json'), 'utf8')) as Omit<Talk, 'path'>), path: path.join(dir, name) };
+}
+
+async function speak(dir: string, opts: { sentences: string[]; gap: number; size: string; fps: number; picture: string[] | null; name: string }): Promise<void> {
+  const { sentences, gap, size, fps } = opts;
   const wavs = sentences.map((_, i) => path.join(dir, `s${i}.wav`));
   await Promise.all(sentences.map((s, i) => run('espeak-ng', ['-v', 'en-us', '-s', '165', '-w', wavs[i], s])));
   const lengths = await Promise.all(wavs.map(seconds));
@@ -86,11 +95,12 @@ export async function syntheticTalk(
   }
   const speech = path.join(dir, 'speech.wav');
   await run('ffmpeg', [...FF, ...inputs, '-filter_complex', `${labels.join('')}concat=n=${labels.length}:v=0:a=1,aresample=44100[a]`, '-map', '[a]', speech]);
-  const picture = opts.picture?.args ?? ['-f', 'lavfi', '-i', `testsrc2=s=${size}:r=${fps}`];
-  const out = path.join(dir, opts.name ?? 'talk.mp4');
+  const picture = opts.picture ?? ['-f', 'lavfi', '-i', `testsrc2=s=${size}:r=${fps}`];
+  const out = path.join(dir, opts.name);
   await run('ffmpeg', [
     ...FF, ...picture, '-i', speech, '-map', '0:v', '-map', '1:a', '-t', duration.toFixed(3),
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-r', String(fps), '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', out,
   ]);
-  return { path: out, sentences: spoken, duration };
+  await Promise.all([...wavs, speech].map((w) => fs.rm(w)));
+  await fs.writeFile(path.join(dir, 'talk.json'), JSON.stringify({ sentences: spoken, duration }));
 }
