@@ -50,14 +50,67 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 5_000) 
   }
 }
 
-/** Polls GET /v1/projects/{id} until `until` holds; fails with the last record after `timeoutMs`. */
-export async function waitProject(app: Reachable, key: string, id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
-  for (const t0 = Date.now(); ; ) {
-    const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
-    if (r.status === 200 && until(r.body)) return r.body;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
-    await new Promise((res) => setTimeout(res, 250));
+/**
+ * Reads GET /v1/projects/{id} until `until` holds; fails with the last record after `timeoutMs`.
+ * A service in the test's own process is read again as soon as it publishes a change of the
+ * project (the event its subscribers get), a remote one every 250 ms.
+ */
+export async function waitProject(app: Reachable | Observable, key: string, id: string, until: (p: any) => boolean, timeoutMs = 120_000) {
+  const changes = 'runtime' in app ? changesOf(app, id) : undefined;
+  try {
+    for (const t0 = Date.now(); ; ) {
+      const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
+      if (r.status === 200 && until(r.body)) return r.body;
+      if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 400)}`);
+      // a change the read above missed is already queued; a second read each second covers writes that publish nothing
+      await (changes ? changes.next(1_000) : new Promise((res) => setTimeout(res, 250)));
+    }
+  } finally {
+    changes?.close();
   }
+}
+
+/** A service running in the test's process, whose project events the waits can follow. */
+export interface Observable extends Reachable {
+  runtime: { app: { pubsub: { subscribe(topic: 'projectUpdated', id: string): AsyncIterable<unknown> } } };
+}
+
+/** The project's published changes: `next` settles at the next one (or one already seen since the last call), or after `ms`. */
+function changesOf(app: Observable, id: string) {
+  const events = app.runtime.app.pubsub.subscribe('projectUpdated', id)[Symbol.asyncIterator]();
+  let pending = 0;
+  let wake: (() => void) | undefined;
+  let open = true;
+  void (async () => {
+    while (open) {
+      const { done } = await events.next();
+      if (done) return;
+      pending++;
+      wake?.();
+    }
+  })().catch(() => {});
+  return {
+    next(ms: number): Promise<void> {
+      if (pending > 0) {
+        pending = 0;
+        return Promise.resolve();
+      }
+      return new Promise<void>((res) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          pending = 0;
+          res();
+        }
+        wake = done;
+      });
+    },
+    close() {
+      open = false;
+      void events.return?.();
+    },
+  };
 }
 
 /** Polls a library entry (GraphQL userMediaEntry) until `until` holds, by default until it is no longer pending. */
