@@ -59,15 +59,15 @@
  */
 import crypto from 'node:crypto';
 import { chunksOf } from './chunks.js';
-import { followerCount, retryAfterMs, unexpected } from './http.js';
+import { followerCount, platformErrors } from './http.js';
 import {
-  PlatformError,
   type AccountIdentity,
   type ConnectedAccount,
   type OAuthFlow,
   type OutgoingPost,
   type PlatformConnector,
   type PlatformDefinition,
+  type PlatformError,
   type PlatformHttp,
   type PlatformResponse,
   type PostMetrics,
@@ -129,39 +129,40 @@ const problemTypes = (res: PlatformResponse) => {
 };
 
 /**
- * A refusal as one of the four kinds. 403 covers three different things: the
- * account suspended or locked (gone until the user acts), the service's own
- * API access refused or capped (not the post's fault, it may clear), and the
- * post refused (duplicate text, a video too long): only the last is the caller's.
+ * The platform's refusals. 403 covers three different things: the account
+ * suspended or locked (gone until the user acts), the service's own API
+ * access refused or capped (not the post's fault, it may clear), and the post
+ * refused (duplicate text, a video too long): only the last is the caller's.
  */
-function failure(res: PlatformResponse, what: string): PlatformError {
-  const words = said(res);
-  const types = problemTypes(res);
-  if (res.status === 429 || res.status >= 500) {
-    return new PlatformError('retry', `${NAME}: ${what} failed for now (${words})`, retryAfterMs(res.headers));
-  }
-  if (res.status === 401) return new PlatformError('reauthorize', `${NAME}: ${what} was refused as unauthorised (${words}); connect the account again`);
-  if (res.status === 403) {
+const errors = platformErrors(NAME, {
+  said,
+  own(res, what, words) {
+    if (res.status !== 403) return undefined;
+    const types = problemTypes(res);
     if (types.some((t) => t.endsWith('/user-suspended')) || /\b(suspended|locked)\b/i.test(words)) {
-      return new PlatformError('disconnected', `${NAME}: the account cannot post (${words})`);
+      return { kind: 'disconnected', says: `the account cannot post (${words})` };
     }
     if (types.some((t) => t.endsWith('/client-forbidden') || t.endsWith('/usage-capped'))) {
-      return new PlatformError('retry', `${NAME}: ${what} was refused to this service's API access (${words})`);
+      // the rate-limit reset every answer carries says nothing of when this clears
+      return { kind: 'retry', says: `${what} was refused to this service's API access (${words})`, retryAfterMs: null };
     }
-    return new PlatformError('bad_request', `${NAME}: ${what} was refused: ${words}`);
-  }
-  if (res.status >= 400 && res.status < 500) return new PlatformError('bad_request', `${NAME}: ${what} was refused: ${words}`);
-  return unexpected(NAME, res, what);
-}
+    return undefined;
+  },
+  words: {
+    retry: (what, words) => `${what} failed for now (${words})`,
+    reauthorize: (what, words) => `${what} was refused as unauthorised (${words}); connect the account again`,
+    refused: (what, words) => `${what} was refused: ${words}`,
+  },
+});
 
 /** The response's `data` when the call succeeded with one; the platform's refusal otherwise. */
 function dataOf(res: PlatformResponse, what: string, ok = [200]): Record<string, any> {
-  if (!ok.includes(res.status)) throw failure(res, what);
+  if (!ok.includes(res.status)) throw errors.refusal(res, what);
   const data = (res.json as { data?: unknown } | null)?.data;
   if (data && typeof data === 'object' && !Array.isArray(data)) return data as Record<string, any>;
   // a 200 that carries only `errors` (a post since deleted) is a refusal in the body
-  if (problemOf(res).errors?.length) throw new PlatformError('bad_request', `${NAME}: ${what} was refused: ${said(res)}`);
-  throw unexpected(NAME, res, what);
+  if (problemOf(res).errors?.length) throw errors.badRequest(`${what} was refused: ${said(res)}`);
+  throw errors.unexpected(res, what);
 }
 
 // ---------------------------------------------------------------- tokens and the account
@@ -171,7 +172,7 @@ const tokensOf = (account: ConnectedAccount) => account.credentials as TokenSet;
 async function me(http: PlatformHttp, token: string) {
   const res = await http.request({ url: `${API}/users/me`, token, query: { 'user.fields': 'protected,public_metrics' } });
   const data = dataOf(res, 'reading the account');
-  if (typeof data.id !== 'string') throw unexpected(NAME, res, 'reading the account');
+  if (typeof data.id !== 'string') throw errors.unexpected(res, 'reading the account');
   return data as { id: string; username?: string; protected?: boolean; public_metrics?: { followers_count?: unknown } };
 }
 
@@ -232,12 +233,12 @@ const save = (post: OutgoingPost, p: Progress) => post.saveProgress(Object.fromE
 /** Segments of a size the platform takes, at most 1000 of them. */
 function segmentSize(total: number): number {
   const size = Math.max(SEGMENT_BYTES, Math.ceil(total / MAX_SEGMENTS));
-  if (size > MAX_SEGMENT_BYTES) throw new PlatformError('bad_request', `${NAME}: the video (${total} bytes) is larger than the platform's chunked upload takes`);
+  if (size > MAX_SEGMENT_BYTES) throw errors.badRequest(`the video (${total} bytes) is larger than the platform's chunked upload takes`);
   return size;
 }
 
 async function initialize(http: PlatformHttp, token: string, media: PostMedia): Promise<Progress> {
-  if (media.contentType !== 'video/mp4') throw new PlatformError('bad_request', `${NAME}: the platform takes video/mp4 here, not ${media.contentType}`);
+  if (media.contentType !== 'video/mp4') throw errors.badRequest(`the platform takes video/mp4 here, not ${media.contentType}`);
   const res = await http.request({
     method: 'POST',
     url: `${API}/media/upload/initialize`,
@@ -245,7 +246,7 @@ async function initialize(http: PlatformHttp, token: string, media: PostMedia): 
     body: { media_type: 'video/mp4', total_bytes: media.size, media_category: 'tweet_video' },
   });
   const data = dataOf(res, 'starting the upload');
-  if (typeof data.id !== 'string' || typeof data.media_key !== 'string') throw unexpected(NAME, res, 'starting the upload');
+  if (typeof data.id !== 'string' || typeof data.media_key !== 'string') throw errors.unexpected(res, 'starting the upload');
   const expiresAfter = Number(data.expires_after_secs);
   return {
     mediaId: data.id,
@@ -282,7 +283,7 @@ async function append(http: PlatformHttp, token: string, post: OutgoingPost, med
       body,
       timeoutMs: SEGMENT_TIMEOUT_MS,
     });
-    if (res.status < 200 || res.status >= 300) throw failure(res, `uploading segment ${done.segments}`);
+    if (res.status < 200 || res.status >= 300) throw errors.refusal(res, `uploading segment ${done.segments}`);
     done = { ...done, segments: done.segments + 1, bytes: done.bytes + chunk.length };
     await save(post, done);
   }
@@ -302,7 +303,7 @@ function processingOf(res: PlatformResponse, what: string): Processing {
   const info = dataOf(res, what).processing_info as { state?: string; check_after_secs?: number; error?: { message?: string; name?: string } } | undefined;
   if (!info) return { state: 'succeeded', checkAfterMs: 0 };
   const state = STATES.find((s) => s === info.state);
-  if (!state) throw unexpected(NAME, res, what);
+  if (!state) throw errors.unexpected(res, what);
   const secs = Number(info.check_after_secs);
   return { state, checkAfterMs: Number.isFinite(secs) && secs > 0 ? secs * 1000 : 1000, error: info.error?.message ?? info.error?.name };
 }
@@ -320,7 +321,7 @@ async function mediaStatus(http: PlatformHttp, token: string, mediaId: string): 
 }
 
 function refusedProcessing(p: Processing): PlatformError {
-  return new PlatformError('bad_request', `${NAME}: the platform could not process the video${p.error ? `: ${p.error}` : ''}`);
+  return errors.badRequest(`the platform could not process the video${p.error ? `: ${p.error}` : ''}`);
 }
 
 /** Whether a saved upload can be carried on: the same video, its session not about to expire. */
@@ -361,14 +362,14 @@ async function findPost(http: PlatformHttp, tokens: TokenSet, mediaKey: string, 
       'tweet.fields': 'attachments,created_at',
     },
   });
-  if (res.status !== 200) throw failure(res, 'looking for the post among the account\'s recent posts');
+  if (res.status !== 200) throw errors.refusal(res, 'looking for the post among the account\'s recent posts');
   const posts = (res.json as { data?: Array<{ id?: string; attachments?: { media_keys?: string[] } }> } | null)?.data ?? [];
   return posts.find((t) => typeof t.id === 'string' && t.attachments?.media_keys?.includes(mediaKey))?.id ?? null;
 }
 
 function textOf(post: OutgoingPost): string {
   const text = post.content.content;
-  if (typeof text !== 'string' || text.length === 0) throw new PlatformError('bad_request', `${NAME}: the post has no text (content)`);
+  if (typeof text !== 'string' || text.length === 0) throw errors.badRequest('the post has no text (content)');
   return text;
 }
 
@@ -399,7 +400,7 @@ async function createPost(http: PlatformHttp, tokens: TokenSet, post: OutgoingPo
     if (found) return adopt(found);
   }
   const data = dataOf(res, 'posting', [200, 201]);
-  if (typeof data.id !== 'string') throw unexpected(NAME, res, 'posting');
+  if (typeof data.id !== 'string') throw errors.unexpected(res, 'posting');
   await save(post, { ...posting, postId: data.id });
   return made(data.id);
 }
@@ -443,7 +444,7 @@ function connector(http: PlatformHttp): PlatformConnector {
       if (!p || p.mediaId !== ref) {
         // a handle without its progress: the platform knows the media key
         const status = await mediaStatus(http, tokens.accessToken, ref);
-        if (!status.mediaKey) throw new PlatformError('bad_request', `${NAME}: the upload ${ref} is unknown to the platform`);
+        if (!status.mediaKey) throw errors.badRequest(`the upload ${ref} is unknown to the platform`);
         p = { mediaId: ref, mediaKey: status.mediaKey, totalBytes: 0, expiresAt: new Date(0).toISOString(), segments: 0, bytes: 0, finalized: true };
       }
       return createPost(http, tokens, post, p);

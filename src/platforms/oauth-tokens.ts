@@ -4,8 +4,8 @@
  * the standard use these as they are; the others' modules write their own.
  */
 import crypto from 'node:crypto';
-import { retryAfterMs } from './http.js';
-import { PlatformError, type OAuthFlow, type PlatformHttp, type PlatformResponse, type PlatformSettings, type TokenSet } from './types.js';
+import { judge, passing, platformError, type PlatformErrorRule } from './http.js';
+import { type OAuthFlow, type PlatformError, type PlatformHttp, type PlatformResponse, type PlatformSettings, type TokenSet } from './types.js';
 
 /** A token endpoint's answer (RFC 6749 5.1) as a TokenSet; `previous` keeps a refresh token the answer does not repeat. */
 export function tokenSetFrom(json: Record<string, unknown>, now = Date.now(), previous?: TokenSet): TokenSet {
@@ -21,23 +21,42 @@ export function tokenSetFrom(json: Record<string, unknown>, now = Date.now(), pr
   };
 }
 
-/**
- * Judges a token endpoint's refusal (RFC 6749 5.2): a grant the platform no
- * longer honours (invalid_grant, an unknown client) means the user must
- * connect again; a 5xx or a rate limit passes.
- */
-export function tokenError(name: string, res: PlatformResponse, what: string): PlatformError {
+const grantErrorOf = (res: PlatformResponse) => {
   const body = (res.json ?? {}) as Record<string, unknown>;
-  const code = typeof body.error === 'string' ? body.error : undefined;
-  const description = typeof body.error_description === 'string' ? body.error_description : undefined;
-  const said = [code, description].filter(Boolean).join(': ') || `HTTP ${res.status}`;
-  if (res.status >= 500 || res.status === 429) return new PlatformError('retry', `${name}: ${what} failed for now (${said})`, retryAfterMs(res.headers));
-  // the service's own client refused (a wrong secret, a client switched off): the operator's to mend, not the user's
-  if (code === 'invalid_client' || code === 'unauthorized_client') {
-    return new PlatformError('retry', `${name}: ${what} failed: the platform refused this service's OAuth client (${said}); check ${name.toUpperCase()}_CLIENT_ID and ${name.toUpperCase()}_CLIENT_SECRET`);
-  }
-  return new PlatformError('reauthorize', `${name}: ${what} was refused (${said}); connect the account again`);
-}
+  return { code: typeof body.error === 'string' ? body.error : undefined, description: typeof body.error_description === 'string' ? body.error_description : undefined };
+};
+
+/**
+ * A token endpoint's refusal (RFC 6749 5.2): a 5xx or a rate limit passes; the
+ * service's own client refused waits for the operator; any other refusal is
+ * of the grant (invalid_grant, a code already used), whatever its status, and
+ * means the user must connect again.
+ */
+const refusedGrant = (what: string, said: string) => `${what} was refused (${said}); connect the account again`;
+
+const tokenEndpoint = (name: string): PlatformErrorRule => ({
+  said: (res) => {
+    const { code, description } = grantErrorOf(res);
+    return [code, description].filter(Boolean).join(': ') || `HTTP ${res.status}`;
+  },
+  own(res, what, said) {
+    if (passing(res)) return undefined;
+    const { code } = grantErrorOf(res);
+    // a wrong secret, a client switched off: the operator's to mend, not the user's
+    if (code === 'invalid_client' || code === 'unauthorized_client') {
+      return { kind: 'retry', says: `${what} failed: the platform refused this service's OAuth client (${said}); check ${name.toUpperCase()}_CLIENT_ID and ${name.toUpperCase()}_CLIENT_SECRET`, retryAfterMs: null };
+    }
+    return { kind: 'reauthorize' };
+  },
+  words: {
+    retry: (what, said) => `${what} failed for now (${said})`,
+    reauthorize: refusedGrant,
+    refused: refusedGrant,
+  },
+});
+
+/** Judges a token endpoint's answer that holds no tokens. */
+export const tokenError = (name: string, res: PlatformResponse, what: string): PlatformError => judge(name, tokenEndpoint(name), res, what);
 
 function clientParams(flow: OAuthFlow, settings: PlatformSettings, form: URLSearchParams, headers: Record<string, string>) {
   if (flow.clientAuth === 'basic') {
@@ -71,7 +90,7 @@ export function standardExchange(name: string, flow: OAuthFlow) {
 /** RFC 6749 6. Without a refresh token there is nothing to refresh: the user connects again. */
 export function standardRefresh(name: string, flow: OAuthFlow) {
   return async (http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet) => {
-    if (!tokens.refreshToken) throw new PlatformError('reauthorize', `${name}: the access token expired and the platform gave no refresh token; connect the account again`);
+    if (!tokens.refreshToken) throw platformError(name, 'reauthorize', 'the access token expired and the platform gave no refresh token; connect the account again');
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
     return tokenCall(name, flow, http, settings, form, 'refreshing the access token', tokens);
   };

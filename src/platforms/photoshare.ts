@@ -59,7 +59,7 @@
  *   comments by its text and the account's username.
  */
 import { chunksOf } from './chunks.js';
-import { followerCount, retryAfterMs, unexpected } from './http.js';
+import { followerCount, platformErrors, retryAfterMs } from './http.js';
 import { tokenSetFrom } from './oauth-tokens.js';
 import {
   PlatformError,
@@ -178,34 +178,46 @@ export function graphWaitMs(headers: Headers): number | undefined {
 }
 
 /** The platform's own words: the message meant for the user where there is one. */
-function said(e: GraphError): string {
+function saidBy(e: GraphError): string {
   const text = e.error_user_msg ? `${e.error_user_title ? `${e.error_user_title}: ` : ''}${e.error_user_msg}` : (e.message ?? 'no message');
   return `${text} (code ${e.code ?? '?'}${e.error_subcode ? `/${e.error_subcode}` : ''})`;
 }
 
-/** Judges a Graph API error (error-handling guide, Instagram error codes) as one of the four kinds. */
-export function graphError(res: PlatformResponse, what: string): PlatformError {
-  const e = graphErrorOf(res);
-  if (!e) return unexpected(NAME, res, what);
-  const code = Number(e.code);
-  const sub = Number(e.error_subcode);
-  const words = `${NAME}: ${what}: ${said(e)}`;
-  if (code === 190 || code === 102) {
-    if (sub === APP_REMOVED) return new PlatformError('disconnected', `${words}; the account removed this app`);
-    return new PlatformError('reauthorize', `${words}; connect the account again`);
-  }
-  if (sub === PUBLISHING_LIMIT) return new PlatformError('retry', words, PUBLISHING_LIMIT_WAIT_MS);
-  if (sub === SPAM_RESTRICTED) return new PlatformError('bad_request', words);
-  if (THROTTLED.has(code) || isBusinessUseCaseLimit(code)) return new PlatformError('retry', words, graphWaitMs(res.headers));
-  if (code === 9007 && sub === NOT_READY) return new PlatformError('retry', words, CHECK_AFTER_MS);
-  if (code === 10 || code === 3 || (code >= 200 && code < 300)) {
-    return new PlatformError('reauthorize', `${words}; the account has not granted the permission this needs: connect it again`);
-  }
-  if (e.is_transient || code === 1 || code === 2 || code === -1 || code === -2 || res.status >= 500) {
-    return new PlatformError('retry', words, graphWaitMs(res.headers));
-  }
-  return new PlatformError('bad_request', words);
-}
+/**
+ * A Graph API error judged by its code and subcode (error-handling guide,
+ * Instagram error codes) before its status. An answer without the error
+ * object is not the platform's, whatever its status.
+ */
+const errors = platformErrors(NAME, {
+  said: (res) => {
+    const e = graphErrorOf(res);
+    return e ? saidBy(e) : '';
+  },
+  own(res, what, said) {
+    const e = graphErrorOf(res);
+    if (!e) return { kind: 'unexpected' };
+    const code = Number(e.code);
+    const sub = Number(e.error_subcode);
+    if (code === 190 || code === 102) return sub === APP_REMOVED ? { kind: 'disconnected', says: `${what}: ${said}; the account removed this app` } : { kind: 'reauthorize' };
+    if (sub === PUBLISHING_LIMIT) return { kind: 'retry', retryAfterMs: PUBLISHING_LIMIT_WAIT_MS };
+    if (sub === SPAM_RESTRICTED) return { kind: 'bad_request' };
+    if (THROTTLED.has(code) || isBusinessUseCaseLimit(code)) return { kind: 'retry' };
+    if (code === 9007 && sub === NOT_READY) return { kind: 'retry', retryAfterMs: CHECK_AFTER_MS };
+    if (code === 10 || code === 3 || (code >= 200 && code < 300)) {
+      return { kind: 'reauthorize', says: `${what}: ${said}; the account has not granted the permission this needs: connect it again` };
+    }
+    if (e.is_transient || code === 1 || code === 2 || code === -1 || code === -2) return { kind: 'retry' };
+    // an error object in an answer whose status says no error refuses the request all the same
+    if (res.status < 400) return { kind: 'bad_request' };
+    return undefined;
+  },
+  words: {
+    retry: (what, said) => `${what}: ${said}`,
+    reauthorize: (what, said) => `${what}: ${said}; connect the account again`,
+    refused: (what, said) => `${what}: ${said}`,
+  },
+  waitMs: graphWaitMs,
+});
 
 /**
  * A refusal at the token endpoint: a code or token the platform no longer
@@ -214,10 +226,10 @@ export function graphError(res: PlatformResponse, what: string): PlatformError {
  */
 function tokenCallError(res: PlatformResponse, what: string): PlatformError {
   const e = graphErrorOf(res);
-  if (!e) return unexpected(NAME, res, what);
+  if (!e) return errors.unexpected(res, what);
   const code = Number(e.code);
-  if (code === 190 || code === 100 || code === 102) return new PlatformError('reauthorize', `${NAME}: ${what} was refused: ${said(e)}; connect the account again`);
-  return new PlatformError('retry', `${NAME}: ${what} failed for now: ${said(e)}`, graphWaitMs(res.headers));
+  if (code === 190 || code === 100 || code === 102) return errors.reauthorize(`${what} was refused: ${saidBy(e)}; connect the account again`);
+  return errors.retry(`${what} failed for now: ${saidBy(e)}`, graphWaitMs(res.headers));
 }
 
 // ---------------------------------------------------------------------------
@@ -236,7 +248,7 @@ async function graph(http: PlatformHttp, token: string, call: GraphCall, what: s
   const res = await http.request({ method: call.method ?? 'GET', url: `${GRAPH}/${call.path}`, token, query: call.query, body: call.body });
   const json = res.json as Record<string, unknown> | null;
   if (res.status === 200 && json && typeof json === 'object' && !('error' in json)) return json;
-  throw graphError(res, what);
+  throw errors.refusal(res, what);
 }
 
 /** The token endpoint, called as documented: a GET with the client's credentials in the query (redacted in errors by http.ts). */
@@ -275,7 +287,7 @@ async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens:
   const pages = await graph(http, tokens.accessToken, { path: 'me/accounts', query: { fields: 'id,name,instagram_business_account' } }, 'reading the Pages');
   const page = ((pages.data ?? []) as PageEntry[]).find((p) => typeof p.instagram_business_account?.id === 'string');
   if (!page) {
-    throw new PlatformError('bad_request', `${NAME}: none of the Pages this login manages has a professional account linked; link one to a Page and connect again`);
+    throw errors.badRequest('none of the Pages this login manages has a professional account linked; link one to a Page and connect again');
   }
   const igUserId = page.instagram_business_account!.id!;
   const user = await graph(http, tokens.accessToken, { path: igUserId, query: { fields: 'id,username,followers_count' } }, 'reading the account');
@@ -301,10 +313,10 @@ interface PhotoshareContent {
 
 function contentOf(post: OutgoingPost): PhotoshareContent {
   const c = post.content as Partial<PhotoshareContent>;
-  if (c.format !== 'reel' && c.format !== 'story') throw new PlatformError('bad_request', `${NAME}: the post's format must be reel or story`);
+  if (c.format !== 'reel' && c.format !== 'story') throw errors.badRequest('the post\'s format must be reel or story');
   // stories carry no caption and take replies, not comments, on the platform
-  if (c.format === 'story' && c.content !== undefined) throw new PlatformError('bad_request', `${NAME}: a story carries no caption; leave content out`);
-  if (c.format === 'story' && c.firstComment !== undefined) throw new PlatformError('bad_request', `${NAME}: a story takes no comments; leave firstComment out`);
+  if (c.format === 'story' && c.content !== undefined) throw errors.badRequest('a story carries no caption; leave content out');
+  if (c.format === 'story' && c.firstComment !== undefined) throw errors.badRequest('a story takes no comments; leave firstComment out');
   return { format: c.format, content: c.content, firstComment: c.firstComment };
 }
 
@@ -348,13 +360,14 @@ class UploadRefused extends PlatformError {
  * `{debug_info: {retriable, type, message}}`, or as a Graph error.
  */
 function uploadError(res: PlatformResponse): PlatformError {
-  if (graphErrorOf(res)) return graphError(res, 'uploading the video');
+  if (graphErrorOf(res)) return errors.refusal(res, 'uploading the video');
   const info = (res.json as { debug_info?: { retriable?: boolean; type?: string; message?: string } } | null)?.debug_info;
-  if (!info) return unexpected(NAME, res, 'uploading the video');
-  const words = `${NAME}: uploading the video: ${info.message ?? 'no message'} (${info.type ?? 'no type'})`;
-  if (info.retriable || res.status >= 500) return new PlatformError('retry', words, retryAfterMs(res.headers));
-  if (/auth/i.test(info.type ?? '')) return new PlatformError('reauthorize', `${words}; connect the account again`);
-  return new UploadRefused(words);
+  if (!info) return errors.unexpected(res, 'uploading the video');
+  const says = `uploading the video: ${info.message ?? 'no message'} (${info.type ?? 'no type'})`;
+  // the upload host says itself whether to send again (`retriable`), beside a 5xx of its own outage
+  if (info.retriable || res.status >= 500) return errors.retry(says, retryAfterMs(res.headers));
+  if (/auth/i.test(info.type ?? '')) return errors.reauthorize(`${says}; connect the account again`);
+  return new UploadRefused(`${NAME}: ${says}`);
 }
 
 export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector {
@@ -365,8 +378,8 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
     return { code: json.status_code as ContainerStatus, status: typeof json.status === 'string' ? json.status : '' };
   }
 
-  const processingFailed = (status: string) => new PlatformError('bad_request', `${NAME}: the platform could not process the video${status ? ` (${status})` : ''}`);
-  const expired = () => new PlatformError('bad_request', `${NAME}: the upload expired (24 hours) before it was published; publish again`);
+  const processingFailed = (status: string) => errors.badRequest(`the platform could not process the video${status ? ` (${status})` : ''}`);
+  const expired = () => errors.badRequest('the upload expired (24 hours) before it was published; publish again');
 
   /** A new container for the post, saved before any byte of the video goes up. */
   async function createContainer(account: ConnectedAccount, post: OutgoingPost, content: PhotoshareContent, media: PostMedia): Promise<Progress> {
@@ -375,7 +388,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
         ? { media_type: 'REELS', upload_type: 'resumable', caption: content.content, share_to_feed: true }
         : { media_type: 'STORIES', upload_type: 'resumable' };
     const json = await call(account, { method: 'POST', path: `${igUserOf(account)}/media`, body }, 'creating the upload');
-    if (typeof json.id !== 'string') throw unexpected(NAME, { status: 200, headers: new Headers(), json, text: JSON.stringify(json) }, 'creating the upload');
+    if (typeof json.id !== 'string') throw errors.unexpected({ status: 200, headers: new Headers(), json, text: JSON.stringify(json) }, 'creating the upload');
     const progress: Progress = {
       containerId: json.id,
       uri: typeof json.uri === 'string' ? json.uri : `${RUPLOAD}/${json.id}`,
@@ -446,7 +459,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
       case 'EXPIRED':
         return null;
       default:
-        throw new PlatformError('retry', `${NAME}: the upload's status is ${String(code)}, which this connector does not know`);
+        throw errors.retry(`the upload's status is ${String(code)}, which this connector does not know`);
     }
   }
 
@@ -468,7 +481,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
     if (code === 'FINISHED' || code === 'PUBLISHED') return { state: 'ready' };
     if (code === 'ERROR') throw processingFailed(status);
     if (code === 'EXPIRED') throw expired();
-    throw new PlatformError('retry', `${NAME}: the upload's status is ${String(code)}, which this connector does not know`);
+    throw errors.retry(`the upload's status is ${String(code)}, which this connector does not know`);
   }
 
   interface Listed {
@@ -497,7 +510,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
       .filter((m) => story || (m.caption ?? '') === (content.content ?? ''))
       .filter((m) => Date.parse(m.timestamp ?? '') >= since)
       .sort((a, b) => Date.parse(a.timestamp!) - Date.parse(b.timestamp!));
-    if (!found.length) throw new PlatformError('retry', `${NAME}: the upload was published but its post is not listed yet`);
+    if (!found.length) throw errors.retry('the upload was published but its post is not listed yet');
     return found[0].id!;
   }
 
@@ -505,11 +518,11 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
   async function publishContainer(account: ConnectedAccount, post: OutgoingPost, content: PhotoshareContent, ref: string, progress: Progress | null): Promise<string> {
     const { code, status } = await containerStatus(account, ref);
     if (code === 'PUBLISHED') return findPublished(account, content, progress);
-    if (code === 'IN_PROGRESS') throw new PlatformError('retry', `${NAME}: the upload is still being processed`, CHECK_AFTER_MS);
+    if (code === 'IN_PROGRESS') throw errors.retry('the upload is still being processed', CHECK_AFTER_MS);
     if (code === 'ERROR') throw processingFailed(status);
     if (code === 'EXPIRED') throw expired();
     const json = await call(account, { method: 'POST', path: `${igUserOf(account)}/media_publish`, body: { creation_id: ref } }, 'publishing');
-    if (typeof json.id !== 'string') throw unexpected(NAME, { status: 200, headers: new Headers(), json, text: JSON.stringify(json) }, 'publishing');
+    if (typeof json.id !== 'string') throw errors.unexpected({ status: 200, headers: new Headers(), json, text: JSON.stringify(json) }, 'publishing');
     return json.id;
   }
 
@@ -548,7 +561,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
     }
     if (content.firstComment) await firstComment(account, post, progress, progress.mediaId, content.firstComment);
     const media = await call(account, { path: progress.mediaId, query: { fields: 'permalink' } }, 'reading the post\'s address');
-    if (typeof media.permalink !== 'string') throw new PlatformError('retry', `${NAME}: the post ${progress.mediaId} has no address yet`);
+    if (typeof media.permalink !== 'string') throw errors.retry(`the post ${progress.mediaId} has no address yet`);
     return { platformPostId: progress.mediaId, platformPostUrl: media.permalink };
   }
 

@@ -52,9 +52,8 @@
  * only; without one an expired token means connecting the account again.
  */
 import { chunksOf } from './chunks.js';
-import { followerCount, retryAfterMs, unexpected } from './http.js';
+import { followerCount, platformErrors } from './http.js';
 import {
-  PlatformError,
   type AccountIdentity,
   type ConnectedAccount,
   type OutgoingPost,
@@ -134,36 +133,37 @@ export function untilUtcMidnight(now = Date.now()): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
 }
 
+const messageOf = (res: PlatformResponse) => (isRecord(res.json) && typeof res.json.message === 'string' ? res.json.message : undefined);
+
 /**
- * Judges the platform's error answer ({message, serviceErrorCode, status},
+ * The platform's error answer ({message, serviceErrorCode, status},
  * sometimes a `code`): rate limits and outages pass; an expired or invalid
  * token is refreshed; a token the member revoked is gone for good; a
  * permission the token lacks needs the member's consent again; a refused
- * request carries the platform's words.
+ * request carries the platform's words, and one without them is not the
+ * platform's refusal.
  */
-export function judge(res: PlatformResponse, what: string): PlatformError {
-  const body = isRecord(res.json) ? res.json : {};
-  const message = typeof body.message === 'string' ? body.message : undefined;
-  const code = typeof body.code === 'string' ? body.code : undefined;
-  const said = message ?? `HTTP ${res.status}`;
-  if (res.status === 429) {
-    // the platform names no wait; its daily limits reset at midnight UTC
-    const wait = retryAfterMs(res.headers) ?? (/\bDAY limit\b/i.test(said) ? untilUtcMidnight() : undefined);
-    return new PlatformError('retry', `${KEY}: ${what} was rate limited (${said})`, wait);
-  }
-  if (res.status >= 500) return new PlatformError('retry', `${KEY}: ${what} failed on the platform's side (${said})`, retryAfterMs(res.headers));
-  if (res.status === 401) {
-    if (code === 'REVOKED_ACCESS_TOKEN' || /revoked/i.test(said)) {
-      return new PlatformError('disconnected', `${KEY}: the member revoked this app's access (${said}); connect the account again`);
+const errors = platformErrors(KEY, {
+  said: (res) => messageOf(res) ?? `HTTP ${res.status}`,
+  own(res, what, said) {
+    if (res.status === 401 && ((isRecord(res.json) && res.json.code === 'REVOKED_ACCESS_TOKEN') || /revoked/i.test(said))) {
+      return { kind: 'disconnected', says: `the member revoked this app's access (${said}); connect the account again` };
     }
-    return new PlatformError('reauthorize', `${KEY}: ${what} was refused as unauthorised (${said})`);
-  }
-  if (res.status === 403 && /not enough permissions/i.test(said)) {
-    return new PlatformError('reauthorize', `${KEY}: the account's authorisation does not allow ${what} (${said}); connect the account again`);
-  }
-  if (res.status >= 400 && res.status < 500 && message) return new PlatformError('bad_request', `${KEY}: ${what} was refused: ${message}`);
-  return unexpected(KEY, res, what);
-}
+    if (res.status === 403 && /not enough permissions/i.test(said)) {
+      return { kind: 'reauthorize', says: `the account's authorisation does not allow ${what} (${said}); connect the account again` };
+    }
+    return undefined;
+  },
+  words: {
+    rateLimited: (what, said) => `${what} was rate limited (${said})`,
+    retry: (what, said) => `${what} failed on the platform's side (${said})`,
+    reauthorize: (what, said) => `${what} was refused as unauthorised (${said})`,
+    refused: (what, said) => `${what} was refused: ${said}`,
+  },
+  // the platform names no wait; its daily limits reset at midnight UTC
+  rateWindowMs: (_res, said) => (/\bDAY limit\b/i.test(said) ? untilUtcMidnight() : undefined),
+  refuses: (res) => messageOf(res) !== undefined,
+});
 
 async function rest(http: PlatformHttp, token: string, req: { method?: string; url: string; body?: unknown }): Promise<PlatformResponse> {
   return http.request({ ...req, token, headers: { ...REST_HEADERS } });
@@ -174,9 +174,9 @@ async function rest(http: PlatformHttp, token: string, req: { method?: string; u
 
 async function readMember(http: PlatformHttp, token: string) {
   const res = await http.request({ url: `${API}/v2/me`, token, headers: { 'X-Restli-Protocol-Version': '2.0.0' } });
-  if (res.status !== 200) throw judge(res, 'reading the member');
+  if (res.status !== 200) throw errors.refusal(res, 'reading the member');
   const me = isRecord(res.json) ? res.json : {};
-  if (typeof me.id !== 'string' || !me.id) throw unexpected(KEY, res, 'reading the member');
+  if (typeof me.id !== 'string' || !me.id) throw errors.unexpected(res, 'reading the member');
   const name = [me.localizedFirstName, me.localizedLastName].filter((s) => typeof s === 'string' && s).join(' ');
   const vanityName = typeof me.vanityName === 'string' && me.vanityName ? me.vanityName : null;
   return { id: me.id, handle: vanityName ?? (name || null) };
@@ -184,11 +184,11 @@ async function readMember(http: PlatformHttp, token: string) {
 
 async function readFollowers(http: PlatformHttp, token: string): Promise<number> {
   const res = await rest(http, token, { url: `${REST}/memberFollowersCount?q=me` });
-  if (res.status !== 200) throw judge(res, 'reading the followers');
+  if (res.status !== 200) throw errors.refusal(res, 'reading the followers');
   const elements = isRecord(res.json) && Array.isArray(res.json.elements) ? res.json.elements : null;
   const count = elements?.[0] && isRecord(elements[0]) ? elements[0].memberFollowersCount : undefined;
   if (elements && elements.length === 0) return 0;
-  if (count === undefined) throw unexpected(KEY, res, 'reading the followers');
+  if (count === undefined) throw errors.unexpected(res, 'reading the followers');
   return followerCount(KEY, count);
 }
 
@@ -201,7 +201,7 @@ async function initializeUpload(http: PlatformHttp, token: string, owner: string
     url: `${REST}/videos?action=initializeUpload`,
     body: { initializeUploadRequest: { owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false } },
   });
-  if (res.status !== 200) throw judge(res, 'starting the video upload');
+  if (res.status !== 200) throw errors.refusal(res, 'starting the video upload');
   const value = isRecord(res.json) && isRecord(res.json.value) ? res.json.value : {};
   const instructions = Array.isArray(value.uploadInstructions) ? (value.uploadInstructions as UploadInstruction[]) : [];
   // contiguous parts of one size (the last may be shorter), covering the file: what uploadParts reads
@@ -211,7 +211,7 @@ async function initializeUpload(http: PlatformHttp, token: string, owner: string
     instructions.length > 0 &&
     instructions.every((p, i) => typeof p.uploadUrl === 'string' && p.firstByte === i * partSize && (p.lastByte - p.firstByte + 1 === partSize || i === instructions.length - 1)) &&
     instructions[instructions.length - 1].lastByte === size - 1;
-  if (!valid) throw unexpected(KEY, res, 'starting the video upload');
+  if (!valid) throw errors.unexpected(res, 'starting the video upload');
   return {
     video: value.video as string,
     uploadToken: typeof value.uploadToken === 'string' ? value.uploadToken : '',
@@ -234,17 +234,17 @@ async function uploadParts(http: PlatformHttp, post: OutgoingPost, media: PostMe
   const parts = chunksOf(await media.open(), size, { start: missing[0].p.firstByte, total: media.size });
   let next = 0;
   for await (const bytes of parts) {
-    if (next === missing.length) throw new PlatformError('retry', `${KEY}: the video is longer than the ${media.size} bytes it was stored with`);
+    if (next === missing.length) throw errors.retry(`the video is longer than the ${media.size} bytes it was stored with`);
     const { p, i } = missing[next++];
-    if (bytes.length !== p.lastByte - p.firstByte + 1) throw new PlatformError('retry', `${KEY}: part ${i + 1} of the video read ${bytes.length} bytes, not ${p.lastByte - p.firstByte + 1}`);
+    if (bytes.length !== p.lastByte - p.firstByte + 1) throw errors.retry(`part ${i + 1} of the video read ${bytes.length} bytes, not ${p.lastByte - p.firstByte + 1}`);
     const res = await http.request({ method: 'PUT', url: p.uploadUrl, headers: { 'content-type': 'application/octet-stream' }, body: bytes, timeoutMs: PART_TIMEOUT_MS });
     const etag = res.headers.get('etag');
-    if (res.status !== 200 && res.status !== 201) throw judge(res, `uploading part ${i + 1} of the video`);
-    if (!etag) throw unexpected(KEY, res, `uploading part ${i + 1} of the video`);
+    if (res.status !== 200 && res.status !== 201) throw errors.refusal(res, `uploading part ${i + 1} of the video`);
+    if (!etag) throw errors.unexpected(res, `uploading part ${i + 1} of the video`);
     progress = { ...progress, etags: progress.etags.map((e, j) => (j === i ? etag : e)) };
     await post.saveProgress({ ...progress });
   }
-  if (next !== missing.length) throw new PlatformError('retry', `${KEY}: the video ended before its last part`);
+  if (next !== missing.length) throw errors.retry('the video ended before its last part');
   return progress;
 }
 
@@ -254,21 +254,21 @@ async function finalizeUpload(http: PlatformHttp, token: string, progress: Progr
     url: `${REST}/videos?action=finalizeUpload`,
     body: { finalizeUploadRequest: { video: progress.video, uploadToken: progress.uploadToken, uploadedPartIds: progress.etags } },
   });
-  if (res.status !== 200 && res.status !== 204) throw judge(res, 'finishing the video upload');
+  if (res.status !== 200 && res.status !== 204) throw errors.refusal(res, 'finishing the video upload');
 }
 
 /** The video's status; null when the platform no longer has it. */
 async function videoStatus(http: PlatformHttp, token: string, video: string): Promise<{ status: VideoStatus; reason?: string } | null> {
   const res = await rest(http, token, { url: `${REST}/videos/${encodeURIComponent(video)}` });
   if (res.status === 404) return null;
-  if (res.status !== 200) throw judge(res, 'reading the video\'s status');
+  if (res.status !== 200) throw errors.refusal(res, 'reading the video\'s status');
   const body = isRecord(res.json) ? res.json : {};
   const status = body.status;
-  if (status !== 'WAITING_UPLOAD' && status !== 'PROCESSING' && status !== 'AVAILABLE' && status !== 'PROCESSING_FAILED') throw unexpected(KEY, res, 'reading the video\'s status');
+  if (status !== 'WAITING_UPLOAD' && status !== 'PROCESSING' && status !== 'AVAILABLE' && status !== 'PROCESSING_FAILED') throw errors.unexpected(res, 'reading the video\'s status');
   return { status, reason: typeof body.processingFailureReason === 'string' ? body.processingFailureReason : undefined };
 }
 
-const failedProcessing = (reason?: string) => new PlatformError('bad_request', `${KEY}: the platform could not process the video${reason ? `: ${reason}` : ''}`);
+const failedProcessing = (reason?: string) => errors.badRequest(`the platform could not process the video${reason ? `: ${reason}` : ''}`);
 
 /**
  * What a re-run may keep of an earlier attempt: nothing to upload when the
@@ -326,13 +326,13 @@ async function createPost(http: PlatformHttp, token: string, author: string, pos
   });
   if (res.status === 201) {
     const urn = res.headers.get('x-restli-id');
-    if (!urn) throw unexpected(KEY, res, 'creating the post');
+    if (!urn) throw errors.unexpected(res, 'creating the post');
     return { urn };
   }
   const message = isRecord(res.json) && typeof res.json.message === 'string' ? res.json.message : '';
   const duplicate = (res.status === 422 || res.status === 400) && DUPLICATE.exec(message);
   if (duplicate) return { duplicateOf: duplicate[1] };
-  throw judge(res, 'creating the post');
+  throw errors.refusal(res, 'creating the post');
 }
 
 const publishedAs = (urn: string): PublishedPost => ({ platformPostId: urn, platformPostUrl: postUrl(urn) });
@@ -343,7 +343,7 @@ const publishedAs = (urn: string): PublishedPost => ({ platformPostId: urn, plat
 /** The analytics finders' entity: a union keyed by the post's urn type. */
 function analyticsEntity(urn: string): string {
   const type = /^urn:li:(share|ugcPost):[\w-]+$/.exec(urn)?.[1];
-  if (!type) throw new PlatformError('bad_request', `${KEY}: ${urn} is not a post urn (urn:li:share or urn:li:ugcPost)`);
+  if (!type) throw errors.badRequest(`${urn} is not a post urn (urn:li:share or urn:li:ugcPost)`);
   // Rest.li 2.0: the union's syntax stays as is, the urn inside it is encoded
   return `(${type === 'share' ? 'share' : 'ugc'}:${encodeURIComponent(urn)})`;
 }
@@ -353,12 +353,12 @@ const POST_METRICS = { impressions: 'IMPRESSION', reach: 'MEMBERS_REACHED', like
 /** A total of one metric; the platform returns no element when it has none to count. */
 async function metricTotal(http: PlatformHttp, token: string, finder: 'memberCreatorPostAnalytics' | 'memberCreatorVideoAnalytics', urn: string, queryType: string): Promise<number> {
   const res = await rest(http, token, { url: `${REST}/${finder}?q=entity&entity=${analyticsEntity(urn)}&queryType=${queryType}&aggregation=TOTAL` });
-  if (res.status !== 200) throw judge(res, `reading the post's ${queryType.toLowerCase()} count`);
+  if (res.status !== 200) throw errors.refusal(res, `reading the post's ${queryType.toLowerCase()} count`);
   const elements = isRecord(res.json) && Array.isArray(res.json.elements) ? res.json.elements : null;
-  if (!elements) throw unexpected(KEY, res, `reading the post's ${queryType.toLowerCase()} count`);
+  if (!elements) throw errors.unexpected(res, `reading the post's ${queryType.toLowerCase()} count`);
   let total = 0;
   for (const e of elements) {
-    if (!isRecord(e) || typeof e.count !== 'number') throw unexpected(KEY, res, `reading the post's ${queryType.toLowerCase()} count`);
+    if (!isRecord(e) || typeof e.count !== 'number') throw errors.unexpected(res, `reading the post's ${queryType.toLowerCase()} count`);
     // a plain string since 202605, before it a one-member union object
     const type = isRecord(e.metricType) ? Object.values(e.metricType)[0] : e.metricType;
     if (type === undefined || type === queryType) total += e.count;
@@ -392,12 +392,12 @@ function connector(http: PlatformHttp): PlatformConnector {
 
     async check(account, ref) {
       const known = await videoStatus(http, tokensOf(account).accessToken, ref);
-      if (!known) throw new PlatformError('bad_request', `${KEY}: the platform no longer has the video ${ref}`);
+      if (!known) throw errors.badRequest(`the platform no longer has the video ${ref}`);
       if (known.status === 'AVAILABLE') return { state: 'ready' };
       if (known.status === 'PROCESSING') return { state: 'pending', checkAfterMs: NEXT_CHECK_MS };
       if (known.status === 'PROCESSING_FAILED') throw failedProcessing(known.reason);
       // finalizeUpload was answered, so the platform should not still wait for bytes
-      throw new PlatformError('retry', `${KEY}: the platform still waits for the upload of the video ${ref}`);
+      throw errors.retry(`the platform still waits for the upload of the video ${ref}`);
     },
 
     async finalize(account, post, ref) {
@@ -411,7 +411,7 @@ function connector(http: PlatformHttp): PlatformConnector {
       if ('urn' in made) urn = made.urn;
       // the first attempt made the post and its answer was lost: the platform names it
       else if (rerun) urn = made.duplicateOf;
-      else throw new PlatformError('bad_request', `${KEY}: creating the post was refused: the same content is already posted as ${made.duplicateOf}`);
+      else throw errors.badRequest(`creating the post was refused: the same content is already posted as ${made.duplicateOf}`);
       await post.saveProgress({ ...base, postAttempted: true, post: urn });
       return publishedAs(urn);
     },

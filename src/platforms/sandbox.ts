@@ -18,7 +18,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../db/client.js';
-import { PlatformError, type ConnectedAccount, type OutgoingPost, type PlatformConnector, type PostMetrics } from './types.js';
+import { PlatformError, type ConnectedAccount, type OutgoingPost, type PlatformConnector, type PlatformErrorKind, type PostMetrics } from './types.js';
 
 export const SANDBOX_CONNECTOR = 'sandbox';
 
@@ -73,17 +73,33 @@ export function sandboxFollowers(accountId: string, credentials: SandboxCredenti
 
 const SANDBOX_HOST = 'https://sandbox.clipcast.local';
 
+/** How each marker fails a post, and when: at publish, at its first check, or when its metrics are read. */
+const MARKER_FAILURES: Readonly<Record<string, { kind: PlatformErrorKind; says: (platform: string) => string; retryAfterMs?: number }>> = {
+  reject: { kind: 'bad_request', says: (p) => `the sandbox ${p} platform refused the post ([sandbox:reject])` },
+  unavailable: { kind: 'retry', says: (p) => `the sandbox ${p} platform is unavailable ([sandbox:unavailable])`, retryAfterMs: 0 },
+  reauthorize: { kind: 'reauthorize', says: (p) => `the ${p} account's authorisation has expired; connect it again ([sandbox:reauthorize])` },
+  disconnected: { kind: 'disconnected', says: (p) => `the ${p} account is no longer connected ([sandbox:disconnected])` },
+  flaky: { kind: 'retry', says: (p) => `the sandbox ${p} platform is busy ([sandbox:flaky])`, retryAfterMs: 0 },
+  'no-metrics': { kind: 'retry', says: () => 'the sandbox cannot read this post\'s metrics ([sandbox:no-metrics])' },
+};
+
+function markerFailure(marker: string, platform: string): PlatformError {
+  const { kind, says, retryAfterMs } = MARKER_FAILURES[marker];
+  return new PlatformError(kind, says(platform), retryAfterMs);
+}
+
 export function createSandboxConnector({ db, delayMs, now = () => new Date() }: { db: Db; delayMs: number; now?: () => Date }): PlatformConnector {
+  /** A publish fails at the first of these markers it carries. */
   function refuse(account: ConnectedAccount, markers: Set<string>) {
-    if (markers.has('reject')) throw new PlatformError('bad_request', `the sandbox ${account.platform} platform refused the post ([sandbox:reject])`);
-    if (markers.has('unavailable')) throw new PlatformError('retry', `the sandbox ${account.platform} platform is unavailable ([sandbox:unavailable])`, 0);
-    if (markers.has('reauthorize')) throw new PlatformError('reauthorize', `the ${account.platform} account's authorisation has expired; connect it again ([sandbox:reauthorize])`);
-    if (markers.has('disconnected')) throw new PlatformError('disconnected', `the ${account.platform} account is no longer connected ([sandbox:disconnected])`);
+    const marker = ['reject', 'unavailable', 'reauthorize', 'disconnected'].find((m) => markers.has(m));
+    if (marker) throw markerFailure(marker, account.platform);
   }
+
+  const noUpload = (ref: string) => new PlatformError('bad_request', `the sandbox has no upload ${ref}`);
 
   async function published(ref: string) {
     const row = await db.sandboxUpload.findUnique({ where: { ref } });
-    if (!row) throw new PlatformError('bad_request', `the sandbox has no upload ${ref}`);
+    if (!row) throw noUpload(ref);
     return row;
   }
 
@@ -103,10 +119,10 @@ export function createSandboxConnector({ db, delayMs, now = () => new Date() }: 
 
     async check(account, ref) {
       const row = await db.sandboxUpload.update({ where: { ref }, data: { checks: { increment: 1 } } }).catch(() => null);
-      if (!row) throw new PlatformError('bad_request', `the sandbox has no upload ${ref}`);
+      if (!row) throw noUpload(ref);
       const post = await db.post.findUnique({ where: { id: row.postId }, select: { content: true } });
       const markers = sandboxMarkers((post?.content ?? {}) as Record<string, unknown>);
-      if (markers.has('flaky') && row.checks === 1) throw new PlatformError('retry', `the sandbox ${account.platform} platform is busy ([sandbox:flaky])`, 0);
+      if (markers.has('flaky') && row.checks === 1) throw markerFailure('flaky', account.platform);
       const waited = now().getTime() - row.createdAt.getTime();
       return waited >= delayMs ? { state: 'ready' } : { state: 'pending', checkAfterMs: delayMs - waited };
     },
@@ -119,13 +135,11 @@ export function createSandboxConnector({ db, delayMs, now = () => new Date() }: 
       return { platformPostId: row.platformPostId!, platformPostUrl: postUrl(account.platform, row.platformPostId!) };
     },
 
-    async fetchPostMetrics(_account, platformPostId) {
+    async fetchPostMetrics(account, platformPostId) {
       const row = await db.sandboxUpload.findUnique({ where: { platformPostId } });
       if (!row?.publishedAt) throw new PlatformError('bad_request', `the sandbox has no post ${platformPostId}`);
       const post = await db.post.findUnique({ where: { id: row.postId }, select: { content: true } });
-      if (sandboxMarkers((post?.content ?? {}) as Record<string, unknown>).has('no-metrics')) {
-        throw new PlatformError('retry', 'the sandbox cannot read this post\'s metrics ([sandbox:no-metrics])');
-      }
+      if (sandboxMarkers((post?.content ?? {}) as Record<string, unknown>).has('no-metrics')) throw markerFailure('no-metrics', account.platform);
       return sandboxMetrics(platformPostId, now().getTime() - row.publishedAt.getTime());
     },
 

@@ -47,7 +47,8 @@ export async function disconnectAccount(app: App, accountId: string, reason: str
   app.log.warn({ accountId, reason }, 'platform account disconnected');
 }
 
-const disconnectedError = (platform: string, reason: string | null) =>
+/** What a call for a disconnected account fails with: its posts say to connect it again. */
+export const disconnectedError = (platform: string, reason: string | null) =>
   new PlatformError('disconnected', `the ${platform} account is disconnected${reason ? ` (${reason})` : ''}; connect it again`);
 
 /**

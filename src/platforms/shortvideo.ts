@@ -72,16 +72,16 @@
  * fails after the upload for the platform's own passing reason (`internal`)
  * is not uploaded again: the post fails with its credit back.
  */
-import { followerCount, retryAfterMs, unexpected } from './http.js';
+import { followerCount, platformError, platformErrors, retryAfterMs } from './http.js';
 import { chunksOf } from './chunks.js';
 import {
-  PlatformError,
   type AccountIdentity,
   type ConnectedAccount,
   type OAuthFlow,
   type OutgoingPost,
   type PlatformConnector,
   type PlatformDefinition,
+  type PlatformError,
   type PlatformErrorKind,
   type PlatformHttp,
   type PlatformResponse,
@@ -202,23 +202,39 @@ interface Progress {
 
 const tokensOf = (account: ConnectedAccount) => account.credentials as TokenSet;
 
-/** The platform's error for a response that is not a success, judged once. */
-function apiError(res: PlatformResponse, what: string): PlatformError {
+const apiErrorOf = (res: PlatformResponse) => {
   const body = (res.json ?? {}) as { error?: { code?: unknown; message?: unknown } };
   const code = typeof body.error?.code === 'string' ? body.error.code : undefined;
   const message = typeof body.error?.message === 'string' && body.error.message ? body.error.message : undefined;
-  const kind = code ? ERROR_KINDS[code] : undefined;
-  const said = `${message ?? code ?? `HTTP ${res.status}`}${code ? ` (${code})` : ''}`;
-  if (kind === 'retry' || (!kind && (res.status >= 500 || res.status === 429))) {
-    const wait = retryAfterMs(res.headers) ?? (code === 'rate_limit_exceeded' || res.status === 429 ? RATE_WINDOW_MS : undefined);
-    return new PlatformError('retry', `${NAME}: ${what} failed for now: ${said}`, wait);
-  }
-  if (kind === 'reauthorize' || (!kind && res.status === 401)) {
-    return new PlatformError('reauthorize', `${NAME}: ${what} was refused: ${said}; the account's authorisation must be renewed`);
-  }
-  if (kind) return new PlatformError(kind, `${NAME}: the platform refused ${what}: ${said}`);
-  return unexpected(NAME, res, what);
-}
+  return { code, message };
+};
+
+/**
+ * The platform's answers judged by their documented codes (ERROR_KINDS)
+ * before their status. Every code it documents is in that table, so a 4xx
+ * the table and the status leave undecided is an answer it does not document.
+ */
+const errors = platformErrors(NAME, {
+  said: (res) => {
+    const { code, message } = apiErrorOf(res);
+    return `${message ?? code ?? `HTTP ${res.status}`}${code ? ` (${code})` : ''}`;
+  },
+  own(res, what, said) {
+    const { code } = apiErrorOf(res);
+    const kind = code ? ERROR_KINDS[code] : undefined;
+    if (kind === 'retry') return { kind, retryAfterMs: code === 'rate_limit_exceeded' ? (retryAfterMs(res.headers) ?? RATE_WINDOW_MS) : undefined };
+    if (kind === 'reauthorize') return { kind };
+    if (kind) return { kind, says: `the platform refused ${what}: ${said}` };
+    return undefined;
+  },
+  words: {
+    retry: (what, said) => `${what} failed for now: ${said}`,
+    reauthorize: (what, said) => `${what} was refused: ${said}; the account's authorisation must be renewed`,
+    refused: (what, said) => `the platform refused ${what}: ${said}`,
+  },
+  rateWindowMs: () => RATE_WINDOW_MS,
+  refuses: () => false,
+});
 
 interface ApiCall {
   method: 'GET' | 'POST';
@@ -239,7 +255,7 @@ async function send<T>(http: PlatformHttp, token: string, what: string, req: Api
   });
   const json = res.json as { data?: T; error?: { code?: string } } | null;
   if (res.status === 200 && json?.error?.code === 'ok' && json.data) return { data: json.data, res };
-  throw apiError(res, what);
+  throw errors.refusal(res, what);
 }
 
 const call = async <T>(http: PlatformHttp, token: string, what: string, req: ApiCall): Promise<T> => (await send<T>(http, token, what, req)).data;
@@ -250,7 +266,7 @@ function creatorInfo(http: PlatformHttp, token: string): Promise<CreatorInfo> {
 
 async function userInfo(http: PlatformHttp, token: string, fields: string[]) {
   const data = await call<{ user?: Record<string, unknown> }>(http, token, 'reading the account', { method: 'GET', path: '/user/info/', query: { fields: fields.join(',') } });
-  if (!data.user) throw new PlatformError('retry', `${NAME}: the account's information came back empty`);
+  if (!data.user) throw errors.retry('the account\'s information came back empty');
   return data.user;
 }
 
@@ -276,11 +292,11 @@ const ourWord = (level: string) => Object.entries(PRIVACY_LEVELS).find(([, v]) =
 function privacyFor(content: Record<string, unknown>, creator: CreatorInfo): PrivacyLevel {
   const asked = (typeof content.privacyLevel === 'string' ? content.privacyLevel : 'public') as keyof typeof PRIVACY_LEVELS;
   const level = PRIVACY_LEVELS[asked];
-  if (!level) throw new PlatformError('bad_request', `${NAME}: unknown privacyLevel "${asked}"`);
+  if (!level) throw errors.badRequest(`unknown privacyLevel "${asked}"`);
   if (!creator.privacy_level_options.includes(level)) {
     const offered = creator.privacy_level_options.map(ourWord).join(', ');
     const why = asked === 'public' && isPrivateAccount(creator) ? 'the account is private' : 'the account does not offer it';
-    throw new PlatformError('bad_request', `${NAME}: privacyLevel "${asked}" cannot be used: ${why} (it offers ${offered})`);
+    throw errors.badRequest(`privacyLevel "${asked}" cannot be used: ${why} (it offers ${offered})`);
   }
   return level;
 }
@@ -289,7 +305,7 @@ function privacyFor(content: Record<string, unknown>, creator: CreatorInfo): Pri
 export function postInfo(content: Record<string, unknown>, creator: CreatorInfo, privacyLevel: PrivacyLevel) {
   const caption = typeof content.content === 'string' ? content.content : '';
   if (caption.length > MAX_TITLE_UTF16) {
-    throw new PlatformError('bad_request', `${NAME}: the caption is ${caption.length} UTF-16 units long; the platform takes at most ${MAX_TITLE_UTF16} (emoji count twice)`);
+    throw errors.badRequest(`the caption is ${caption.length} UTF-16 units long; the platform takes at most ${MAX_TITLE_UTF16} (emoji count twice)`);
   }
   const allowed = (key: string) => content[key] !== false;
   return {
@@ -330,14 +346,14 @@ const refOf = (p: Pick<Progress, 'privacyLevel' | 'publishId'>) => `${p.privacyL
 function parseRef(ref: string): { privacyLevel: PrivacyLevel; publishId: string } {
   const at = ref.indexOf(':');
   const privacyLevel = ref.slice(0, at) as PrivacyLevel;
-  if (at < 0 || !Object.values(PRIVACY_LEVELS).includes(privacyLevel)) throw new PlatformError('bad_request', `${NAME}: "${ref}" is not a pending post of this platform`);
+  if (at < 0 || !Object.values(PRIVACY_LEVELS).includes(privacyLevel)) throw errors.badRequest(`"${ref}" is not a pending post of this platform`);
   return { privacyLevel, publishId: ref.slice(at + 1) };
 }
 
 function failed(status: PublishStatus): PlatformError {
   const reason = status.fail_reason ?? 'unknown';
   const known = FAIL_REASONS[reason];
-  return new PlatformError(known?.kind ?? 'bad_request', `${NAME}: the platform did not publish the post: ${known?.says ?? 'no reason it documents'} (${reason})`);
+  return platformError(NAME, known?.kind ?? 'bad_request', `the platform did not publish the post: ${known?.says ?? 'no reason it documents'} (${reason})`);
 }
 
 async function usernameOf(http: PlatformHttp, tokens: TokenSet): Promise<string | undefined> {
@@ -362,19 +378,19 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
       if (res.status === 403 || res.status === 404) {
         // expired or unknown: this upload can never finish, so the next attempt starts over
         await post.saveProgress({ ...progress, uploadUrlDead: true });
-        throw new PlatformError('retry', `${NAME}: the upload URL is no longer valid (HTTP ${res.status} at byte ${first}); the next attempt starts a new upload`);
+        throw errors.retry(`the upload URL is no longer valid (HTTP ${res.status} at byte ${first}); the next attempt starts a new upload`);
       }
-      if (res.status === 416) throw new PlatformError('retry', `${NAME}: the platform has another count of the uploaded bytes (${res.headers.get('content-range') ?? 'unknown'}); the next attempt resumes from it`);
-      if (res.status >= 500) throw new PlatformError('retry', `${NAME}: the upload failed on the platform's side at byte ${first} (HTTP ${res.status})`, retryAfterMs(res.headers));
+      if (res.status === 416) throw errors.retry(`the platform has another count of the uploaded bytes (${res.headers.get('content-range') ?? 'unknown'}); the next attempt resumes from it`);
+      if (res.status >= 500) throw errors.retry(`the upload failed on the platform's side at byte ${first} (HTTP ${res.status})`, retryAfterMs(res.headers));
       // the upload URL carries its token in the query: the message names the bytes, not the URL
-      throw unexpected(NAME, res, `the upload of bytes ${first}-${last}`);
+      throw errors.unexpected(res, `the upload of bytes ${first}-${last}`);
     }
   }
 
   /** creator_info, init, and the progress saved before any byte goes. */
   async function start(account: ConnectedAccount, post: OutgoingPost, media: PostMedia): Promise<Progress> {
-    if (media.size <= 0) throw new PlatformError('bad_request', `${NAME}: the video is empty`);
-    if (media.size > MAX_VIDEO_BYTES) throw new PlatformError('bad_request', `${NAME}: the video is ${media.size} bytes; the platform takes at most 4 GB`);
+    if (media.size <= 0) throw errors.badRequest('the video is empty');
+    if (media.size > MAX_VIDEO_BYTES) throw errors.badRequest(`the video is ${media.size} bytes; the platform takes at most 4 GB`);
     const token = tokensOf(account).accessToken;
     const creator = await creatorInfo(http, token);
     const privacyLevel = privacyFor(post.content, creator);
@@ -387,7 +403,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
         source_info: { source: 'FILE_UPLOAD', video_size: media.size, chunk_size: plan.chunkSize, total_chunk_count: plan.chunkCount },
       },
     });
-    if (!data.publish_id || !data.upload_url) throw new PlatformError('retry', `${NAME}: the platform started the post without an upload URL`);
+    if (!data.publish_id || !data.upload_url) throw errors.retry('the platform started the post without an upload URL');
     const progress: Progress = { publishId: data.publish_id, uploadUrl: data.upload_url, uploadUrlIssuedAt: new Date().toISOString(), privacyLevel, videoSize: media.size, ...plan };
     await post.saveProgress(progress as unknown as Record<string, unknown>);
     return progress;
@@ -438,14 +454,14 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
         return ids.length || !waitsForId ? { state: 'ready' } : { state: 'pending', checkAfterMs: MODERATION_CHECK_MS };
       }
       if (s.status === 'PROCESSING_UPLOAD' || s.status === 'PROCESSING_DOWNLOAD') return { state: 'pending', checkAfterMs: PROCESSING_CHECK_MS };
-      throw new PlatformError('bad_request', `${NAME}: the post ended as ${s.status}, not as a direct post`);
+      throw errors.badRequest(`the post ended as ${s.status}, not as a direct post`);
     },
 
     async finalize(account, _post, ref) {
       const { s, ids, publishId, waitsForId } = await status(account, ref);
       if (s.status === 'FAILED') throw failed(s);
       if (s.status !== 'PUBLISH_COMPLETE' || (waitsForId && !ids.length)) {
-        throw new PlatformError('retry', `${NAME}: the post is not published yet (${s.status})`, PROCESSING_CHECK_MS);
+        throw errors.retry(`the post is not published yet (${s.status})`, PROCESSING_CHECK_MS);
       }
       const username = await usernameOf(http, tokensOf(account));
       const profile = username ? `${WEB}/@${encodeURIComponent(username)}` : WEB;
@@ -455,7 +471,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
 
     async fetchPostMetrics(account, platformPostId): Promise<PostMetrics> {
       if (!/^\d+$/.test(platformPostId)) {
-        throw new PlatformError('bad_request', `${NAME}: post ${platformPostId} is not public, and the platform gives the counts of public videos only`);
+        throw errors.badRequest(`post ${platformPostId} is not public, and the platform gives the counts of public videos only`);
       }
       const data = await call<{ videos?: Array<Record<string, unknown>> }>(http, tokensOf(account).accessToken, 'reading the post\'s counts', {
         method: 'POST',
@@ -464,7 +480,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
         body: { filters: { video_ids: [platformPostId] } },
       });
       const video = data.videos?.find((v) => String(v.id) === platformPostId);
-      if (!video) throw new PlatformError('bad_request', `${NAME}: post ${platformPostId} is not among the account's public videos (deleted, or no longer public)`);
+      if (!video) throw errors.badRequest(`post ${platformPostId} is not among the account's public videos (deleted, or no longer public)`);
       const n = (k: string) => Number(video[k] ?? 0) || 0;
       return { views: n('view_count'), likes: n('like_count'), comments: n('comment_count'), shares: n('share_count'), impressions: 0, reach: 0, clicks: 0 };
     },
@@ -482,7 +498,7 @@ export const shortvideoPlatform: PlatformDefinition = {
 
   async identify(http, _settings, tokens): Promise<AccountIdentity> {
     const [user, creator] = await Promise.all([userInfo(http, tokens.accessToken, ['open_id', 'union_id', 'display_name', 'follower_count']), creatorInfo(http, tokens.accessToken)]);
-    if (typeof user.open_id !== 'string' || !user.open_id) throw new PlatformError('retry', `${NAME}: the account's information has no open_id`);
+    if (typeof user.open_id !== 'string' || !user.open_id) throw errors.retry('the account\'s information has no open_id');
     const username = creator.creator_username || undefined;
     return {
       externalId: user.open_id,

@@ -55,7 +55,7 @@
  * offer no impressions or clicks: those read 0.
  */
 import { chunksOf } from './chunks.js';
-import { followerCount, retryAfterMs, unexpected } from './http.js';
+import { followerCount, passing, platformErrors, retryAfterMs, type PlatformErrorRule } from './http.js';
 import { tokenSetFrom } from './oauth-tokens.js';
 import {
   PlatformError,
@@ -142,48 +142,84 @@ function usageWaitMs(headers: Headers): number | undefined {
 /** The platform's words without a token: it quotes one it cannot parse ("Malformed access token EAA…"). */
 const scrub = (text: string) => text.replace(/EAA[A-Za-z0-9_-]{8,}/g, '[token]');
 
-/** The platform's answer as one of the four kinds (Handling Errors). */
-function graphError(res: PlatformResponse, what: string): PlatformError {
-  const err = (res.json as { error?: GraphErrorBody } | null)?.error;
-  if (!err || typeof err !== 'object' || typeof err.code !== 'number') return unexpected(KEY, { ...res, text: scrub(res.text) }, what);
-  const said = scrub(err.error_user_msg || err.message || `error ${err.code}`);
-  const code = err.code;
-  if (RATE_LIMITED.has(code)) return new PlatformError('retry', `${KEY}: rate limited while ${what} (${said})`, usageWaitMs(res.headers));
-  if (TRANSIENT.has(code) || err.is_transient || res.status >= 500) return new PlatformError('retry', `${KEY}: the platform failed for now while ${what} (${said})`, retryAfterMs(res.headers));
-  if (code === 190 || code === 102) {
-    if (err.error_subcode !== undefined && GONE.has(err.error_subcode)) {
-      return new PlatformError('disconnected', `${KEY}: the Page's authorisation is gone (${said}); connect it again`);
+const errorBodyOf = (res: PlatformResponse) => (res.json as { error?: GraphErrorBody } | null)?.error || null;
+
+/** The Graph error object, when it carries the code it is judged by. */
+const graphErrorOf = (res: PlatformResponse) => {
+  const err = errorBodyOf(res);
+  return err && typeof err.code === 'number' ? (err as GraphErrorBody & { code: number }) : null;
+};
+
+/**
+ * The platform's answer judged by its code (Handling Errors) before its
+ * status. An answer without the error object is not the platform's,
+ * whatever its status.
+ */
+const GRAPH_ERRORS: PlatformErrorRule = {
+  said: (res) => {
+    const err = graphErrorOf(res);
+    return err ? scrub(err.error_user_msg || err.message || `error ${err.code}`) : '';
+  },
+  own(res, what, said) {
+    const err = graphErrorOf(res);
+    if (!err) return { kind: 'unexpected' };
+    const { code } = err;
+    if (RATE_LIMITED.has(code)) return { kind: 'retry', says: `rate limited while ${what} (${said})`, retryAfterMs: usageWaitMs(res.headers) };
+    if (TRANSIENT.has(code) || err.is_transient) return { kind: 'retry' };
+    // an outage is waited out, whatever code comes with it
+    if (passing(res)) return undefined;
+    if (code === 190 || code === 102) {
+      if (err.error_subcode !== undefined && GONE.has(err.error_subcode)) return { kind: 'disconnected', says: `the Page's authorisation is gone (${said}); connect it again` };
+      return { kind: 'reauthorize' };
     }
-    return new PlatformError('reauthorize', `${KEY}: the Page's access token was refused while ${what} (${said})`);
-  }
-  // a permission taken back (the app's, or the person's task on the Page): only a new consent helps
-  if (code === 10 || (code >= 200 && code <= 299)) return new PlatformError('disconnected', `${KEY}: permission denied while ${what} (${said}); connect the Page again`);
-  return new PlatformError('bad_request', `${KEY}: the platform refused ${what}: ${said}`);
-}
+    // a permission taken back (the app's, or the person's task on the Page): only a new consent helps
+    if (code === 10 || (code >= 200 && code <= 299)) return { kind: 'disconnected', says: `permission denied while ${what} (${said}); connect the Page again` };
+    // an error object in an answer whose status says no error refuses the request all the same
+    if (res.status < 400) return { kind: 'bad_request' };
+    return undefined;
+  },
+  words: {
+    retry: (what, said) => `the platform failed for now while ${what} (${said})`,
+    reauthorize: (what, said) => `the Page's access token was refused while ${what} (${said})`,
+    refused: (what, said) => `the platform refused ${what}: ${said}`,
+  },
+};
 
 /**
  * A refusal at the token endpoint: throttling or an outage passes; anything
  * else (a used or unknown code, a wrong secret, which it reports as code 1)
  * means connecting again.
  */
-function tokenEndpointError(res: PlatformResponse, what: string): PlatformError {
-  const err = (res.json as { error?: GraphErrorBody } | null)?.error;
-  if (!err || res.status >= 500 || (typeof err.code === 'number' && RATE_LIMITED.has(err.code))) return graphError(res, what);
-  return new PlatformError('reauthorize', `${KEY}: ${what} was refused (${scrub(err.message ?? `HTTP ${res.status}`)}); connect the account again`);
-}
+const TOKEN_ENDPOINT: PlatformErrorRule = {
+  ...GRAPH_ERRORS,
+  own: (res, what, said) => {
+    const err = errorBodyOf(res);
+    if (!err || passing(res) || (typeof err.code === 'number' && RATE_LIMITED.has(err.code))) return GRAPH_ERRORS.own!(res, what, said);
+    return { kind: 'reauthorize' };
+  },
+  words: {
+    ...GRAPH_ERRORS.words,
+    reauthorize: (what, _said, res) => `${what} was refused (${scrub(errorBodyOf(res)?.message ?? `HTTP ${res.status}`)}); connect the account again`,
+  },
+};
+
+const errors = platformErrors(KEY, GRAPH_ERRORS);
+
+/** An answer judged, the text an unexpected one quotes without a token. */
+const refusal = (res: PlatformResponse, what: string, rule = GRAPH_ERRORS) => errors.refusal({ ...res, text: scrub(res.text) }, what, rule);
 
 /** A Graph call's JSON, or its error judged. */
 async function graph(http: PlatformHttp, what: string, req: Parameters<PlatformHttp['request']>[0]): Promise<Record<string, unknown>> {
   const res = await http.request(req);
   const json = res.json as Record<string, unknown> | null;
   if (res.status === 200 && json && typeof json === 'object' && !('error' in json)) return json;
-  throw graphError(res, what);
+  throw refusal(res, what);
 }
 
 async function tokenCall(http: PlatformHttp, what: string, query: Record<string, string>): Promise<TokenSet> {
   const res = await http.request({ method: 'GET', url: flow.tokenUrl, query });
   const json = res.json as Record<string, unknown> | null;
-  if (res.status !== 200 || !json || typeof json.access_token !== 'string') throw tokenEndpointError(res, what);
+  if (res.status !== 200 || !json || typeof json.access_token !== 'string') throw refusal(res, what, TOKEN_ENDPOINT);
   return tokenSetFrom(json);
 }
 
@@ -242,7 +278,7 @@ async function identify(http: PlatformHttp, _settings: PlatformSettings, tokens:
   const pages = await managedPages(http, tokens.accessToken);
   const page = pages.find((p) => p.tasks?.includes(CREATE_CONTENT) && typeof p.access_token === 'string');
   if (!page) {
-    throw new PlatformError('bad_request', `${KEY}: the account manages no Page it may publish to (the ${CREATE_CONTENT} task); grant the app a Page you can post to when connecting`);
+    throw errors.badRequest(`the account manages no Page it may publish to (the ${CREATE_CONTENT} task); grant the app a Page you can post to when connecting`);
   }
   return {
     externalId: page.id,
@@ -298,10 +334,11 @@ function progressOf(post: OutgoingPost): Progress | null {
 /** A rupload answer other than success: its `debug_info`, or a Graph error. */
 function uploadError(res: PlatformResponse): PlatformError {
   const info = (res.json as { debug_info?: { retriable?: boolean; type?: string; message?: string } } | null)?.debug_info;
-  if (!info) return graphError(res, 'uploading the video');
+  if (!info) return refusal(res, 'uploading the video');
   const said = scrub(`${info.type ?? 'error'}: ${info.message ?? `HTTP ${res.status}`}`);
-  if (info.retriable || res.status >= 500) return new PlatformError('retry', `${KEY}: the upload failed for now (${said})`, retryAfterMs(res.headers));
-  return new PlatformError('bad_request', `${KEY}: the platform refused the upload (${said})`);
+  // the upload host says itself whether to send again (`retriable`), beside a 5xx of its own outage
+  if (info.retriable || res.status >= 500) return errors.retry(`the upload failed for now (${said})`, retryAfterMs(res.headers));
+  return errors.badRequest(`the platform refused the upload (${said})`);
 }
 
 export function createSocialnetConnector(http: PlatformHttp): PlatformConnector {
@@ -318,7 +355,7 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
       token: tokenOf(account),
       body: { upload_phase: 'start' },
     });
-    if (typeof json.video_id !== 'string') throw new PlatformError('retry', `${KEY}: the upload session came back without a video id`);
+    if (typeof json.video_id !== 'string') throw errors.retry('the upload session came back without a video id');
     const progress = { videoId: json.video_id, uploadUrl: typeof json.upload_url === 'string' ? json.upload_url : `${UPLOAD_HOST}/${json.video_id}` };
     await post.saveProgress({ ...progress });
     return progress;
@@ -353,7 +390,7 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
       token: tokenOf(account),
       body: { upload_phase: 'finish', video_id: progress.videoId, video_state: 'PUBLISHED', description: String(post.content.content ?? '') },
     });
-    if (json.success !== true) throw new PlatformError('retry', `${KEY}: the platform did not confirm the reel`);
+    if (json.success !== true) throw errors.retry('the platform did not confirm the reel');
     await post.saveProgress({ ...progress, finished: true });
   }
 
@@ -369,7 +406,7 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
     }
     if (s.video_status === 'expired' && !saved.finished) return null;
     const problem = failure(s);
-    if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
+    if (problem) throw errors.badRequest(problem);
     const uploaded = s.uploading_phase?.status === 'complete' || publishingStarted(s);
     return { uploaded, offset: uploaded ? 0 : Math.max(0, Number(s.uploading_phase?.bytes_transferred ?? 0)), finished: saved.finished || publishingStarted(s) };
   }
@@ -388,14 +425,14 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
     async check(account, ref) {
       const s = await status(account, ref);
       const problem = failure(s);
-      if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
+      if (problem) throw errors.badRequest(problem);
       return published(s) ? { state: 'ready' } : { state: 'pending', checkAfterMs: CHECK_AFTER_MS };
     },
 
     async finalize(account, post, ref) {
       const s = await status(account, ref);
       const problem = failure(s);
-      if (problem) throw new PlatformError('bad_request', `${KEY}: ${problem}`);
+      if (problem) throw errors.badRequest(problem);
       // a reel whose finish never arrived (a handle from elsewhere) is finished here; one that did, never twice
       const saved = progressOf(post);
       if (!publishingStarted(s) && !(saved?.videoId === ref && saved.finished)) {

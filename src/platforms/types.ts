@@ -4,7 +4,8 @@
  * processes video after the upload answers `pending` with a handle; the
  * delivery then checks the handle until it is ready and finalizes it, which
  * publishes. Every failure is a PlatformError of one of four kinds, decided
- * once, by the connector, from the platform's answer.
+ * once, from the platform's answer: by one status rule (`judge`,
+ * src/platforms/http.ts) and the connector's table of its platform's codes.
  */
 import type { Readable } from 'node:stream';
 import type { PlatformKey } from '../catalog/platforms.js';
@@ -215,8 +216,9 @@ export interface PlatformRequest {
 /**
  * The client every connector uses (src/platforms/http.ts): rewrites hosts to
  * `baseUrl`, times out, and turns a network failure into a `retry`
- * PlatformError. It does not judge statuses: each connector reads the
- * platform's own error shape.
+ * PlatformError. It does not judge statuses: a connector judges an answer it
+ * did not want by `judge` (src/platforms/http.ts), with its platform's own
+ * error shape and codes.
  */
 export interface PlatformHttp {
   request(req: PlatformRequest): Promise<PlatformResponse>;

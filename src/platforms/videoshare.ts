@@ -47,10 +47,9 @@
  * comment is looked for among the video's newest 100 threads only.
  */
 import { chunksOf } from './chunks.js';
-import { followerCount, retryAfterMs, unexpected } from './http.js';
+import { followerCount, platformErrors } from './http.js';
 import {
   isPlatformError,
-  PlatformError,
   type AccountIdentity,
   type ConnectedAccount,
   type OAuthFlow,
@@ -131,33 +130,40 @@ export function untilQuotaReset(now = new Date()): number {
   return at - now.getTime() + 60_000;
 }
 
-/** Judges an answer that is not a success, once, from the platform's reason (errors doc above). */
-function refusal(res: PlatformResponse, what: string): PlatformError {
-  const error = errorOf(res);
-  if (!error) {
-    if (res.status === 401) return new PlatformError('reauthorize', `${NAME}: ${what} was refused as unauthorised (HTTP 401)`);
-    if (res.status === 429 || res.status >= 500) return new PlatformError('retry', `${NAME}: ${what} failed for now (HTTP ${res.status})`, retryAfterMs(res.headers));
-    return unexpected(NAME, res, what);
-  }
-  const { reason, message } = error;
-  const said = `${message}${reason ? ` (${reason})` : ''}`;
-  if (reason && ACCOUNT_GONE.has(reason)) return new PlatformError('disconnected', `${NAME}: the account cannot publish on the platform: ${said}`);
-  if (res.status === 401 || (reason && AUTHORISATION.has(reason))) return new PlatformError('reauthorize', `${NAME}: ${what} was refused: ${said}`);
-  if (reason === 'quotaExceeded') return new PlatformError('retry', `${NAME}: ${what} waits for the daily quota: ${said}`, untilQuotaReset());
-  // the channel's own daily upload limit: the platform says neither when nor how it resets
-  if (reason === 'uploadLimitExceeded') return new PlatformError('retry', `${NAME}: ${what} waits a day for the channel's upload limit: ${said}`, DAY_MS);
-  if ((reason && RATE_LIMITS.has(reason)) || res.status === 429 || res.status >= 500) {
-    return new PlatformError('retry', `${NAME}: ${what} failed for now: ${said}`, retryAfterMs(res.headers));
-  }
-  // the rest (invalid metadata, comments disabled, a plain `forbidden`) refuses this request, not the account
-  if (res.status >= 400 && res.status < 500) return new PlatformError('bad_request', `${NAME}: ${what} was refused: ${said}`);
-  return unexpected(NAME, res, what);
-}
+/**
+ * The platform's refusals, judged by their reason (errors doc above) before
+ * their status. An answer without the error body is not the platform's
+ * refusal of the request: only its status speaks, in brackets.
+ */
+const errors = platformErrors(NAME, {
+  said: (res) => {
+    const error = errorOf(res);
+    return error ? `${error.message}${error.reason ? ` (${error.reason})` : ''}` : `HTTP ${res.status}`;
+  },
+  own(res, what, said) {
+    const reason = errorOf(res)?.reason;
+    if (!reason) return undefined;
+    if (ACCOUNT_GONE.has(reason)) return { kind: 'disconnected', says: `the account cannot publish on the platform: ${said}` };
+    if (AUTHORISATION.has(reason)) return { kind: 'reauthorize' };
+    if (reason === 'quotaExceeded') return { kind: 'retry', says: `${what} waits for the daily quota: ${said}`, retryAfterMs: untilQuotaReset() };
+    // the channel's own daily upload limit: the platform says neither when nor how it resets
+    if (reason === 'uploadLimitExceeded') return { kind: 'retry', says: `${what} waits a day for the channel's upload limit: ${said}`, retryAfterMs: DAY_MS };
+    if (RATE_LIMITS.has(reason)) return { kind: 'retry' };
+    // the rest (invalid metadata, comments disabled, a plain `forbidden`) is left to the status: a 4xx refuses this request, not the account
+    return undefined;
+  },
+  words: {
+    retry: (what, said, res) => (errorOf(res) ? `${what} failed for now: ${said}` : `${what} failed for now (${said})`),
+    reauthorize: (what, said, res) => (errorOf(res) ? `${what} was refused: ${said}` : `${what} was refused as unauthorised (${said})`),
+    refused: (what, said) => `${what} was refused: ${said}`,
+  },
+  refuses: (res) => errorOf(res) !== null,
+});
 
-/** A request whose answer must be a 2xx; anything else is judged by `refusal`. */
+/** A request whose answer must be a 2xx; anything else is judged as the platform's refusal. */
 async function call(http: PlatformHttp, req: PlatformRequest, what: string): Promise<PlatformResponse> {
   const res = await http.request(req);
-  if (res.status < 200 || res.status > 299) throw refusal(res, what);
+  if (res.status < 200 || res.status > 299) throw errors.refusal(res, what);
   return res;
 }
 
@@ -165,7 +171,7 @@ const count = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number
 
 function tokenOf(account: ConnectedAccount): string {
   const tokens = account.credentials as TokenSet | null;
-  if (!tokens?.accessToken) throw new PlatformError('reauthorize', `${NAME}: the account has no access token; connect it again`);
+  if (!tokens?.accessToken) throw errors.reauthorize('the account has no access token; connect it again');
   return tokens.accessToken;
 }
 
@@ -180,8 +186,8 @@ interface Channel {
 async function myChannel(http: PlatformHttp, token: string, part: string): Promise<Channel> {
   const res = await call(http, { url: `${API}/channels`, token, query: { part, mine: true } }, 'reading the channel');
   const items = (res.json as { items?: Channel[] } | null)?.items;
-  if (!Array.isArray(items)) throw unexpected(NAME, res, 'reading the channel');
-  if (!items[0]?.id) throw new PlatformError('disconnected', `${NAME}: the account has no channel; create one on the platform and connect it again`);
+  if (!Array.isArray(items)) throw errors.unexpected(res, 'reading the channel');
+  if (!items[0]?.id) throw errors.disconnected('the account has no channel; create one on the platform and connect it again');
   return items[0];
 }
 
@@ -195,8 +201,8 @@ interface Video {
 async function videoById(http: PlatformHttp, token: string, id: string, part: string): Promise<Video> {
   const res = await call(http, { url: `${API}/videos`, token, query: { part, id } }, `reading video ${id}`);
   const items = (res.json as { items?: Video[] } | null)?.items;
-  if (!Array.isArray(items)) throw unexpected(NAME, res, `reading video ${id}`);
-  if (!items[0]) throw new PlatformError('bad_request', `${NAME}: the platform has no video ${id} (deleted, or never made)`);
+  if (!Array.isArray(items)) throw errors.unexpected(res, `reading video ${id}`);
+  if (!items[0]) throw errors.badRequest(`the platform has no video ${id} (deleted, or never made)`);
   return items[0];
 }
 
@@ -232,7 +238,7 @@ function nextByte(res: PlatformResponse): number {
 
 function uploadedVideo(res: PlatformResponse): string {
   const id = (res.json as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' || !id) throw unexpected(NAME, res, 'completing the upload');
+  if (typeof id !== 'string' || !id) throw errors.unexpected(res, 'completing the upload');
   return id;
 }
 
@@ -251,7 +257,7 @@ async function startSession(http: PlatformHttp, token: string, post: OutgoingPos
     'uploading the video',
   );
   const location = res.headers.get('location');
-  if (!location) throw unexpected(NAME, res, 'starting the upload');
+  if (!location) throw errors.unexpected(res, 'starting the upload');
   return location;
 }
 
@@ -261,7 +267,7 @@ async function sessionState(http: PlatformHttp, token: string, session: string, 
   if (res.status === 200 || res.status === 201) return { videoId: uploadedVideo(res) };
   if (res.status === 308) return { next: nextByte(res) };
   if (res.status === 404 || res.status === 410) return null;
-  throw refusal(res, 'resuming the upload');
+  throw errors.refusal(res, 'resuming the upload');
 }
 
 /**
@@ -283,14 +289,14 @@ async function sendChunks(http: PlatformHttp, token: string, session: string, me
         timeoutMs: CHUNK_TIMEOUT_MS,
       });
       if (res.status === 200 || res.status === 201) return uploadedVideo(res);
-      if (res.status !== 308) throw refusal(res, 'uploading the video');
+      if (res.status !== 308) throw errors.refusal(res, 'uploading the video');
       const next = nextByte(res);
       // a platform that lost bytes it had acknowledged: the next attempt asks it where to resume
-      if (next <= at || next > end) throw new PlatformError('retry', `${NAME}: the platform holds ${next} of the ${end} bytes sent; the upload resumes from there`);
+      if (next <= at || next > end) throw errors.retry(`the platform holds ${next} of the ${end} bytes sent; the upload resumes from there`);
       at = next;
     }
   }
-  throw new PlatformError('retry', `${NAME}: the platform did not complete the upload after all ${media.size} bytes; it resumes on the next attempt`);
+  throw errors.retry(`the platform did not complete the upload after all ${media.size} bytes; it resumes on the next attempt`);
 }
 
 function postUrl(videoId: string): string {
@@ -305,13 +311,13 @@ function judgeProcessing(video: Video): { state: 'ready' } | { state: 'pending';
   const processing = video.processingDetails?.processingStatus;
   if (upload === 'rejected') {
     const why = video.status?.rejectionReason ?? 'no reason given';
-    if (why === 'uploaderAccountSuspended' || why === 'uploaderAccountClosed') throw new PlatformError('disconnected', `${NAME}: the platform rejected video ${video.id}: ${why}`);
-    throw new PlatformError('bad_request', `${NAME}: the platform rejected video ${video.id}: ${why}`);
+    if (why === 'uploaderAccountSuspended' || why === 'uploaderAccountClosed') throw errors.disconnected(`the platform rejected video ${video.id}: ${why}`);
+    throw errors.badRequest(`the platform rejected video ${video.id}: ${why}`);
   }
-  if (upload === 'failed') throw new PlatformError('bad_request', `${NAME}: the platform could not take video ${video.id}: ${video.status?.failureReason ?? 'no reason given'}`);
-  if (upload === 'deleted') throw new PlatformError('bad_request', `${NAME}: video ${video.id} was deleted on the platform`);
+  if (upload === 'failed') throw errors.badRequest(`the platform could not take video ${video.id}: ${video.status?.failureReason ?? 'no reason given'}`);
+  if (upload === 'deleted') throw errors.badRequest(`video ${video.id} was deleted on the platform`);
   if (processing === 'failed' || processing === 'terminated') {
-    throw new PlatformError('bad_request', `${NAME}: the platform could not process video ${video.id}: ${video.processingDetails?.processingFailureReason ?? processing}`);
+    throw errors.badRequest(`the platform could not process video ${video.id}: ${video.processingDetails?.processingFailureReason ?? processing}`);
   }
   if (processing === 'succeeded' || upload === 'processed') return { state: 'ready' };
   const left = count(video.processingDetails?.processingProgress?.timeLeftMs);
@@ -331,7 +337,7 @@ async function ourComment(http: PlatformHttp, token: string, videoId: string, ch
     `reading the comments of video ${videoId}`,
   );
   const items = (res.json as { items?: CommentThread[] } | null)?.items;
-  if (!Array.isArray(items)) throw unexpected(NAME, res, `reading the comments of video ${videoId}`);
+  if (!Array.isArray(items)) throw errors.unexpected(res, `reading the comments of video ${videoId}`);
   return items.find((t) => {
     const c = t.snippet?.topLevelComment?.snippet;
     return c?.authorChannelId?.value === channelId && c.textOriginal === text;
@@ -345,7 +351,7 @@ async function postComment(http: PlatformHttp, token: string, videoId: string, t
     'posting the first comment',
   );
   const id = (res.json as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string') throw unexpected(NAME, res, 'posting the first comment');
+  if (typeof id !== 'string') throw errors.unexpected(res, 'posting the first comment');
   return id;
 }
 

@@ -30,6 +30,7 @@ import { Prisma, type Db } from '../db/client.js';
 import { JOB_NAMES } from '../jobs/names.js';
 import type { Logger } from '../logger.js';
 import { connectorFor } from '../platforms/index.js';
+import { disconnectedError } from '../platforms/session.js';
 import { isPlatformError, PlatformError, type ConnectedAccount, type OutgoingPost, type PostMedia, type PublishedPost } from '../platforms/types.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { publishPublicationEvent } from './events.js';
@@ -143,9 +144,7 @@ export async function deliverPost(app: App, postId: string, log: Logger = app.lo
   }, leaseMs(app) / 3);
   try {
     if (!connector) throw new PlatformError('disconnected', `the ${post.platform} account uses a connector this service no longer has (${post.account.connector}); connect it again`);
-    if (post.account.status === 'disconnected') {
-      throw new PlatformError('disconnected', `the ${post.platform} account is disconnected${post.account.statusReason ? ` (${post.account.statusReason})` : ''}; connect it again`);
-    }
+    if (post.account.status === 'disconnected') throw disconnectedError(post.platform, post.account.statusReason);
     if (post.platformRef) {
       const checked = await connector.check(post.account, post.platformRef);
       if (checked.state === 'pending') return await waitFor(app, post, post.platformRef, checked.checkAfterMs);
