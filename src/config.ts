@@ -233,6 +233,14 @@ export function childEnv(defaults: Record<string, string> = {}, env: NodeJS.Proc
   return out;
 }
 
+/** The folders this process looks for programs in (PATH): the runner's default when a program gets no environment of its own. */
+export const programSearchPath = (env: NodeJS.ProcessEnv = process.env): string => env.PATH ?? '';
+
+/** Sets a variable a native library reads from this process's environment, unless the operator set it. */
+export function defaultLibraryVariable(name: string, value: string): void {
+  process.env[name] ??= value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 4000);
   const host = env.HOST || '127.0.0.1';

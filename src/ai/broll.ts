@@ -5,14 +5,10 @@
  * so B-roll items work without any external service. The colours follow from
  * the prompt, so one prompt always gives the same look.
  */
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { tiedToThisProcess } from '../media/transcription/process.js';
-
-const execFileAsync = promisify(execFile);
+import { lastLines, ProgramError, runProgram } from '../media/program.js';
 
 export interface BrollOptions {
   /** length of the clip, seconds (an item's window: at most 12) */
@@ -45,7 +41,7 @@ let fontFile: string | null | undefined;
 async function titleFont(): Promise<string | null> {
   if (fontFile !== undefined) return fontFile;
   try {
-    const { stdout } = await execFileAsync(...tiedToThisProcess('fc-match', ['-f', '%{file}', 'Open Sans:bold']), { timeout: 15_000 });
+    const { stdout } = await runProgram('fc-match', ['-f', '%{file}', 'Open Sans:bold'], { timeoutMs: 15_000 });
     fontFile = stdout.trim() || null;
   } catch {
     fontFile = null;
@@ -139,16 +135,16 @@ export class TitleCardBroll implements BrollGenerator {
       `[bg]${[...draw, `fade=t=out:st=${(d - fadeOut).toFixed(3)}:d=${fadeOut.toFixed(3)}`, 'format=yuv420p'].join(',')}[v]`,
     ].join(';');
     try {
-      await execFileAsync(
-        ...tiedToThisProcess('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-filter_complex', filter, '-map', '[v]', '-t', d.toFixed(3), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-movflags', '+faststart', out]),
-        { signal, timeout: 120_000, maxBuffer: 4 * 1024 * 1024 },
+      await runProgram(
+        'ffmpeg',
+        ['-hide_banner', '-nostdin', '-y', '-filter_complex', filter, '-map', '[v]', '-t', d.toFixed(3), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-movflags', '+faststart', out],
+        { signal, timeoutMs: 120_000, stdout: 'ignore' },
       );
       return out;
     } catch (e) {
       await fs.rm(out, { force: true });
-      if (signal?.aborted) throw e;
-      const stderr = String((e as { stderr?: string }).stderr ?? '').split('\n').slice(-15).join('\n');
-      throw new BrollError(`ffmpeg could not render the B-roll title card: ${(e as Error).message.split('\n')[0]}`, stderr);
+      if (signal?.aborted || !(e instanceof ProgramError)) throw e;
+      throw new BrollError(`ffmpeg could not render the B-roll title card: ${e.message}`, lastLines(e.stderr, 15).join('\n'));
     } finally {
       await Promise.all(texts.map((f) => fs.rm(f, { force: true })));
     }

@@ -16,16 +16,12 @@
  * `size` is portrait or landscape (720x1280 / 1280x720) by the asked aspect,
  * the renderer scales it to the layout.
  */
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { BrollError, type BrollGenerator, type BrollOptions } from './broll.js';
-import { tiedToThisProcess } from '../media/transcription/process.js';
+import { ProgramError, runProgram } from '../media/program.js';
 import { apiEndpoint } from '../net/openai-compatible.js';
-
-const execFileAsync = promisify(execFile);
 
 /** clip lengths the videos API accepts, seconds */
 const ACCEPTED_SECONDS = [4, 8, 12];
@@ -87,15 +83,16 @@ export class VideosApiBroll implements BrollGenerator {
     await fs.writeFile(raw, bytes);
     try {
       // cut to the asked length (re-encoded: a stream copy can only cut at keyframes); no audio
-      await execFileAsync(
-        ...tiedToThisProcess('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-i', raw, '-t', durationSeconds.toFixed(3), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]),
-        { signal: sig, timeout: 120_000, maxBuffer: 4 * 1024 * 1024 },
+      await runProgram(
+        'ffmpeg',
+        ['-hide_banner', '-nostdin', '-y', '-i', raw, '-t', durationSeconds.toFixed(3), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out],
+        { signal: sig, timeoutMs: 120_000, stdout: 'ignore' },
       );
       return out;
     } catch (e) {
       await fs.rm(out, { force: true });
-      if (sig.aborted) throw e;
-      throw new BrollError(`the clip of the video service is not a readable video: ${(e as Error).message.split('\n')[0]}`, String((e as { stderr?: string }).stderr ?? ''));
+      if (sig.aborted || !(e instanceof ProgramError)) throw e;
+      throw new BrollError(`the clip of the video service is not a readable video: ${e.message}`, e.stderr);
     } finally {
       await fs.rm(raw, { force: true });
     }

@@ -4,14 +4,12 @@
  * download), the video uploaded through /v1, the automatic export waited for, and the links a
  * user gets. The test runs these against a test app.
  */
-import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { ProgramError, runProgram } from '../media/program.ts';
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 
@@ -41,11 +39,11 @@ export async function sampleMedia(dir: string): Promise<SampleMedia> {
   const make = async (file: string, args: (out: string) => string[]) => {
     if (fs.existsSync(file)) return;
     const tmp = `${file}.part${path.extname(file)}`;
-    await run('ffmpeg', [...FF, ...args(tmp)]);
+    await runProgram('ffmpeg', [...FF, ...args(tmp)]);
     fs.renameSync(tmp, file);
   };
   const speech = f('speech.wav');
-  if (!fs.existsSync(media.talk)) await run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', speech, SAMPLE_SENTENCES.join(' ')]);
+  if (!fs.existsSync(media.talk)) await runProgram('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', speech, SAMPLE_SENTENCES.join(' ')]);
   // a calm gradient with two shapes: something to look at that encodes small
   const picture = 'gradients=s=540x960:c0=0x1d3557:c1=0x457b9d:speed=0.004:r=25,drawbox=x=170:y=230:w=200:h=200:color=0xf1faee@0.9:t=fill,drawbox=x=120:y=470:w=300:h=24:color=0xe63946:t=fill';
   await make(media.talk, (out) => [
@@ -92,16 +90,13 @@ export async function waitHealthy(baseUrl: string, timeoutMs: number, gone: () =
 
 /** One operator CLI command (`npm run admin -- ...`) in a child process: the operator's own path. */
 async function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Record<string, string>> {
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
-  });
-  if (code !== 0) throw new Error(`npm run admin -- ${args.slice(0, 2).join(' ')}: ${stderr.trim().split('\n').pop() || `exit ${code}`}`);
+  let stdout: string;
+  try {
+    ({ stdout } = await runProgram(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env }));
+  } catch (e) {
+    if (!(e instanceof ProgramError) || e.failure !== 'exit') throw e;
+    throw new Error(`npm run admin -- ${args.slice(0, 2).join(' ')}: ${e.stderr.trim().split('\n').pop() || `exit ${e.code}`}`);
+  }
   return JSON.parse(stdout.trim()) as Record<string, string>;
 }
 

@@ -5,12 +5,12 @@
  * (espeak-ng and ffmpeg, in DATA_DIR/demo), uploads it, waits for the export and prints the links.
  * `--exit` stops a service it started once the links are printed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { childEnv, loadConfig } from '../config.ts';
+import { ProgramError, startProgram, type RunningProgram } from '../media/program.ts';
 import { createDemoUser, health, runDemo, sampleMedia, waitHealthy } from './demo-run.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,23 +18,20 @@ const usage = 'usage: npm run demo [-- --exit]\n';
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The service the demo starts: loopback media URLs allowed, so the README's URL examples work with the demo's links. */
-function startService(logFile: string): ChildProcess {
+function startService(logFile: string): RunningProgram {
   const env = childEnv({
     ALLOW_PRIVATE_NETWORK: '1',
     VIDEO_PLATFORM_HOSTS: 'youtube.com,www.youtube.com,m.youtube.com,youtu.be,vimeo.com,127.0.0.1',
   });
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'all'], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  const child = startProgram(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'all'], { cwd: ROOT, env, logFd: log });
   fs.closeSync(log);
   return child;
 }
 
-function stopService(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+async function stopService(child: RunningProgram): Promise<void> {
+  child.terminate('SIGTERM');
+  await child.done.catch(() => undefined);
 }
 
 async function main(): Promise<number> {
@@ -55,7 +52,7 @@ async function main(): Promise<number> {
   const t0 = Date.now();
   fs.mkdirSync(config.dataDir, { recursive: true });
 
-  let service: ChildProcess | undefined;
+  let service: RunningProgram | undefined;
   const state = await health(baseUrl);
   if (state === 'unreachable') {
     const logFile = path.join(config.dataDir, 'demo-service.log');
@@ -76,7 +73,7 @@ async function main(): Promise<number> {
       sampleMedia(mediaDir),
       (async () => {
         if (state === 'ok') return;
-        const exited = () => !!service && (service.exitCode !== null || service.signalCode !== null);
+        const exited = () => !!service && !service.running;
         // the first start applies the migrations: up to a minute on a slow disk
         if (!(await waitHealthy(baseUrl, 180_000, exited))) throw new Error(`the service at ${baseUrl} did not become healthy${service ? ' (see data/demo-service.log)' : ''}`);
       })(),
@@ -125,7 +122,10 @@ async function main(): Promise<number> {
     return 0;
   }
   // keeps running until Ctrl-C (handled above) or the service ends by itself
-  return new Promise((resolve) => service!.once('exit', (code) => resolve(code ?? 1)));
+  return service.done.then(
+    () => 0,
+    (e: unknown) => (e instanceof ProgramError && e.code) || 1,
+  );
 }
 
 main().then(

@@ -9,10 +9,9 @@
  * reused buffers; the next frame is read while the detector works on the
  * previous one.
  */
-import { spawn } from 'node:child_process';
 import { createFaceDetector, type Face } from '../media/vision/face-detector.js';
 import { inputOptions, withoutUrlQueries } from '../media/input.js';
-import { tiedToThisProcess } from '../media/transcription/process.js';
+import { ProgramError, startProgram } from '../media/program.js';
 
 export type { Face } from '../media/vision/face-detector.js';
 
@@ -102,8 +101,9 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
   const toSourceY = input.height / size.height;
 
   const detector = await createFaceDetector();
-  const child = spawn(
-    ...tiedToThisProcess('ffmpeg', [
+  const ffmpeg = startProgram(
+    'ffmpeg',
+    [
       '-hide_banner',
       '-nostdin',
       '-loglevel',
@@ -134,20 +134,10 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
       '-f',
       'rawvideo',
       'pipe:1',
-    ]),
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    ],
+    // the frames are read at the detector's pace; the path may be a signed URL
+    { stdout: 'stream', signal, redact: withoutUrlQueries, quoteLines: 3 },
   );
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => {
-    stderr = (stderr + d).slice(-2000);
-  });
-  const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, sig: null, error }));
-    child.once('close', (code, sig) => resolve({ code, sig }));
-  });
-  const onAbort = () => child.kill('SIGKILL');
-  signal?.addEventListener('abort', onAbort, { once: true });
 
   const samples: FaceSample[] = [];
   const shotChanges: number[] = [];
@@ -175,7 +165,7 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
     let index = 0;
     // samples at k/fps inside the window: the frame ffmpeg may give for t = duration (the window's last frame again) is not one
     const count = Math.ceil(input.duration * fps - 1e-6);
-    for await (const frame of frames(child.stdout, frameBytes)) {
+    for await (const frame of frames(ffmpeg.stdout!, frameBytes)) {
       await pending;
       signal?.throwIfAborted();
       if (index >= count) continue;
@@ -184,15 +174,15 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
       pending.catch(() => undefined);
     }
     await pending;
-    const end = await exited;
-    signal?.throwIfAborted();
-    if (end.error) throw new FaceTrackError(`ffmpeg could not start: ${end.error.message}`);
-    if (end.code !== 0) throw new FaceTrackError(`ffmpeg ${end.sig ? `was killed by ${end.sig}` : `exited with code ${end.code}`}: ${withoutUrlQueries(stderr.trim()).split('\n').slice(-3).join(' | ')}`);
+    await ffmpeg.done;
     return { samples, shotChanges };
+  } catch (e) {
+    // an abort cuts the frames short: the signal's reason is the one to give
+    signal?.throwIfAborted();
+    throw e instanceof ProgramError ? new FaceTrackError(e.message) : e;
   } finally {
-    signal?.removeEventListener('abort', onAbort);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
+    ffmpeg.stop();
+    await ffmpeg.done.catch(() => undefined);
     await detector.close();
   }
 }

@@ -5,14 +5,13 @@
  * service itself. Either way every byte comes through the guarded client and
  * the projects' one download path (fetchSource).
  */
-import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { Config } from '../config.js';
 import { inWorkDir } from '../jobs/work-dir.js';
 import { downloadMedia } from '../library/fetch-media.js';
 import { sniffMedia, type SniffResult } from '../media/sniff.js';
-import { findExecutable, tiedToThisProcess } from '../media/transcription/process.js';
+import { findExecutable, ProgramError, runProgram, type ProgramResult } from '../media/program.js';
 import type { GuardedResponse, guardedFetch } from '../net/guarded-fetch.js';
 import { fetchSource, ProjectFailure, type IngestReport } from '../projects/ingest.js';
 
@@ -22,7 +21,6 @@ export const YTDLP_TIMEOUT_MS = 60_000;
 const YTDLP_SOCKET_TIMEOUT_S = 20;
 /** Its answer is two short lines; anything much longer is not an answer. */
 const MAX_ANSWER_CHARS = 64 * 1024;
-const STDERR_TAIL_CHARS = 4096;
 /** The first bytes of a response that tell a page from a media file. */
 const LOOK_BYTES = 64 * 1024;
 
@@ -165,22 +163,30 @@ export interface PageMedia {
   isLive: boolean;
 }
 
-/** Runs yt-dlp on a page (no shell, a time limit, in a work folder of its own) for its video's media URL; downloads nothing. */
+/**
+ * Runs yt-dlp on a page (no shell, a time limit, in a work folder of its own) for its video's
+ * media URL; downloads nothing. The time limit, the caller's signal or an answer too long
+ * kills it and all it started (runProgram).
+ */
 export async function findPageMedia(config: Pick<Config, 'ytdlpPath' | 'searchPath' | 'dataDir'>, url: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<PageMedia> {
   const program = findExecutable(config.ytdlpPath, config.searchPath);
   if (!program) throw notInstalled(config.ytdlpPath);
   return inWorkDir(config.dataDir, 'ytdlp', async (dir) => {
+    const env = { PATH: config.searchPath, HOME: dir, XDG_CACHE_HOME: dir, LC_ALL: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' };
+    let ran: ProgramResult;
     try {
-      const env = { PATH: config.searchPath, HOME: dir, XDG_CACHE_HOME: dir, LC_ALL: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' };
-      const ran = await runLimited(program, ytdlpArgs(url), { cwd: dir, env, ...opts });
-      if (ran.code !== 0) throw new ProjectFailure(`${UNREADABLE}: ${ytdlpError(ran.stderr, ran.code)}`);
-      const found = readAnswer(ran.stdout);
-      if (!found) throw new ProjectFailure(`${UNREADABLE}: no video was found on it`);
-      return found;
+      ran = await runProgram(program, ytdlpArgs(url), { cwd: dir, env, timeoutMs: opts.timeoutMs, signal: opts.signal, maxStdout: MAX_ANSWER_CHARS });
     } catch (e) {
-      if (isMissingProgram(e)) throw notInstalled(config.ytdlpPath);
+      if (!(e instanceof ProgramError)) throw e;
+      if (e.failure === 'timeout') throw new ProjectFailure(`${UNREADABLE}: yt-dlp did not answer within ${opts.timeoutMs / 1000} s`);
+      if (e.failure === 'output') throw new ProjectFailure(`${UNREADABLE}: yt-dlp answered with more than ${MAX_ANSWER_CHARS} characters`);
+      if (e.failure === 'exit') throw new ProjectFailure(`${UNREADABLE}: ${ytdlpError(e.stderr, e.code)}`);
+      if (e.failure === 'missing' || isMissingProgram(e.cause)) throw notInstalled(config.ytdlpPath);
       throw e;
     }
+    const found = readAnswer(ran.stdout);
+    if (!found) throw new ProjectFailure(`${UNREADABLE}: no video was found on it`);
+    return found;
   });
 }
 
@@ -221,58 +227,4 @@ function ytdlpError(stderr: string, code: number | null): string {
   if (text.startsWith('Unsupported URL')) return 'no video was found on it';
   if (text.startsWith('Requested format is not available')) return 'it offers no single mp4 or mov file of its video';
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
-}
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs a program without a shell in its own process group, so that the time
- * limit, the caller's signal or an answer too long kills all it started.
- */
-function runLimited(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal }): Promise<Ran> {
-  const { signal } = opts;
-  return new Promise((resolve, reject) => {
-    const child = spawn(...tiedToThisProcess(file, args), { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, shell: false });
-    let stdout = '';
-    let stderr = '';
-    let stopped: unknown;
-    let spawnError: Error | undefined;
-    const stop = (why: unknown) => {
-      if (stopped !== undefined) return;
-      stopped = why;
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // the group is gone already
-      }
-      // one that left the group cannot hold the pipes open
-      child.stdout.destroy();
-      child.stderr.destroy();
-    };
-    const timer = setTimeout(() => stop(new ProjectFailure(`${UNREADABLE}: yt-dlp did not answer within ${opts.timeoutMs / 1000} s`)), opts.timeoutMs);
-    const onAbort = () => stop(signal?.reason ?? new Error('aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) onAbort();
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.length > MAX_ANSWER_CHARS) stop(new ProjectFailure(`${UNREADABLE}: yt-dlp answered with more than ${MAX_ANSWER_CHARS} characters`));
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-    });
-    child.once('error', (e) => {
-      spawnError = e;
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      if (stopped !== undefined) reject(stopped);
-      else if (spawnError) reject(spawnError);
-      else resolve({ code, stdout, stderr });
-    });
-  });
 }

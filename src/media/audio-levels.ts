@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { readWavInfo } from './wav.js';
-import { runTool } from './transcription/process.js';
+import { runProgram } from './program.js';
 import type { Segment } from './transcript.js';
 
 export interface AudioLevels {
@@ -120,7 +120,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  */
 export async function measureLoudness(mediaPath: string, opts: { signal?: AbortSignal } = {}): Promise<{ loudness: number | null; peak: number | null }> {
   let log = '';
-  await runTool('ffmpeg', ['-hide_banner', '-nostats', '-nostdin', '-loglevel', 'info', '-i', mediaPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', EBUR128_FILTER, '-f', 'null', '-'], {
+  await runProgram('ffmpeg', ['-hide_banner', '-nostats', '-nostdin', '-loglevel', 'info', '-i', mediaPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', EBUR128_FILTER, '-f', 'null', '-'], {
     signal: opts.signal,
     onStderrLine: (line) => {
       // keep only the summary (the per-frame log is at level verbose)

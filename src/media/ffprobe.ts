@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { tiedToThisProcess } from './transcription/process.js';
-
-const run = promisify(execFile);
+import { ProgramError, runProgram } from './program.js';
 
 export interface VideoStreamInfo {
   /** the stream's index in the file */
@@ -69,14 +65,11 @@ const rate = (s?: string) => {
 export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<ProbeResult> {
   let stdout: string;
   try {
-    ({ stdout } = await run(...tiedToThisProcess('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file]), {
-      timeout: timeoutMs,
-      maxBuffer: 16 * 1024 * 1024,
-    }));
+    ({ stdout } = await runProgram('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], { timeoutMs, maxStdout: 16 * 1024 * 1024 }));
   } catch (e) {
-    const err = e as NodeJS.ErrnoException & { killed?: boolean };
-    if (err.code === 'ENOENT') throw new Error('ffprobe is not installed (Debian package ffmpeg)');
-    if (err.killed) throw new Error(`ffprobe timed out after ${timeoutMs} ms`);
+    const failure = e instanceof ProgramError ? e.failure : undefined;
+    if (failure === 'missing') throw new Error('ffprobe is not installed (Debian package ffmpeg)');
+    if (failure === 'timeout') throw new Error(`ffprobe timed out after ${timeoutMs} ms`);
     throw new NotMediaError();
   }
   const json = JSON.parse(stdout) as { format?: { format_name?: string; duration?: string; size?: string }; streams?: RawStream[] };
@@ -130,16 +123,17 @@ const FIRST_PACKETS = 5;
 export async function decodeFirstFrames(file: string, index: number, { timeoutMs = 30_000 } = {}): Promise<FirstFrames> {
   let stdout: string;
   try {
-    ({ stdout } = await run(
-      ...tiedToThisProcess('ffprobe', ['-v', 'error', '-select_streams', String(index), '-read_intervals', `%+#${FIRST_PACKETS}`, '-show_entries', 'frame=width,height', '-of', 'json', file]),
-      { timeout: timeoutMs, maxBuffer: 1024 * 1024 },
+    ({ stdout } = await runProgram(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', String(index), '-read_intervals', `%+#${FIRST_PACKETS}`, '-show_entries', 'frame=width,height', '-of', 'json', file],
+      { timeoutMs, maxStdout: 1024 * 1024 },
     ));
   } catch (e) {
-    const err = e as NodeJS.ErrnoException & { killed?: boolean; stdout?: string };
-    if (err.code === 'ENOENT') throw new Error('ffprobe is not installed (Debian package ffmpeg)');
-    if (err.killed) throw new Error(`decoding the first frames timed out after ${timeoutMs} ms`);
+    if (!(e instanceof ProgramError)) throw e;
+    if (e.failure === 'missing') throw new Error('ffprobe is not installed (Debian package ffmpeg)');
+    if (e.failure === 'timeout') throw new Error(`decoding the first frames timed out after ${timeoutMs} ms`);
     // ffprobe gave up on the data: what it printed before counts, if anything
-    stdout = err.stdout ?? '';
+    stdout = e.stdout;
   }
   let frames: Array<{ width?: number; height?: number }> = [];
   try {

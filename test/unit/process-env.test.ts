@@ -16,8 +16,6 @@ const GENERATED = 'src/generated/';
  * shrinks: an entry whose file no longer mentions it fails this file until it is deleted.
  */
 const KNOWN: { file: string; why: string }[] = [
-  { file: 'src/media/transcription/process.ts', why: 'reads PATH to find the programs it ties to its process (Config.searchPath holds the same)' },
-  { file: 'src/media/vision/face-detector.ts', why: "sets ORT_DISABLE_TELEMETRY for onnxruntime's native code before loading it" },
 ];
 
 /**

@@ -3,12 +3,13 @@
  * to a file handed over with `-filter_complex_script` (one argument over 128 KiB
  * fails), progress comes from `-progress pipe:1` (`out_time_us` against the
  * expected output duration). fluent-ffmpeg only assembles and runs the argument
- * list, with an ffmpeg that dies with this process (tiedFfmpegPath); nothing
- * else of it is used.
+ * list, under the program runner's rules (runFfmpegCommand in media/program.ts:
+ * an ffmpeg that dies with this process, killed on abort or timeout, its stderr's
+ * tail in the error); nothing else of it is used.
  */
 import fs from 'node:fs/promises';
 import ffmpeg from 'fluent-ffmpeg';
-import { eachLine, tiedFfmpegPath } from '../transcription/process.js';
+import { lastLines, ProgramError, runFfmpegCommand } from '../program.js';
 import { inputOptions, withoutUrlQueries } from '../input.js';
 import type { RenderGraph } from './graph.js';
 
@@ -67,7 +68,7 @@ export function lastOutTime(chunk: string): number | null {
  * no partial output behind. The filter script is written beside the video:
  * callers render into their job's folder (inWorkDir, jobs/work-dir.ts), which
  * the sweeps clear of what a killed run left. ffmpeg dies with this process
- * (tiedFfmpegPath).
+ * (runFfmpegCommand).
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
   const { onProgress, signal, timeoutMs, stallMs, niceness = 0 } = options;
@@ -78,88 +79,53 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   const script = `${outputPath}.graph.txt`;
   await fs.writeFile(script, graph.filterScript);
   try {
-    await new Promise<void>((resolve, reject) => {
-      const command = ffmpeg({ stdoutLines: 5, niceness }).setFfmpegPath(tiedFfmpegPath());
-      for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...input.args]);
-      command
-        .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
-        .output(outputPath);
-      if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions(graph.previewArgs);
+    const command = ffmpeg({ stdoutLines: 5, niceness });
+    for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...input.args]);
+    command
+      .outputOptions(['-filter_complex_script', script, ...graph.outputArgs, '-progress', 'pipe:1', '-nostats', '-hide_banner', '-loglevel', 'error'])
+      .output(outputPath);
+    if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions(graph.previewArgs);
 
-      const stderr: string[] = [];
-      let settled = false;
-      let killedFor: Error | null = null;
-      let lastReported = -1;
-      let lastAt = 0;
-      const report = (fraction: number, force = false) => {
-        if (!onProgress) return;
-        const f = Math.max(0, Math.min(1, fraction));
-        const now = Date.now();
-        if (!force && (f <= lastReported || now - lastAt < 200)) return;
-        lastReported = f;
-        lastAt = now;
-        try {
-          onProgress(f);
-        } catch {
-          // a failing listener must not break the render
-        }
-      };
-      const finish = (err: Error | null) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clearTimeout(stall);
-        signal?.removeEventListener('abort', onAbort);
-        if (err) reject(err);
-        else resolve();
-      };
-      const kill = (reason: Error) => {
-        killedFor ??= reason;
-        try {
-          command.kill('SIGKILL');
-        } catch {
-          // not started or already gone
-        }
-        finish(reason);
-      };
-      const onAbort = () => kill(signal?.reason instanceof Error ? signal.reason : new DOMException('The render was aborted', 'AbortError'));
-      const timer = timeoutMs ? setTimeout(() => kill(new Error(`ffmpeg timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
-      const stallLimit = stallMs ? stallMs + Math.ceil(graph.longestCut * 1000) : 0;
-      const stall = stallLimit ? setTimeout(() => kill(new Error(`the render made no progress for ${seconds(stallLimit)} s`)), stallLimit) : undefined;
-      let outTime = 0;
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      command.on('start', () => {
-        const proc = (command as unknown as { ffmpegProc?: import('node:child_process').ChildProcess }).ffmpegProc;
-        if (proc?.stdout) eachLine(proc.stdout, onProgressLine);
-        if (signal?.aborted) onAbort();
-      });
-      const onProgressLine = (line: string) => {
-        const t = lastOutTime(line);
-        if (t === null) return;
-        if (t > outTime) {
-          outTime = t;
-          if (t >= graph.duration - STALL_END_MARGIN) clearTimeout(stall);
-          else stall?.refresh();
-        }
-        if (graph.duration > 0) report(Math.min(0.999, t / graph.duration));
-      };
-      command.on('stderr', (line: string) => {
-        stderr.push(line);
-        if (stderr.length > STDERR_LINES) stderr.shift();
-      });
-      command.on('error', (err: Error) => {
-        if (killedFor) return finish(killedFor);
-        const tail = withoutUrlQueries(stderr.join('\n').trim());
-        finish(new RenderError(`ffmpeg failed: ${tail.split('\n').slice(-5).join(' | ') || withoutUrlQueries(err.message)}`, tail));
-      });
-      command.on('end', () => {
-        if (killedFor) return finish(killedFor);
-        report(1, true);
-        finish(null);
-      });
-      command.run();
-    });
+    let lastReported = -1;
+    let lastAt = 0;
+    const report = (fraction: number, force = false) => {
+      if (!onProgress) return;
+      const f = Math.max(0, Math.min(1, fraction));
+      const now = Date.now();
+      if (!force && (f <= lastReported || now - lastAt < 200)) return;
+      lastReported = f;
+      lastAt = now;
+      try {
+        onProgress(f);
+      } catch {
+        // a failing listener must not break the render
+      }
+    };
+    const stallLimit = stallMs ? stallMs + Math.ceil(graph.longestCut * 1000) : 0;
+    let stall: NodeJS.Timeout | undefined;
+    let outTime = 0;
+    const onProgressLine = (line: string) => {
+      const t = lastOutTime(line);
+      if (t === null) return;
+      if (t > outTime) {
+        outTime = t;
+        if (t >= graph.duration - STALL_END_MARGIN) clearTimeout(stall);
+        else stall?.refresh();
+      }
+      if (graph.duration > 0) report(Math.min(0.999, t / graph.duration));
+    };
+    const run = runFfmpegCommand(command, { signal, timeoutMs, onStdoutLine: onProgressLine, redact: withoutUrlQueries });
+    if (stallLimit) stall = setTimeout(() => run.stop(new Error(`the render made no progress for ${seconds(stallLimit)} s`)), stallLimit);
+    try {
+      await run.done;
+    } catch (e) {
+      if (!(e instanceof ProgramError) || e.failure === 'timeout') throw e;
+      const tail = lastLines(e.stderr, STDERR_LINES).join('\n');
+      throw new RenderError(`ffmpeg failed: ${lastLines(tail, 5).join(' | ') || e.message}`, tail);
+    } finally {
+      clearTimeout(stall);
+    }
+    report(1, true);
   } catch (e) {
     await Promise.all([outputPath, previewPath].map((p) => p && fs.rm(p, { force: true }).catch(() => undefined)));
     throw e;

@@ -5,12 +5,11 @@
  * the system's files, found with fontconfig's fc-list; Debian: fonts-open-sans,
  * fonts-roboto, fonts-lato).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CAPTION_TEMPLATES } from '../../catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES } from '../../catalog/hook-title-templates.js';
-import { tiedToThisProcess } from '../transcription/process.js';
+import { runProgramSync } from '../program.js';
 
 export interface InstalledFont {
   file: string;
@@ -24,7 +23,7 @@ export function installedFonts(): InstalledFont[] {
   if (listed) return listed;
   let out = '';
   try {
-    out = execFileSync(...tiedToThisProcess('fc-list', ['--format', '%{file}\t%{family}\n']), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 });
+    out = runProgramSync('fc-list', ['--format', '%{file}\t%{family}\n'], { timeoutMs: 15_000 }).stdout;
   } catch {
     out = '';
   }

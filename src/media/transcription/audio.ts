@@ -1,6 +1,6 @@
 import { EBUR128_FILTER, parseEbur128 } from '../audio-levels.js';
 import { probe } from '../ffprobe.js';
-import { runTool } from './process.js';
+import { runProgram } from '../program.js';
 
 /** the rate every engine takes */
 const SAMPLE_RATE = 16_000;
@@ -34,13 +34,13 @@ export async function extractAudio(
   // pocketsphinx_continuous skips exactly 44 bytes and would decode any chunk as samples
   const pcm = ['-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
   if (!hasAudio) {
-    await runTool('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], { signal: opts.signal });
+    await runProgram('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], { signal: opts.signal });
     return { duration, hasAudio, loudness: null, peak: null };
   }
   // loglevel info for ebur128's summary; only the summary is kept
   let summary = '';
   const filters = `${EBUR128_FILTER},apad=whole_dur=${d}`;
-  await runTool('ffmpeg', [...FF, '-loglevel', 'info', '-i', videoPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', filters, '-ac', '1', '-ar', String(SAMPLE_RATE), '-t', d, ...pcm], {
+  await runProgram('ffmpeg', [...FF, '-loglevel', 'info', '-i', videoPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', filters, '-ac', '1', '-ar', String(SAMPLE_RATE), '-t', d, ...pcm], {
     signal: opts.signal,
     onStderrLine: (line) => {
       if (line.includes('Summary:') || summary) summary += `${line}\n`;

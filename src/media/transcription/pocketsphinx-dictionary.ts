@@ -24,7 +24,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { dictionaryEntries, splitPunctuation } from './dictionary.js';
-import { findExecutable, runTool } from './process.js';
+import { findExecutable, runProgram } from '../program.js';
 
 /** Debian's pocketsphinx-en-us, where pocketsphinx_continuous finds its default model. */
 export const POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
@@ -193,7 +193,7 @@ export async function generatePronunciations(
     const input = path.join(dir, 'words.txt');
     // a full stop inside a word ("Node.js") would end the clause early
     await fs.writeFile(input, words.map((w) => `${w.replace(/[.!?;:,]+/g, ' ').trim()}.\n`).join(''));
-    await runTool(espeak, ['-q', '--ipa', '--sep=_', '-v', 'en-us', '-f', input], { signal, onStdoutLine: (l) => lines.push(l) });
+    await runProgram(espeak, ['-q', '--ipa', '--sep=_', '-v', 'en-us', '-f', input], { signal, stdout: (l) => lines.push(l) });
   } catch (e) {
     // the transcription goes on without generated pronunciations; only an abort stops it
     if (signal?.aborted) throw e;

@@ -3,7 +3,8 @@ import { readWavInfo } from '../wav.js';
 import { TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { primaryLanguage } from './languages.js';
 import { decoderVocabulary } from './pocketsphinx-dictionary.js';
-import { findExecutable, progressReporter, runTool } from './process.js';
+import { findExecutable, ProgramError, runProgram } from '../program.js';
+import { progressReporter } from './progress.js';
 import type { TimedWord } from '../transcript.js';
 import type { Transcriber } from './types.js';
 
@@ -75,9 +76,9 @@ export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
       const words: TimedWord[] = [];
       const report = progressReporter(opts.onProgress);
       const vocabulary = await decoderVocabulary(opts.dictionary, { searchPath, workDir: path.dirname(wavPath), signal: opts.signal });
-      await runTool(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null', ...DECODER_SETTINGS, ...(vocabulary?.args ?? [])], {
+      await runProgram(program, ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null', ...DECODER_SETTINGS, ...(vocabulary?.args ?? [])], {
         signal: opts.signal,
-        onStdoutLine(line) {
+        stdout(line) {
           const w = parsePocketsphinxLine(line);
           if (!w) return;
           if (vocabulary) w.text = vocabulary.spell(w.text);
@@ -85,7 +86,12 @@ export function createPocketsphinxTranscriber(searchPath: string): Transcriber {
           // results come an utterance at a time; how far the last one reached is the progress
           if (duration > 0) report(w.endTime / duration);
         },
-      }).finally(() => vocabulary?.dispose());
+      })
+        .catch((e: unknown) => {
+          // the engine's failure, in the program's words
+          throw e instanceof ProgramError ? new TranscriptionError(e.message, { cause: e }) : e;
+        })
+        .finally(() => vocabulary?.dispose());
       opts.onProgress?.(1);
       return words.sort((a, b) => a.startTime - b.startTime);
     },

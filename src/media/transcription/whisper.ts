@@ -9,7 +9,7 @@ import { dictionaryPrompt } from './dictionary.js';
 import { abortReason, TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { readWhisperModel, type WhisperModelInfo } from './ggml-model.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
-import { progressReporter } from './process.js';
+import { progressReporter } from './progress.js';
 import { joinPieces, type TimedPiece } from './timed-pieces.js';
 import type { Config } from '../../config.js';
 import type { TimedWord } from '../transcript.js';

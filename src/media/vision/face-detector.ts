@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { defaultLibraryVariable } from '../../config.js';
 
 /** A face in the pixels of the frame given to `detect`: its box's top-left corner and size, and the model's confidence 0-1. */
 export interface Face {
@@ -66,7 +67,7 @@ let users = 0;
 
 async function load(): Promise<Shared> {
   // onnxruntime's telemetry writes files of its own to the system's temp folder (`.ses`, `mat-debug-<pid>.log`)
-  process.env.ORT_DISABLE_TELEMETRY ??= '1';
+  defaultLibraryVariable('ORT_DISABLE_TELEMETRY', '1');
   const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(modelPath(), {
     executionProviders: ['cpu'],
