@@ -9,8 +9,7 @@
  * error, timeout, an answer that is not exactly that) scores every window with
  * the offline scorer instead, so the scores of one project share one scale.
  */
-import { CLIP_TITLE_MAX_CHARS, OfflineClipScorer, totalOf, type ClipScore, type ClipScorer, type ClipScoringContext } from '../magic-clips/scoring.js';
-import type { ClipWindow } from '../magic-clips/types.js';
+import { CLIP_TITLE_MAX_CHARS, OfflineClipScorer, totalOf, type ClipScore, type ClipScorer, type ClipScoringContext, type ClipWindow } from './clip-scoring.js';
 import { chatCompletion } from '../net/openai-compatible.js';
 
 export interface ChatCompletionsClipOptions {

@@ -6,8 +6,8 @@
  * OpenAI-compatible chat-completions server writes it. Neither uses a word the
  * engine was unsure of; a transcript with no usable line gets no hook ('').
  */
-import { SCORING_RULES } from '../magic-clips/scoring.js';
-import { sentencesOf } from '../magic-clips/sentences.js';
+import { SCORING_RULES } from './clip-scoring.js';
+import { sentencesOf } from '../media/sentences.js';
 import type { TimedWord } from '../media/transcript.js';
 import { primaryLanguage } from '../media/transcription/languages.js';
 import { chatCompletion, type OpenAiCompatibleOptions } from '../net/openai-compatible.js';

@@ -17,8 +17,8 @@
  *   server (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_HOOK_MODEL, default
  *   gpt-4o-mini) and falls back to the offline writer on any failure.
  * - Magic-clip scores and titles (`CLIP_SCORER`): `offline` (default) scores
- *   with the rules of src/magic-clips/scoring.ts (SCORING_RULES) and titles
- *   each clip from its strongest sentence; `openai` asks an OpenAI-compatible
+ *   with the rules of clip-scoring.ts (SCORING_RULES) and titles each clip
+ *   from its strongest sentence; `openai` asks an OpenAI-compatible
  *   chat-completions server (clips.ts: OPENAI_BASE_URL, OPENAI_API_KEY,
  *   OPENAI_CLIP_MODEL, default gpt-4o-mini) and falls back to the offline
  *   scorer on any failure.
@@ -31,7 +31,7 @@ import { ChatCompletionsHook, StrongestLineHook, type HookWriter } from './hook.
 import { ChatCompletionsTakeDetector } from './takes.js';
 import { VideosApiBroll } from './video.js';
 import { repeatedPhraseDetector, type TakeDetector } from '../media/render/timeline.js';
-import { OfflineClipScorer, type ClipScorer } from '../magic-clips/scoring.js';
+import { OfflineClipScorer, type ClipScorer } from './clip-scoring.js';
 
 export { BrollError, TitleCardBroll, type BrollGenerator, type BrollOptions } from './broll.js';
 export { ChatCompletionsTakeDetector, parseTakeRanges } from './takes.js';

@@ -14,7 +14,8 @@ import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
 import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
-import { metaOf, wordsOf } from '../projects/service.js';
+import { metaOf } from '../projects/service.js';
+import { renderSource, transcribedSource } from '../projects/source.js';
 import type { Item, Music } from '../projects/references.js';
 
 /** A magic zoom: a 12 % punch-in held for this long at a sentence start. */
@@ -125,9 +126,7 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
  */
 export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>, dir: string): Promise<ExportPlan> {
   const files = localFiles(app.storage, path.join(dir, 'inputs'));
-  const meta = metaOf(stored);
-  const words = wordsOf(stored);
-  if (!meta || !words || !stored.sourceKey) throw new Error('the project is not transcribed');
+  const { meta, words, sourceKey } = transcribedSource(stored);
   const project = await withBadTakes(app, stored, words);
   const fps = exp.fps;
   const keep = await keptSegments(project, words, meta.duration, fps);
@@ -159,21 +158,13 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const overlays = await itemOverlays(app, project, keep, files);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
   const music = await musicInput(app, project, files);
-  const source = await inputFile(files, stored.sourceKey, "The project's source video");
+  const source = await inputFile(files, sourceKey, "The project's source video");
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
     ass,
     plan: {
-      source: {
-        path: source,
-        width: meta.width,
-        height: meta.height,
-        fps: meta.fps,
-        rotation: meta.rotation,
-        hasAudio: meta.hasAudio,
-        duration: meta.duration,
-      },
+      source: renderSource(source, meta),
       output: { width: exp.width, height: exp.height, fps, preset: app.config.renderPreset },
       keep,
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],

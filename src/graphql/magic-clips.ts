@@ -1,5 +1,5 @@
 import { createMagicClips, uploadMagicClips } from '../magic-clips/service.js';
-import { clipUrls, scoresOf } from '../magic-clips/records.js';
+import { clipUrls, scoresOf } from '../projects/clip-records.js';
 import { createMagicClipsBody, uploadMagicClipsBody } from '../magic-clips/schemas.js';
 import type { ViralityScores } from '../magic-clips/types.js';
 import { builder } from './builder.js';

@@ -1,5 +1,6 @@
 import { PROJECT_STEP_JOB_NAMES } from '../jobs/names.js';
-import { createProject, getProject, listProjects, metaOf, uploadProject, wordsOf } from '../projects/service.js';
+import { createProject, uploadProject } from '../projects/edit-kind.js';
+import { getProject, listProjects, metaOf, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
 import { projectEvent, workAfter, type Progress } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
@@ -168,13 +169,13 @@ builder.mutationFields((t) => ({
     type: 'Project',
     description: 'Creates a project from a public mp4 or mov URL; every violated field is reported at once and nothing is stored then',
     args: { input: t.arg({ type: CreateProjectInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx).id, input)),
+    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx), input)),
   }),
   uploadProject: t.prismaField({
     type: 'Project',
     description: 'Creates a project from an uploaded mp4 or mov file (multipart request); the fields are checked before the file is read',
     args: { input: t.arg({ type: UploadProjectInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx).id, input, await uploadedFile(file))),
+    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx), input, await uploadedFile(file))),
   }),
 }));
 

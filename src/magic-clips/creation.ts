@@ -6,28 +6,20 @@
  * hosts, the transcription engine, the caller's theme), every problem in one
  * VALIDATION_ERROR. Nothing is written.
  */
-import type { z } from 'zod';
 import type { App } from '../app.js';
 import type { AuthUser } from '../auth/authenticate.js';
-import { DEFAULT_CAPTION_TEMPLATE } from '../catalog/caption-templates.js';
-import { findLanguage, languagesFor } from '../catalog/languages.js';
 import { paymentRequired } from '../credits/shortfall.js';
-import { FieldErrors, forbidden } from '../errors.js';
+import { forbidden } from '../errors.js';
+import { creationSettings, readCreationBody, type CreationSettings } from '../projects/kinds.js';
 import { findUserTheme } from '../themes/service.js';
-import { isPlainObject, readBody } from '../validation.js';
 import { onVideoPlatform } from './source.js';
 import { CLIP_LENGTH, createMagicClipsBody, uploadMagicClipsBody } from './schemas.js';
 
 /** One clip credit per project (SPEC.md, Limits). */
 export const CLIP_CREDITS_PER_PROJECT = 1;
 
-export interface MagicClipsSettings {
-  title: string;
-  language: string;
+export interface MagicClipsSettings extends CreationSettings {
   videoshareUrl?: string;
-  webhookUrl?: string;
-  templateName: string;
-  userThemeId?: string;
   minClipLength: number;
   maxClipLength: number;
   faceTracking: boolean;
@@ -50,15 +42,7 @@ export async function assertMayMakeClips(app: App, user: Pick<AuthUser, 'id' | '
  */
 export async function readMagicClipsBody(app: App, user: AuthUser, input: unknown, source: 'url' | 'upload'): Promise<MagicClipsSettings> {
   await assertMayMakeClips(app, user);
-  const e = new FieldErrors();
-  const parsed = readBody(source === 'url' ? createMagicClipsBody : uploadMagicClipsBody, input, e);
-  const body = isPlainObject(input) ? input : {};
-  const ok = (field: string) => body[field] !== undefined && !e.has(field);
-
-  const language = ok('language') ? findLanguage(body.language as string) : undefined;
-  if (language && !languagesFor(app.config.transcriber, (code) => app.transcriber.supports(code)).includes(language)) {
-    e.add('language', `cannot be transcribed by the configured engine (${app.config.transcriber}); see GET /v1/languages`, body.language);
-  }
+  const { errors: e, parsed, fields: body, ok } = readCreationBody(app, input, source, { url: createMagicClipsBody, upload: uploadMagicClipsBody });
   if (ok('videoshareUrl') && !onVideoPlatform(body.videoshareUrl as string, app.config.videoPlatformHosts)) {
     e.add('videoshareUrl', `must be a video page or file on a video platform (${app.config.videoPlatformHosts.join(', ')})`, body.videoshareUrl);
   }
@@ -66,15 +50,11 @@ export async function readMagicClipsBody(app: App, user: AuthUser, input: unknow
   if (userThemeId && !(await findUserTheme(app.db, user.id, userThemeId))) e.add('userThemeId', 'is not one of your user themes', userThemeId);
   e.throwIfAny();
 
-  const b = parsed! as z.output<typeof createMagicClipsBody>;
+  const b = parsed!;
   const minClipLength = b.minClipLength ?? CLIP_LENGTH.defaultMin;
   return {
-    title: b.title,
-    language: b.language.toLowerCase(),
+    ...creationSettings(b),
     videoshareUrl: b.videoshareUrl ? new URL(b.videoshareUrl as string).toString() : undefined,
-    webhookUrl: b.webhookUrl ? new URL(b.webhookUrl).toString() : undefined,
-    templateName: b.templateName ?? DEFAULT_CAPTION_TEMPLATE.name,
-    userThemeId: b.userThemeId,
     minClipLength,
     // a shortest clip above the default longest one raises the longest to it
     maxClipLength: b.maxClipLength ?? Math.max(CLIP_LENGTH.defaultMax, minClipLength),

@@ -12,16 +12,15 @@ import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
 import { JOB_NAMES } from '../jobs/names.js';
 import { extractAudio } from '../media/transcription/audio.js';
-import { failureReason, isOwnFailure, isPassingFailure, probeSource, ProjectFailure, transcribeSource, type IngestReport } from '../projects/ingest.js';
-import { fail, type Cause } from '../projects/lifecycle.js';
-import { metaOf, wordsOf, type VideoMeta } from '../projects/service.js';
-import { MAX_PROJECT_SECONDS } from '../projects/settings.js';
+import { fail } from '../projects/lifecycle.js';
+import { wordsOf, type VideoMeta } from '../projects/service.js';
+import { pipelineFailed, withTranscribedSource } from '../projects/source.js';
 import { progressReporter } from '../projects/state.js';
 import { inWorkDir } from '../jobs/work-dir.js';
-import { localFiles, type LocalFiles } from '../storage/storage.js';
+import type { LocalFiles } from '../storage/storage.js';
 import { readAudioFeatures } from './audio-features.js';
 import { findMoments } from './moments.js';
-import { fetchClipSource } from './source.js';
+import { magicClipsKind } from './service.js';
 import type { AudioFeatures } from './types.js';
 import type { Word } from '../media/transcript.js';
 
@@ -31,78 +30,35 @@ type Reporter = ReturnType<typeof progressReporter>;
 const spoken = (words: readonly Word[]) => words.filter((w) => w.type === 'word' && w.text.trim() !== '');
 
 export async function runMagicClipsPipeline(app: App, projectId: string, ctx: LongJobContext): Promise<void> {
-  let project = await app.db.project.findUnique({ where: { id: projectId } });
+  const project = await app.db.project.findUnique({ where: { id: projectId } });
   if (!project || project.kind !== 'magic_clips' || project.status !== 'processing') return;
   const report = progressReporter(app, project, ctx.touch);
   try {
-    if (!project.sourceKey) {
-      const sourceKey = await fetchClipSource(app, { projectId, url: project.sourceUrl!, maxBytes: app.config.maxClipsSourceBytes, maxSeconds: MAX_PROJECT_SECONDS, report });
-      project = await app.db.project.update({ where: { id: projectId }, data: { sourceKey } });
-    }
-    const chosen = await probeTranscribeAndChoose(app, project, report);
+    let audio: AudioFeatures | null = null;
+    // the voice is measured on the sound extracted for the transcription
+    const measure = async (wav: string) => {
+      const t0 = performance.now();
+      audio = await readAudioFeatures(wav);
+      app.log.info({ projectId, ms: Math.round(performance.now() - t0) }, 'voice measured');
+    };
+    const chosen = await withTranscribedSource(
+      app,
+      project,
+      magicClipsKind,
+      report,
+      async (transcribed, meta, files) => {
+        // chosen once: a run after a crash finds them stored
+        if ((await app.db.magicClip.count({ where: { projectId } })) > 0) return transcribed;
+        const voice = audio ?? (await measureVoice(app, transcribed, meta, files));
+        return (await chooseClips(app, transcribed, meta, wordsOf(transcribed)!, voice, report)) ? transcribed : null;
+      },
+      { inspectAudio: measure },
+    );
     if (!chosen) return;
     await queueClips(app, chosen, report);
   } catch (e) {
-    if (ctx.attempt < ctx.maxAttempts && isPassingFailure(e)) {
-      ctx.log.warn({ err: e, attempt: ctx.attempt }, 'magic-clips step failed; the job will try again');
-      throw e;
-    }
-    if (isOwnFailure(e)) ctx.log.error({ err: e }, 'magic-clips pipeline failed');
-    const cause: Cause = e instanceof ProjectFailure && e.byCaller ? 'caller' : 'service';
-    await fail(app, { id: projectId, kind: 'magic_clips' }, failureReason(e), cause);
+    await pipelineFailed(app, ctx, magicClipsKind, { id: projectId, kind: 'magic_clips' }, e);
   }
-}
-
-/**
- * Probes and transcribes the stored source and chooses the clips, each step
- * skipped when its result is stored already; one local copy of the source (a
- * remote store's) serves the probe, the transcription and the voice, gone
- * when this returns. Null when the project failed.
- */
-async function probeTranscribeAndChoose(app: App, stored: Project, report: Reporter): Promise<Project | null> {
-  let project = stored;
-  return inWorkDir(app.config.dataDir, `source-${project.id}`, async (dir) => {
-    const files = localFiles(app.storage, dir);
-    let meta = metaOf(project);
-    if (!meta) {
-      meta = await probeSource({ key: project.sourceKey!, files, report, field: 'videoshareUrl' });
-      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
-    }
-    let audio: AudioFeatures | null = null;
-    if (!wordsOf(project)) ({ project, audio } = await transcribe(app, project, meta, files, report));
-    if ((await app.db.magicClip.count({ where: { projectId: project.id } })) > 0) return project;
-    const chosen = await chooseClips(app, project, meta, wordsOf(project)!, audio ?? (await measureVoice(app, project, meta, files)), report);
-    return chosen ? project : null;
-  });
-}
-
-/** Transcribes the source, measuring the voice on the way, and stores the words and the sound's levels. */
-async function transcribe(app: App, project: Project, meta: VideoMeta, files: LocalFiles, report: IngestReport) {
-  let audio: AudioFeatures | null = null;
-  const { transcript, audioLevels } = await transcribeSource(app, {
-    projectId: project.id,
-    key: project.sourceKey!,
-    files,
-    meta,
-    language: project.language,
-    dictionary: project.dictionary,
-    transcriber: app.transcriber,
-    report,
-    inspectAudio: async (wav) => {
-      const t0 = performance.now();
-      audio = await readAudioFeatures(wav);
-      app.log.info({ projectId: project.id, ms: Math.round(performance.now() - t0) }, 'voice measured');
-    },
-  });
-  const updated = await app.db.project.update({
-    where: { id: project.id },
-    data: {
-      transcript: transcript as unknown as Prisma.InputJsonValue,
-      transcriptionStatus: 'COMPLETED',
-      videoMeta: { ...meta, audioLevels } as unknown as Prisma.InputJsonValue,
-    },
-  });
-  return { project: updated, audio: audio as AudioFeatures | null };
 }
 
 /** The voice's features again (a run after a crash between transcription and scoring): one audio extraction. */

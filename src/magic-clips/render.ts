@@ -16,7 +16,7 @@ import { renderVideo } from '../media/render/ffmpeg.js';
 import { fontsDir } from '../media/render/fonts.js';
 import { buildRenderGraph, type RenderPlan } from '../media/render/graph.js';
 import { keepSegments } from '../media/render/timeline.js';
-import { metaOf, wordsOf } from '../projects/service.js';
+import { renderSource, transcribedSource } from '../projects/source.js';
 import type { CropPath } from './types.js';
 
 /** Clips are vertical full HD (SPEC.md's 9:16), at the source's frame rate (30 when it has none). */
@@ -49,9 +49,7 @@ export async function renderClip(
   dir: string,
   opts: { onProgress?: (fraction: number) => void } = {},
 ): Promise<ClipRender> {
-  const meta = metaOf(project);
-  const words = wordsOf(project);
-  if (!meta || !words || !project.sourceKey) throw new Error('the project is not transcribed');
+  const { meta, words } = transcribedSource(project);
   const fps = clipFps(meta.fps);
   const start = clip.startTime;
   const length = clip.endTime - clip.startTime;
@@ -65,16 +63,7 @@ export async function renderClip(
   await fs.writeFile(assPath, ass);
 
   const plan: RenderPlan = {
-    source: {
-      path: source,
-      width: meta.width,
-      height: meta.height,
-      fps: meta.fps,
-      rotation: meta.rotation,
-      hasAudio: meta.hasAudio,
-      duration: meta.duration,
-      window: { start, duration: length },
-    },
+    source: { ...renderSource(source, meta), window: { start, duration: length } },
     // x264's default quality: a clip is re-encoded by the platform it is posted to
     output: { width, height, fps, preset: app.config.renderPreset, crf: CLIP_CRF, fit: crop ? 'path' : 'auto' },
     ...(crop ? { reframe: crop } : {}),

@@ -1,40 +1,35 @@
 /**
  * Magic-clips projects (SPEC.md, POST /v1/projects/magic-clips and its
- * upload): a long video in, scored vertical clips out. Creation checks every
- * rule, debits the clip credit in the transaction that stores the project,
- * and queues the pipeline (pipeline.ts); nothing is stored or debited when a
- * request is refused.
+ * upload): a long video in, scored vertical clips out. What the kind differs
+ * in: its body and the clip credit it costs (debited in the transaction that
+ * stores the project), its own pipeline (pipeline.ts), sources up to
+ * MAX_CLIPS_SOURCE_BYTES fetched from a video platform's page, and no
+ * `transcribing` status; the rest is every kind's (src/projects/source.ts).
+ * Nothing is stored or debited when a request is refused.
  */
-import crypto from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { debit } from '../credits/ledger.js';
 import { paymentRequired } from '../credits/shortfall.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
-import { withUploadedSource } from '../projects/service.js';
+import type { ProjectKindDef } from '../projects/kinds.js';
+import { MAX_PROJECT_SECONDS } from '../projects/settings.js';
+import { createFromUpload, createFromUrl, type UploadedFile } from '../projects/source.js';
 import { CLIP_CREDITS_PER_PROJECT, readMagicClipsBody, type MagicClipsSettings } from './creation.js';
+import { fetchClipSource } from './source.js';
 
 type Tx = Prisma.TransactionClient;
 
-function projectData(userId: string, s: MagicClipsSettings): Prisma.ProjectUncheckedCreateInput {
+/** A magic-clips project's own fields of its new row, from checked settings. */
+function projectData(s: MagicClipsSettings): Partial<Prisma.ProjectUncheckedCreateInput> {
   return {
-    userId,
-    kind: 'magic_clips',
-    title: s.title,
-    language: s.language,
-    status: 'processing',
-    webhookUrl: s.webhookUrl ?? null,
-    templateName: s.templateName,
-    userThemeId: s.userThemeId ?? null,
     // whole seconds, as stored
     minClipLength: Math.round(s.minClipLength),
     maxClipLength: Math.round(s.maxClipLength),
     faceTracking: s.faceTracking,
     sourceUrl: s.videoshareUrl ?? null,
     dictionary: [],
-    progress: { stage: 'queued', percent: 0 },
   };
 }
 
@@ -47,17 +42,24 @@ const debitClipCredit = (tx: Tx, userId: string, projectId: string) =>
     { shortfall: paymentRequired('clip', CLIP_CREDITS_PER_PROJECT, 'A magic-clips project') },
   );
 
+export const magicClipsKind: ProjectKindDef<MagicClipsSettings> = {
+  kind: 'magic_clips',
+  logName: 'magic-clips',
+  job: JOB_NAMES.processMagicClips,
+  maxBytes: (config) => config.maxClipsSourceBytes,
+  readBody: readMagicClipsBody,
+  data: projectData,
+  debit: (tx, userId, _settings, projectId) => debitClipCredit(tx, userId, projectId),
+  // a file, or a platform page read by yt-dlp; a page's video known to be too long fails before a byte is fetched
+  fetchSource: (app, input) => fetchClipSource(app, { ...input, maxSeconds: MAX_PROJECT_SECONDS }),
+  urlField: 'videoshareUrl',
+  transcribing: false,
+  // the project stays processing until its clips have ended; its transcription is done
+  transcribed: async () => ({ transcriptionStatus: 'COMPLETED' }),
+};
+
 /** POST /v1/projects/magic-clips: the source is fetched by the pipeline (a file, or a platform page read by yt-dlp). */
-export async function createMagicClips(app: App, user: AuthUser, body: unknown): Promise<Project> {
-  const settings = await readMagicClipsBody(app, user, body, 'url');
-  const id = crypto.randomUUID();
-  const project = await app.db.$transaction(async (tx) => {
-    await debitClipCredit(tx, user.id, id);
-    return tx.project.create({ data: { ...projectData(user.id, settings), id } });
-  });
-  await app.jobs.enqueue(JOB_NAMES.processMagicClips, { projectId: project.id, userId: user.id });
-  return project;
-}
+export const createMagicClips = (app: App, user: AuthUser, body: unknown): Promise<Project> => createFromUrl(app, magicClipsKind, user, body);
 
 /**
  * POST /v1/projects/magic-clips/upload: the fields (and the credit) are
@@ -66,21 +68,4 @@ export async function createMagicClips(app: App, user: AuthUser, body: unknown):
  * an mp4 or mov video of at most 120 minutes. A refused or broken upload
  * leaves no project, no file and no debit.
  */
-export async function uploadMagicClips(app: App, user: AuthUser, body: unknown, file: { filename: string; stream: Readable }): Promise<Project> {
-  let settings: MagicClipsSettings;
-  try {
-    settings = await readMagicClipsBody(app, user, body, 'upload');
-  } catch (e) {
-    file.stream.resume(); // the answer goes out now; the rest of the body is not wanted
-    throw e;
-  }
-  const id = crypto.randomUUID();
-  return withUploadedSource(app, id, file, app.config.maxClipsSourceBytes, async ({ key, meta }) => {
-    const project = await app.db.$transaction(async (tx) => {
-      await debitClipCredit(tx, user.id, id);
-      return tx.project.create({ data: { ...projectData(user.id, settings), id, sourceKey: key, videoMeta: meta as unknown as Prisma.InputJsonValue } });
-    });
-    await app.jobs.enqueue(JOB_NAMES.processMagicClips, { projectId: project.id, userId: user.id });
-    return project;
-  });
-}
+export const uploadMagicClips = (app: App, user: AuthUser, body: unknown, file: UploadedFile): Promise<Project> => createFromUpload(app, magicClipsKind, user, body, file);

@@ -5,50 +5,16 @@
  * Times are seconds of the source unless a field says otherwise.
  */
 
-/** A sentence of the transcript: its words `words[first..last]` (indices into the transcript), start of the first, end of the last. */
-export interface Sentence {
-  first: number;
-  last: number;
-  start: number;
-  end: number;
-  /** the words as text, punctuation attached */
-  text: string;
-}
+import type { ClipWindow, ViralityScores } from '../ai/clip-scoring.js';
 
-/** A candidate clip: whole sentences, from the start of the first to the end of the last. */
-export interface ClipWindow {
-  start: number;
-  end: number;
-  /** its sentences, in order */
-  sentences: Sentence[];
-  text: string;
-}
-
-/** The five scores of a magic clip (SPEC.md, Magic clip), each an integer 0-100. */
-export interface ViralityScores {
-  total: number;
-  shareability: number;
-  hook_strength: number;
-  story_quality: number;
-  emotional_impact: number;
-}
+/** What the clip scorer reads and gives (src/ai/clip-scoring.ts) and a transcript's sentences, named here as the domain uses them. */
+export type { AudioFeatures, ClipWindow, ViralityScores } from '../ai/clip-scoring.js';
+export type { Sentence } from '../media/sentences.js';
 
 export interface ScoredWindow extends ClipWindow {
   scores: ViralityScores;
   /** 1-100 characters */
   title: string;
-}
-
-/**
- * The sound, measured on a fixed step over the whole source: loudness in dBFS
- * (RMS of each step; -Infinity is stored as -120) and the voice's pitch in Hz
- * (0 where no voiced pitch was found).
- */
-export interface AudioFeatures {
-  /** seconds per value */
-  step: number;
-  loudness: Float32Array;
-  pitch: Float32Array;
 }
 
 /**

@@ -3,28 +3,21 @@
  * what needs the service (the transcription engine, presets, themes, library
  * files), every problem in one VALIDATION_ERROR. Nothing is written.
  */
-import type { z } from 'zod';
 import type { App } from '../app.js';
-import { DEFAULT_CAPTION_TEMPLATE } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../catalog/hook-title-templates.js';
-import { findLanguage, languagesFor } from '../catalog/languages.js';
-import { FieldErrors } from '../errors.js';
+import type { FieldErrors } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { presetProjectSettings } from '../presets/service.js';
 import { findUserTheme } from '../themes/service.js';
-import { isPlainObject, readBody } from '../validation.js';
+import { isPlainObject } from '../validation.js';
+import { creationSettings, readCreationBody, type CreationSettings } from './kinds.js';
 import { resolveLibrary, type HookTitle, type Item, type Music, type MusicDraft } from './references.js';
 import { createProjectBody, readableItems, uploadProjectBody } from './schemas.js';
 import { findAiEditTemplate, type SilencePace } from './settings.js';
 
 /** The settings a project is created with, checked and completed with defaults. */
-export interface ProjectSettings {
-  title: string;
-  language: string;
+export interface ProjectSettings extends CreationSettings {
   videoUrl?: string;
-  webhookUrl?: string;
-  templateName: string;
-  userThemeId?: string;
   presetId?: string;
   aiEditTemplate?: string;
   magicZooms: boolean;
@@ -71,15 +64,7 @@ export function musicDraftOf(raw: unknown, errors: FieldErrors): MusicDraft | un
  * (preset, theme, library media, music track) included.
  */
 export async function readCreateBody(app: App, userId: string, input: unknown, source: 'url' | 'upload'): Promise<ProjectSettings> {
-  const e = new FieldErrors();
-  const parsed = readBody(source === 'url' ? createProjectBody : uploadProjectBody, input, e);
-  const body = isPlainObject(input) ? input : {};
-  const ok = (field: string) => body[field] !== undefined && !e.has(field);
-
-  const language = ok('language') ? findLanguage(body.language as string) : undefined;
-  if (language && !languagesFor(app.config.transcriber, (code) => app.transcriber.supports(code)).includes(language)) {
-    e.add('language', `cannot be transcribed by the configured engine (${app.config.transcriber}); see GET /v1/languages`, body.language);
-  }
+  const { errors: e, parsed, fields: body, ok } = readCreationBody(app, input, source, { url: createProjectBody, upload: uploadProjectBody });
 
   // references, all looked up together, of the fields that read well
   const presetId = ok('presetId') ? (body.presetId as string) : undefined;
@@ -94,14 +79,10 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
   if (userThemeId && !theme) e.add('userThemeId', 'is not one of your user themes', userThemeId);
 
   e.throwIfAny();
-  const b = parsed! as z.output<typeof createProjectBody>;
+  const b = parsed!;
   const settings: ProjectSettings = {
-    title: b.title,
-    language: b.language.toLowerCase(),
+    ...creationSettings(b),
     videoUrl: b.videoUrl ? new URL(b.videoUrl as string).toString() : undefined,
-    webhookUrl: b.webhookUrl ? new URL(b.webhookUrl).toString() : undefined,
-    templateName: b.templateName ?? DEFAULT_CAPTION_TEMPLATE.name,
-    userThemeId: b.userThemeId,
     presetId: b.presetId,
     aiEditTemplate: b.aiEditTemplate,
     magicZooms: b.magicZooms ?? false,

@@ -10,7 +10,7 @@ import { refund } from '../credits/ledger.js';
 import type { Prisma, Project, ProjectKind, ProjectStatus } from '../generated/prisma/client.ts';
 import type { WebhookEvent } from '../webhooks/events.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
-import { clipRecord } from '../magic-clips/records.js';
+import { clipRecord } from './clip-records.js';
 import { refundMissingBroll } from './credits.js';
 import { publishProject } from './state.js';
 import { logFor, withIds } from '../logger.js';
@@ -143,6 +143,9 @@ export const fail = (app: App, project: Pick<Project, 'id' | 'kind'>, reason: st
     },
   });
 
+/** Each kind's webhook payload (DECISIONS.md, Webhook payloads), by the project's kind. */
+const WEBHOOK_PAYLOADS = { edit: editPayload, magic_clips: magicClipsPayload } as const satisfies Record<ProjectKind, (app: App, tx: Tx, p: Project, outcome: Outcome) => unknown>;
+
 /**
  * Records a project's webhook (payload of DECISIONS.md) inside the move's
  * transaction; nothing when the project has no webhookUrl.
@@ -150,7 +153,7 @@ export const fail = (app: App, project: Pick<Project, 'id' | 'kind'>, reason: st
 async function recordWebhook(app: App, tx: Tx, p: Project, outcome: Outcome): Promise<RecordedWebhook | undefined> {
   if (!p.webhookUrl) return undefined;
   const event = webhookEvent(p.kind, outcome);
-  const payload = p.kind === 'magic_clips' ? await magicClipsPayload(app, tx, p, outcome) : editPayload(app, p, outcome);
+  const payload = await WEBHOOK_PAYLOADS[p.kind](app, tx, p, outcome);
   return enqueueWebhook(
     app,
     {
@@ -166,7 +169,7 @@ async function recordWebhook(app: App, tx: Tx, p: Project, outcome: Outcome): Pr
   );
 }
 
-function editPayload(app: App, p: Project, outcome: Outcome) {
+function editPayload(app: App, _tx: Tx, p: Project, outcome: Outcome) {
   const rendered = p.renderedKey;
   return {
     projectId: p.id,

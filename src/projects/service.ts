@@ -1,20 +1,12 @@
-import crypto from 'node:crypto';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
 import { AppError, notFound, validationError } from '../errors.js';
-import type { Prisma, Project } from '../generated/prisma/client.ts';
+import type { Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
-import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
+import type { ProbeResult } from '../media/ffprobe.js';
 import type { AudioLevels } from '../media/audio-levels.js';
 import type { Word } from '../media/transcript.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
-import { checkMediaUrl } from '../library/fetch-media.js';
-import { debitAiBroll } from './credits.js';
 import { MAX_PROJECT_SECONDS } from './settings.js';
-import { readCreateBody, type ProjectSettings } from './creation.js';
-import { JOB_NAMES } from '../jobs/names.js';
-import { inWorkDir } from '../jobs/work-dir.js';
 
 /** width, height (display size), duration, fps of the source, plus what rendering needs */
 export interface VideoMeta {
@@ -53,117 +45,6 @@ export function checkProjectSource(p: ProbeResult): VideoMeta {
     size: p.size,
     formatName: p.formatName,
   };
-}
-
-/** Prisma data of a new project from checked settings. */
-function projectData(userId: string, s: ProjectSettings): Prisma.ProjectUncheckedCreateInput {
-  return {
-    userId,
-    kind: 'edit',
-    title: s.title,
-    language: s.language,
-    status: 'processing',
-    webhookUrl: s.webhookUrl ?? null,
-    templateName: s.templateName,
-    userThemeId: s.userThemeId ?? null,
-    presetId: s.presetId ?? null,
-    aiEditTemplate: s.aiEditTemplate ?? null,
-    magicZooms: s.magicZooms,
-    magicBrolls: s.magicBrolls,
-    magicBrollsPercentage: Math.round(s.magicBrollsPercentage),
-    removeSilencePace: s.removeSilencePace ?? null,
-    removeBadTakes: s.removeBadTakes,
-    cleanAudio: s.cleanAudio,
-    disableCaptions: s.disableCaptions,
-    autoRender: s.autoRender,
-    captionPositionY: s.captionPositionY ?? null,
-    captionPositionX: s.captionPositionX ?? null,
-    hookTitle: (s.hookTitle as unknown as Prisma.InputJsonValue) ?? undefined,
-    music: s.music ? ({ ...s.music } as unknown as Prisma.InputJsonValue) : undefined,
-    items: s.items ? (s.items as unknown as Prisma.InputJsonValue) : undefined,
-    dictionary: s.dictionary,
-    sourceUrl: s.videoUrl ?? null,
-    progress: { stage: 'queued', percent: 0 },
-  };
-}
-
-const aiBrollCount = (s: { items?: Array<{ type: string }> }) => s.items?.filter((i) => i.type === 'ai-broll').length ?? 0;
-
-/**
- * POST /v1/projects: checks every rule, reaches the video URL once (so an
- * unreachable URL or a web page is refused at once), then stores the project
- * and queues its pipeline. Nothing is stored when anything is refused.
- */
-export async function createProject(app: App, userId: string, body: unknown): Promise<Project> {
-  const settings = await readCreateBody(app, userId, body, 'url');
-  const checked = await checkMediaUrl(app, settings.videoUrl, 'videoUrl');
-  settings.videoUrl = checked.url;
-  const id = crypto.randomUUID();
-  const project = await app.db.$transaction(async (tx) => {
-    await debitAiBroll(tx, userId, aiBrollCount(settings), id);
-    return tx.project.create({ data: { ...projectData(userId, settings), id } });
-  });
-  await app.jobs.enqueue(JOB_NAMES.processProject, { projectId: project.id, userId });
-  return project;
-}
-
-/**
- * Stores an uploaded source video of project `id` (413 once past `maxBytes`)
- * and judges it by its content: an mp4 or mov video of at most 2 hours (415 or
- * VALIDATION_ERROR otherwise). `create` stores the project that owns it; when
- * anything fails, the file is gone and the rest of the request is drained.
- */
-export async function withUploadedSource<T>(
-  app: App,
-  id: string,
-  file: { filename: string; stream: Readable },
-  maxBytes: number,
-  create: (source: { key: string; meta: VideoMeta }) => Promise<T>,
-): Promise<T> {
-  const ext = path.extname(file.filename).toLowerCase() === '.mov' ? '.mov' : '.mp4';
-  const key = `projects/${id}/source${ext}`;
-  try {
-    await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes });
-    let probed: ProbeResult;
-    try {
-      // a remote store's object is read through a scratch copy, gone with the request
-      probed = await inWorkDir(app.config.dataDir, `upload-${id}`, async (dir) => probe(await app.storage.readableFile(key, dir)));
-    } catch (e) {
-      if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
-      throw e;
-    }
-    return await create({ key, meta: checkProjectSource(probed) });
-  } catch (e) {
-    file.stream.resume();
-    await app.storage.delete(key).catch(() => {});
-    throw e;
-  }
-}
-
-/**
- * POST /v1/projects/upload: the fields are checked before a byte of the file is
- * read; the file streams into storage (413 as soon as it passes 2 GB) and is
- * judged by its content. A refused or broken upload leaves no project and no file.
- */
-export async function uploadProject(app: App, userId: string, body: unknown, file: { filename: string; stream: Readable }): Promise<Project> {
-  let settings: ProjectSettings;
-  try {
-    settings = await readCreateBody(app, userId, body, 'upload');
-  } catch (e) {
-    file.stream.resume(); // the answer goes out now; the rest of the body is not wanted
-    throw e;
-  }
-  const id = crypto.randomUUID();
-  return withUploadedSource(app, id, file, app.config.maxProjectBytes, async ({ key, meta }) => {
-    const project = await app.db.$transaction(async (tx) => {
-      await debitAiBroll(tx, userId, aiBrollCount(settings), id);
-      return tx.project.create({
-        data: { ...projectData(userId, settings), id, sourceKey: key, videoMeta: meta as unknown as Prisma.InputJsonValue },
-      });
-    });
-    await app.jobs.enqueue(JOB_NAMES.processProject, { projectId: project.id, userId });
-    return project;
-  });
 }
 
 /** One of the user's projects; a missing, foreign or malformed id is NOT_FOUND. */

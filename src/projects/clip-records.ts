@@ -1,7 +1,11 @@
-/** What a caller reads of a magic clip: the SPEC.md record, with its files as the service's signed URLs. */
+/**
+ * What a caller reads of a magic clip: the SPEC.md record, with its files as
+ * the service's signed URLs. It is part of its project's record and webhook,
+ * which the lifecycle sends whatever the kind, so it sits with projects.
+ */
+import type { ViralityScores } from '../ai/clip-scoring.js';
 import type { MagicClip } from '../generated/prisma/client.ts';
 import type { Storage } from '../storage/storage.js';
-import type { ViralityScores } from './types.js';
 
 export interface ClipUrls {
   previewUrl: string | null;
