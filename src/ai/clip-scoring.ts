@@ -176,7 +176,7 @@ interface SentenceFeatures {
 
 const SUMMED = ['words', 'complete', 'entities', 'connectives', 'emotion', 'exclamations'] as const;
 
-const clamp01 = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x);
+const clamp01 = (x: number) => (x <= 0 ? 0 : Math.min(x , 1));
 /** 0 at `lo`, 1 at `hi`, linear between. */
 const ramp = (x: number, lo: number, hi: number) => (hi === lo ? (x >= hi ? 1 : 0) : clamp01((x - lo) / (hi - lo)));
 const weigh = <K extends string>(weights: Readonly<Record<K, number>>, f: Record<K, number>) => {
@@ -498,7 +498,7 @@ export function titleFrom(text: string, isEnglish = true, maxChars: number = SCO
       t = kept.join(' ');
     }
   }
-  t = t.replace(/[\s,;:.\-–—…"'“”‘’(\[]+$/u, '').replace(/^["“]([^"”]*)$/u, '$1');
+  t = t.replace(/[\s,;:.\-–—…"'“”‘’([]+$/u, '').replace(/^["“]([^"”]*)$/u, '$1');
   t = t.charAt(0).toLocaleUpperCase() + t.slice(1);
   return t.slice(0, CLIP_TITLE_MAX_CHARS);
 }

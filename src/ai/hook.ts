@@ -189,7 +189,7 @@ function sentenceLines(tokens: Token[], english: boolean, order: number): Line[]
 
 /** A line as a title: capitalised, no trailing comma or full stop; a whole question keeps (or gets) its mark. */
 function lineText(line: Line): string {
-  let t = line.tokens.map((x) => x.text).join(' ').replace(/^[^\p{L}\p{N}¿¡"“]+/u, '').replace(/[\s,;:.\-–—…"'“”‘’(\[]+$/u, '');
+  let t = line.tokens.map((x) => x.text).join(' ').replace(/^[^\p{L}\p{N}¿¡"“]+/u, '').replace(/[\s,;:.\-–—…"'“”‘’([]+$/u, '');
   if (line.question && !/[?？]$/.test(t)) t += '?';
   return trimAtWord(t.charAt(0).toLocaleUpperCase() + t.slice(1));
 }

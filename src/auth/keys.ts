@@ -13,7 +13,7 @@ export const hashApiKey = (key: string) => crypto.createHash('sha256').update(ke
 /** The key of a request: `x-api-key`, else `Authorization: Bearer <key>`. */
 export function keyFromHeaders(get: (name: string) => string | null | undefined): string | undefined {
   const direct = get('x-api-key');
-  if (direct && direct.trim()) return direct.trim();
+  if (direct?.trim()) return direct.trim();
   const auth = get('authorization');
   const m = auth ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;
   return m ? m[1].trim() : undefined;

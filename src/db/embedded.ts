@@ -72,7 +72,7 @@ const liveOther = (pid: number) => pid !== process.pid && processAlive(pid);
  */
 export async function findRunningServer(dataDir: string): Promise<string | undefined> {
   const info = await readJson<ServerInfo>(infoFile(dataDir));
-  if (!info || info.owner !== 'service' || !liveOther(info.pid)) return undefined;
+  if (info?.owner !== 'service' || !liveOther(info.pid)) return undefined;
   return (await canConnect(info.port)) ? urlFor(info.port) : undefined;
 }
 

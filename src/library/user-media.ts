@@ -47,7 +47,7 @@ export async function createUserMedia(app: App, userId: string, rawUrl: unknown)
  */
 export async function importUserMedia(app: App, userMediaId: string, attempt = 1): Promise<void> {
   const entry = await app.db.userMedia.findUnique({ where: { id: userMediaId } });
-  if (!entry || entry.status !== 'pending' || !entry.sourceUrl) return;
+  if (entry?.status !== 'pending' || !entry.sourceUrl) return;
   const key = storageKey(entry.id, entry.fileName);
   try {
     const res = await downloadMedia(app, entry.sourceUrl);

@@ -39,7 +39,7 @@ const SOURCE_URL_SECONDS = 2 * 3600;
 
 export async function runClip(app: App, clipId: string, ctx: LongJobContext): Promise<void> {
   const clip = await app.db.magicClip.findUnique({ where: { id: clipId }, include: { project: true } });
-  if (!clip || clip.project.status !== 'processing') return;
+  if (clip?.project.status !== 'processing') return;
   const { project } = clip;
   // ended already: by a run whose worker died before it could end the project, which this run does now
   if (clip.status !== 'processing') return settleProject(app, project);

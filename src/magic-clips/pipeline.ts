@@ -31,7 +31,7 @@ const spoken = (words: readonly Word[]) => words.filter((w) => w.type === 'word'
 
 export async function runMagicClipsPipeline(app: App, projectId: string, ctx: LongJobContext): Promise<void> {
   const project = await app.db.project.findUnique({ where: { id: projectId } });
-  if (!project || project.kind !== 'magic_clips' || project.status !== 'processing') return;
+  if (project?.kind !== 'magic_clips' || project.status !== 'processing') return;
   const report = progressReporter(app, project, ctx.touch);
   try {
     let audio: AudioFeatures | null = null;

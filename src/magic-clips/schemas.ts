@@ -4,7 +4,7 @@
  * hosts of VIDEO_PLATFORM_HOSTS, the transcription engine, the caller's
  * themes) is checked by creation.ts once the shape is read.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { bool, fields, issue, num } from '../validation.js';
 import { httpUrl, projectBasics, themeOrTemplate } from '../projects/schemas.js';
 

@@ -60,21 +60,21 @@
 import crypto from 'node:crypto';
 import { chunksOf } from './chunks.js';
 import { followerCount, platformErrors } from './http.js';
-import {
-  type AccountIdentity,
-  type ConnectedAccount,
-  type OAuthFlow,
-  type OutgoingPost,
-  type PlatformConnector,
-  type PlatformDefinition,
-  type PlatformError,
-  type PlatformHttp,
-  type PlatformResponse,
-  type PostMetrics,
-  type PostMedia,
-  type PublishedPost,
-  type PublishStep,
-  type TokenSet,
+import type {
+  AccountIdentity,
+  ConnectedAccount,
+  OAuthFlow,
+  OutgoingPost,
+  PlatformConnector,
+  PlatformDefinition,
+  PlatformError,
+  PlatformHttp,
+  PlatformResponse,
+  PostMetrics,
+  PostMedia,
+  PublishedPost,
+  PublishStep,
+  TokenSet,
 } from './types.js';
 
 const NAME = 'microblog';

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { judge, passing, platformError, type PlatformErrorRule } from './http.js';
-import { type OAuthFlow, type PlatformError, type PlatformHttp, type PlatformResponse, type PlatformSettings, type TokenSet } from './types.js';
+import type { OAuthFlow, PlatformError, PlatformHttp, PlatformResponse, PlatformSettings, TokenSet } from './types.js';
 
 /** A token endpoint's answer (RFC 6749 5.1) as a TokenSet; `previous` keeps a refresh token the answer does not repeat. */
 export function tokenSetFrom(json: Record<string, unknown>, now = Date.now(), previous?: TokenSet): TokenSet {

@@ -515,7 +515,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
   }
 
   /** Publishes the container once: a container already published gives the post it became. */
-  async function publishContainer(account: ConnectedAccount, post: OutgoingPost, content: PhotoshareContent, ref: string, progress: Progress | null): Promise<string> {
+  async function publishContainer(account: ConnectedAccount, _post: OutgoingPost, content: PhotoshareContent, ref: string, progress: Progress | null): Promise<string> {
     const { code, status } = await containerStatus(account, ref);
     if (code === 'PUBLISHED') return findPublished(account, content, progress);
     if (code === 'IN_PROGRESS') throw errors.retry('the upload is still being processed', CHECK_AFTER_MS);

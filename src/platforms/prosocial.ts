@@ -53,18 +53,18 @@
  */
 import { chunksOf } from './chunks.js';
 import { followerCount, platformErrors } from './http.js';
-import {
-  type AccountIdentity,
-  type ConnectedAccount,
-  type OutgoingPost,
-  type PlatformConnector,
-  type PlatformDefinition,
-  type PlatformHttp,
-  type PlatformResponse,
-  type PostMedia,
-  type PostMetrics,
-  type PublishedPost,
-  type TokenSet,
+import type {
+  AccountIdentity,
+  ConnectedAccount,
+  OutgoingPost,
+  PlatformConnector,
+  PlatformDefinition,
+  PlatformHttp,
+  PlatformResponse,
+  PostMedia,
+  PostMetrics,
+  PublishedPost,
+  TokenSet,
 } from './types.js';
 
 const KEY = 'prosocial';

@@ -18,7 +18,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../db/client.js';
-import { PlatformError, type ConnectedAccount, type OutgoingPost, type PlatformConnector, type PlatformErrorKind, type PostMetrics } from './types.js';
+import { PlatformError, type ConnectedAccount, type PlatformConnector, type PlatformErrorKind, type PostMetrics } from './types.js';
 
 export const SANDBOX_CONNECTOR = 'sandbox';
 

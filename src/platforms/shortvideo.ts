@@ -74,21 +74,21 @@
  */
 import { followerCount, platformError, platformErrors, retryAfterMs } from './http.js';
 import { chunksOf } from './chunks.js';
-import {
-  type AccountIdentity,
-  type ConnectedAccount,
-  type OAuthFlow,
-  type OutgoingPost,
-  type PlatformConnector,
-  type PlatformDefinition,
-  type PlatformError,
-  type PlatformErrorKind,
-  type PlatformHttp,
-  type PlatformResponse,
-  type PostMedia,
-  type PostMetrics,
-  type PublishStep,
-  type TokenSet,
+import type {
+  AccountIdentity,
+  ConnectedAccount,
+  OAuthFlow,
+  OutgoingPost,
+  PlatformConnector,
+  PlatformDefinition,
+  PlatformError,
+  PlatformErrorKind,
+  PlatformHttp,
+  PlatformResponse,
+  PostMedia,
+  PostMetrics,
+  PublishStep,
+  TokenSet,
 } from './types.js';
 
 const NAME = 'shortvideo';

@@ -69,7 +69,7 @@ export async function generateMissingClips(app: App, project: Project, status: P
  */
 export async function runBrollGeneration(app: App, projectId: string, ctx: LongJobContext) {
   const project = await app.db.project.findUnique({ where: { id: projectId } });
-  if (!project || project.status !== 'processing') return;
+  if (project?.status !== 'processing') return;
   const report = progressReporter(app, project, ctx.touch);
   try {
     if (!(await generateMissingClips(app, project, 'processing', report))) return; // moved on meanwhile

@@ -15,7 +15,7 @@ import { formatBytes } from '../format.js';
 import { downloadMedia } from '../library/fetch-media.js';
 import { quietRanges, quietThresholdFor, type AudioLevels } from '../media/audio-levels.js';
 import { NotMediaError, probe } from '../media/ffprobe.js';
-import type { TimedWord, Word } from '../media/transcript.js';
+import type { Word } from '../media/transcript.js';
 import { extractAudio } from '../media/transcription/audio.js';
 import { postProcess } from '../media/transcription/post-process.js';
 import type { Transcriber } from '../media/transcription/types.js';

@@ -14,7 +14,7 @@
  * yet is a VALIDATION_ERROR on `words`, whatever its status.
  */
 import type { App } from '../app.js';
-import { AppError, badRequest, FieldErrors } from '../errors.js';
+import { type AppError, badRequest, FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
 import { newWordId } from '../media/transcription/post-process.js';

@@ -377,7 +377,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       return invalid('media.media_ids must be 1-4 media ids (strings of digits)', { 'media.media_ids': [JSON.stringify(ids)] });
     }
     const media = ((ids ?? []) as string[]).map((i) => ownUpload(i));
-    if (media.some((u) => !u || u.state !== 'succeeded')) return invalid('Your media IDs are invalid.', { 'media.media_ids': ids });
+    if (media.some((u) => u?.state !== 'succeeded')) return invalid('Your media IDs are invalid.', { 'media.media_ids': ids });
     // the duplicate refusal as observed in https://github.com/akrherz/iembot/issues/163 (its time window is not documented: the fake never forgets)
     if (posts.some((p) => p.text === body.text)) return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     const id = newId();

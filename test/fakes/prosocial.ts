@@ -350,7 +350,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   }
 
   /** GET /rest/videos/{encoded urn}: the status, processing for `processingChecks` looks. */
-  function getVideo(req: FakeRequest, key: string): FakeReply {
+  function getVideo(_req: FakeRequest, key: string): FakeReply {
     // a urn in a path is a Rest.li key: it must be encoded
     if (!/^urn%3Ali%3Avideo%3A[\w-]+$/i.test(key)) return apiError(400, `Invalid key "${key}": the urn must be URL-encoded`);
     const video = videos.get(decodeURIComponent(key));

@@ -213,7 +213,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (p.get('client_secret') !== clientSecret) return graphError(1, 'Error validating client secret.');
     if (p.get('grant_type') === 'fb_exchange_token') {
       const short = tokens.get(p.get('fb_exchange_token') ?? '');
-      if (!short || short.kind !== 'user') return graphError(190, 'Invalid OAuth access token - Cannot parse access token');
+      if (short?.kind !== 'user') return graphError(190, 'Invalid OAuth access token - Cannot parse access token');
       if (short.state !== 'valid') return graphError(190, 'Error validating access token: Session has expired.', { subcode: 463 });
       return { body: { access_token: issue({ kind: 'user', scopes: short.scopes, state: 'valid' }), token_type: 'bearer', expires_in: 5_183_944 } };
     }

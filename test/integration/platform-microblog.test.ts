@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformHttp } from '../../src/platforms/http.js';
 import { microblogPlatform } from '../../src/platforms/microblog.js';
 import { authorizeUrl, pkcePair, standardExchange, standardRefresh } from '../../src/platforms/oauth-tokens.js';
-import { isPlatformError, PlatformError, type PlatformSettings, type TokenSet } from '../../src/platforms/types.js';
+import { isPlatformError, type PlatformError, type PlatformSettings, type TokenSet } from '../../src/platforms/types.js';
 import { startPlatformFake, type MicroblogFake } from '../fakes/microblog.js';
 import { largeMp4, mediaOf, smallMp4, testAccount, testPost } from '../support/platforms.js';
 

@@ -78,7 +78,7 @@ const isYellow = ([r, g, b]: Rgb) => r > 180 && g > 180 && b < 90;
 const isMagenta = ([r, g, b]: Rgb) => r > 180 && g < 90 && b > 180;
 const isBlue = ([r, g, b]: Rgb) => b > 180 && r < 80 && g < 80;
 const isGreen = ([r, g, b]: Rgb) => g > 140 && r < 80 && b < 80;
-const isBright = ([r, g, b]: Rgb) => r > 200 && g > 200;
+const isBright = ([r, g, _b]: Rgb) => r > 200 && g > 200;
 
 /** Centre (x, y) of the pixels matching `is` in rows y0..y1 of a frame, or null when none do. */
 function centroid(fr: Frame, is: (p: Rgb) => boolean, y0 = 0, y1 = fr.h): { x: number; y: number; n: number } | null {

@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import {
   GraphQLEnumType,
-  GraphQLObjectType,
-  GraphQLScalarType,
+  type GraphQLObjectType,
+  type GraphQLScalarType,
   getNamedType,
   isInputObjectType,
   isLeafType,
@@ -1656,7 +1656,6 @@ export function graphqlCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
       .map(([doc, key, accept, envelope, idem]) => {
         const env: Record<string, unknown> = { query: doc.query, variables: doc.variables };
         if (doc.operationName) env.operationName = doc.operationName;
-        let text: string;
         switch (envelope) {
           case 'variables-string':
             env.variables = toJson(doc.variables);
@@ -1683,7 +1682,7 @@ export function graphqlCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
             env.query = `${doc.query}\n#${'x'.repeat(200_000)}`;
             break;
         }
-        text = envelope === 'batch' ? toJson([env, env]) : toJson(env);
+        const text = envelope === 'batch' ? toJson([env, env]) : toJson(env);
         const headers: Array<[string, string]> = [...key, ['content-type', 'application/json']];
         if (accept !== null) headers.push(['accept', accept]);
         if (idem) headers.push(idem);
@@ -1829,7 +1828,6 @@ export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
               : one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, 'Connection: close']), body);
           case 'no-length':
             return one(head(r.method, r.target, [type, 'Connection: close']), body);
-          case 'pipelined':
           default: {
             // a whole request, then a second one on the same connection
             const first = one(head(r.method, r.target, [type, `Content-Length: ${body.length}`]), body);

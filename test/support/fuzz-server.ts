@@ -18,7 +18,7 @@ import { utcDay, writePostMetrics } from '../../src/publishing/analytics.js';
 import { createProfile } from '../../src/publishing/profiles.js';
 import { createLocalStorage } from '../../src/storage/local.js';
 import { signedPath } from '../../src/storage/signing.js';
-import { createTestDatabase, type TestDatabase } from './db.js';
+import { createTestDatabase, } from './db.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './media.js';
 import { spawnServer, type Child } from './process.js';
 import { SAMPLE_POSTS } from './publishing.js';

@@ -1,7 +1,4 @@
-// The import graph of src/, rest/, workers/ and bench/ has no cycles: imports flow one
-// way (rest → graphql → domain → media/db/storage/net, bench → the service's modules),
-// type-only imports too.
-import path from 'node:path';
+
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';

@@ -116,7 +116,7 @@ function Shell({ apiKey, onSignOut }: { apiKey: string; onSignOut: () => void })
               </li>
             ))}
             <li>
-              <button className="secondary outline" onClick={onSignOut} title={`Signed in with ${apiKey.slice(0, 7)}…`}>
+              <button type="button" className="secondary outline" onClick={onSignOut} title={`Signed in with ${apiKey.slice(0, 7)}…`}>
                 Sign out
               </button>
             </li>

@@ -60,7 +60,7 @@ export function NewProject({ apiKey }: { apiKey: string }) {
     }
   };
 
-  const percent = progress && progress.total ? (100 * progress.loaded) / progress.total : 0;
+  const percent = progress?.total ? (100 * progress.loaded) / progress.total : 0;
   return (
     <section>
       <h2>New project</h2>

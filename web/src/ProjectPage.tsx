@@ -14,6 +14,7 @@ export function ProjectPage({ id }: { id: string }) {
   const reread = () => refetch({ requestPolicy: 'network-only' });
   const { live, error: liveError } = useProjectLive(project, reread);
   // without the subscription (a socket refused on the way), the page reads the project again now and then
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timer lives as long as the error, whatever reread is at each render
   useEffect(() => {
     if (!liveError) return;
     const timer = setInterval(reread, 3000);
@@ -73,7 +74,7 @@ export function ProjectPage({ id }: { id: string }) {
           <header className="title-row">
             <strong>Video</strong>
             <span>
-              <button onClick={exportNow} disabled={working || exporting.fetching || project.transcriptionStatus !== 'COMPLETED'} aria-busy={exporting.fetching}>
+              <button type="button" onClick={exportNow} disabled={working || exporting.fetching || project.transcriptionStatus !== 'COMPLETED'} aria-busy={exporting.fetching}>
                 Export
               </button>
             </span>
@@ -90,10 +91,10 @@ export function ProjectPage({ id }: { id: string }) {
                 Download video
               </a>
             )}
-            <button className="secondary outline" onClick={() => captions('srt')} disabled={project.transcriptionStatus !== 'COMPLETED'}>
+            <button type="button" className="secondary outline" onClick={() => captions('srt')} disabled={project.transcriptionStatus !== 'COMPLETED'}>
               Captions (SRT)
             </button>
-            <button className="secondary outline" onClick={() => captions('vtt')} disabled={project.transcriptionStatus !== 'COMPLETED'}>
+            <button type="button" className="secondary outline" onClick={() => captions('vtt')} disabled={project.transcriptionStatus !== 'COMPLETED'}>
               Captions (VTT)
             </button>
           </p>
@@ -238,8 +239,8 @@ function Transcript({ words }: { words: Word[] }) {
     <details open>
       <summary>Transcript</summary>
       <div className="transcript" data-testid="transcript">
-        {lines.map((l, i) => (
-          <p key={i}>
+        {lines.map((l) => (
+          <p key={l.start}>
             <time>{clock(l.start)}</time> {l.text}
           </p>
         ))}

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 
+const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+
 /** The page shown, from the location's hash (#/projects/prj_…): the server serves one page at /. */
 export function useRoute(): string[] {
-  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const changed = () => setRoute(read());

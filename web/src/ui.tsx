@@ -70,7 +70,7 @@ export function Listing(props: {
         <h2>{props.title}</h2>
         <p>
           {props.actions}{' '}
-          <button className="secondary outline" aria-busy={props.fetching} onClick={props.onRefresh}>
+          <button type="button" className="secondary outline" aria-busy={props.fetching} onClick={props.onRefresh}>
             Refresh
           </button>
         </p>

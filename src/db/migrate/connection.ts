@@ -1,5 +1,5 @@
 // Connection settings and messages shared by the lock, the adapter and the API.
-import pg from 'pg';
+import type pg from 'pg';
 
 export type Log = (msg: string) => void;
 

@@ -277,7 +277,7 @@ export function buildAss(o: BuildAssOptions): string {
       ...margins,
     });
   }
-  const hook = o.hook && o.hook.text.trim() ? o.hook : null;
+  const hook = o.hook?.text.trim() ? o.hook : null;
   if (hook) {
     const ht = hook.template;
     const hsize = hookFontSize(hook.size ?? 30) * scale;
