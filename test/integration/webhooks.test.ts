@@ -13,7 +13,7 @@ import { createGuardedFetch } from '../../src/net/guarded-fetch.js';
 import { MAX_ATTEMPTS, retryDelayMs } from '../../src/webhooks/schedule.js';
 import { deliverWebhook, enqueueWebhook } from '../../src/webhooks/service.js';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signing.js';
-import { createUser, gql, startTestApp, type TestApp, type TestUser } from '../support/app.js';
+import { createUser, gql, jobEnded, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 import { freePort } from '../support/ports.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 
@@ -182,8 +182,7 @@ describe('delivery', () => {
 
     // a retried job (or one enqueued by the sweeper) finds the delivery done
     expect(await deliverWebhook(svc, deliveryId)).toBe('skipped');
-    await svc.jobs.enqueue(JOB_NAMES.deliverWebhook, { deliveryId });
-    await sleep(1200);
+    await jobEnded(svc, await svc.jobs.enqueue(JOB_NAMES.deliverWebhook, { deliveryId }));
     expect(hook.hits('twice')).toHaveLength(1);
     expect(await svc.db.webhookDelivery.count({ where: { subjectId: input.subjectId } })).toBe(1);
     expect((await row(svc, deliveryId)).attempts).toBe(1);
@@ -368,7 +367,8 @@ describe('GraphQL', () => {
     const pending = (await recordOnly(svc, completed(alice.id, hook.url('not-yours')))).deliveryId;
     const r = await redeliver(alice.key, pending);
     expect(r.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/still being attempted/), extensions: { code: 'BAD_REQUEST' } });
-    await sleep(300);
+    // the refusal queued no attempt: only the first delivery reached the receiver
+    expect(await svc.jobs.jobsFor({ deliveryId: pending }, [JOB_NAMES.deliverWebhook])).toEqual([]);
     expect(hook.hits('not-yours')).toHaveLength(1);
   });
 

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { startRuntime, type Runtime, type StartOptions } from '../../src/runtime.js';
 import { generateApiKey, newWebhookSecret } from '../../src/auth/keys.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
+import type { App } from '../../src/app.js';
 
 export interface TestApp {
   runtime: Runtime;
@@ -80,6 +81,25 @@ export async function createUser(app: TestApp, data: Partial<{ apiCredits: numbe
     },
   });
   return { id: user.id, key };
+}
+
+/**
+ * Waits until job `jobId` of a service in this process has finished a run (or is gone), waking on
+ * the job's events rather than on a timer; returns where it stands.
+ */
+export async function jobEnded(app: App, jobId: string, timeoutMs = 30_000) {
+  const events = app.pubsub.subscribe('jobEvent', jobId)[Symbol.asyncIterator]();
+  try {
+    for (const t0 = Date.now(); ; ) {
+      const state = await app.jobs.stateOf(jobId);
+      if (!state || (state.lastFinishedAt && !state.running)) return state;
+      if (Date.now() - t0 > timeoutMs) throw new Error(`job ${jobId} did not end: ${JSON.stringify(state)}`);
+      // an event, or a second (a finish whose event this process did not see)
+      await Promise.race([events.next(), new Promise((r) => setTimeout(r, 1_000))]);
+    }
+  } finally {
+    await events.return?.();
+  }
 }
 
 export { eventually, gql, request, waitEntry, waitProject, type Answer, type Reachable } from './http.js';
