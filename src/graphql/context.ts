@@ -16,6 +16,8 @@ export interface Context {
   responseHeaders: Map<string, string>;
   /** set by the REST adapter: the domain's check of its raw body (plugins/variable-checks.ts) */
   checkVariables?: VariableCheck;
+  /** what that check read, by reader, for the operation's resolver to hand its service (body-reads.ts) */
+  bodyReads?: Map<object, unknown>;
   /** the request's Idempotency-Key header, as sent (plugins/idempotency.ts) */
   idempotencyKey?: string | null;
 }
