@@ -128,16 +128,16 @@ describe('POST /v1/projects', () => {
     });
     try {
       for (const extra of [{ presetId }, { userThemeId: themeId, music: { userMediaId: audioId, volume: 40 }, items: [{ type: 'user-media', userMediaId: videoId, startTime: 0, endTime: 1, layout: 'cover' }] }]) {
-        const json = body({ ...extra, autoRender: false });
+        // a source that fails at once in the pipeline: these projects leave no work behind for the tests after this one
+        const json = body({ ...extra, autoRender: false, videoUrl: files.url('noise.bin') });
         const rest = await lookups(() => request(app, 'POST', '/v1/projects', { key: user.key, json }));
         const graphql = await lookups(() => gql(app, user.key, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }', { input: json }));
         expect(rest.status, JSON.stringify(rest)).toBe(201);
         expect(graphql.status).toBe(200);
         expect(rest.calls.length).toBeGreaterThan(0);
         expect(rest.calls).toEqual(graphql.calls);
+        if ('presetId' in extra) expect(rest.calls.filter((c) => c.startsWith('preset.'))).toEqual(['preset.findFirst']);
       }
-      const preset = await lookups(() => request(app, 'POST', '/v1/projects', { key: user.key, json: body({ presetId, autoRender: false }) }));
-      expect(preset.calls.filter((c) => c.startsWith('preset.'))).toEqual(['preset.findFirst']);
       // an upload's fields, sent before its file, are read once too
       const form = new FormData();
       for (const [k, v] of Object.entries({ title: 'Once', language: 'en', presetId })) form.append(k, v);
