@@ -2,8 +2,9 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
 import { print, type ExecutionResult, type GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../src/errors.js';
-import type { Context } from '../src/graphql/context.js';
+import type { Context, IdempotentRoute } from '../src/graphql/context.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
+import { IDEMPOTENCY_HEADER } from '../src/idempotency/keys.js';
 import { callerOf } from './caller.js';
 
 const printed = new WeakMap<object, { query: string; operationName: string }>();
@@ -24,7 +25,9 @@ function source(doc: TypedDocumentNode<unknown, unknown>) {
  * metrics plugins as /graphql), with the caller's credentials and request id, and
  * returns its data or throws the first error as an AppError. `check` reads the raw
  * body the variables carry, as the service will, before they meet the typed inputs
- * (plugins/variable-checks.ts). Only the HTTP framing
+ * (plugins/variable-checks.ts). An Idempotency-Key goes to the same plugin as
+ * a GraphQL mutation's, with the route's scope and fingerprint
+ * (plugins/idempotency.ts), so a replay is answered as the first answer was. Only the HTTP framing
  * of a GraphQL request is skipped: there is no socket between the two doors.
  */
 export async function executeOperation<TResult, TVariables>(
@@ -32,16 +35,20 @@ export async function executeOperation<TResult, TVariables>(
   req: FastifyRequest,
   doc: TypedDocumentNode<TResult, TVariables>,
   variables: TVariables,
-  { responseHeaders = new Map(), check }: { responseHeaders?: Map<string, string>; check?: (ctx: Context, variables: TVariables) => unknown } = {},
+  {
+    responseHeaders = new Map(),
+    check,
+    idempotentRoute,
+  }: { responseHeaders?: Map<string, string>; check?: (ctx: Context, variables: TVariables) => unknown; idempotentRoute?: IdempotentRoute } = {},
 ): Promise<TResult> {
   const { query, operationName } = source(doc as TypedDocumentNode<unknown, unknown>);
   const headers = new Headers();
-  for (const h of ['x-api-key', 'authorization'] as const) {
+  for (const h of ['x-api-key', 'authorization', IDEMPOTENCY_HEADER] as const) {
     const v = req.headers[h];
     if (typeof v === 'string') headers.set(h, v);
   }
   const params = { query, operationName, variables: variables as Record<string, unknown> };
-  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders, checkVariables: check, user: callerOf(req) } as never);
+  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders, checkVariables: check, user: callerOf(req), idempotentRoute } as never);
   const document = enveloped.parse(query);
   const invalid = enveloped.validate(enveloped.schema, document);
   if (invalid.length) throw toAppError(invalid[0], req, operationName);

@@ -9,7 +9,8 @@ import { sendError, sendErrorFor } from '../src/http/errors.js';
 import { registerReference } from '../src/http/reference.js';
 import { setCaller } from './caller.js';
 import { executeOperation } from './execute.js';
-import { idempotent, keepAnswer, type RunRoute } from './idempotency.js';
+import { IDEMPOTENCY_HEADER } from '../src/idempotency/keys.js';
+import { idempotentRoute } from './idempotency.js';
 import { MultipartForm } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { readQuery } from './query.js';
@@ -19,19 +20,21 @@ import { routes } from './routes.js';
 export async function registerRest(fastify: FastifyInstance, graphql: GraphQLServer, db: Db): Promise<void> {
   registerReference(fastify, openApiDocument);
   for (const r of routes) {
-    const run: RunRoute = async (req, reply, formSpec = r.form) => {
+    const run = async (req: FastifyRequest, reply: FastifyReply) => {
       const responseHeaders = new Map<string, string>();
       // rate-limit headers go out on errors (429 included) as on success
       const withHeaders = () => {
         for (const [k, v] of responseHeaders) reply.header(k, v);
       };
       // a form is read by the operation, once the caller is known and within its limits
-      const form = formSpec ? new MultipartForm(req, formSpec) : null;
+      const form = r.form ? new MultipartForm(req, r.form) : null;
       let data;
       try {
         const variables = form ? {} : ((await r.variables?.(req, readQuery(req, r.query))) ?? {});
         const check = form ? (ctx: Context, v: unknown) => form.read(ctx, v as Record<string, unknown>) : r.check;
-        data = await executeOperation(graphql, req, r.operation, variables, { responseHeaders, check });
+        // every POST takes an Idempotency-Key, kept by the GraphQL server's one layer (idempotency.ts)
+        const idempotent = r.method === 'POST' && req.headers[IDEMPOTENCY_HEADER] !== undefined ? idempotentRoute(r, req, reply) : undefined;
+        data = await executeOperation(graphql, req, r.operation, variables, { responseHeaders, check, idempotentRoute: idempotent });
       } finally {
         withHeaders();
         await form?.release();
@@ -39,12 +42,7 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
       const status = typeof r.status === 'function' ? r.status(data) : (r.status ?? 200);
       return reply.code(status).send(await r.respond(data, req, reply));
     };
-    fastify.route({
-      method: r.method,
-      url: r.url,
-      // every POST takes an Idempotency-Key (idempotency.ts)
-      ...(r.method === 'POST' ? { handler: idempotent(db, r, run), onSend: keepAnswer } : { handler: (req: FastifyRequest, reply: FastifyReply) => run(req, reply) }),
-    });
+    fastify.route({ method: r.method, url: r.url, handler: run });
   }
   // every /v1 endpoint needs a key, so the key is checked before the route and before
   // any byte of the body is read: an unknown route tells nothing to a caller without one

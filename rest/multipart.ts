@@ -100,7 +100,7 @@ export class MultipartForm<TVariables = unknown> {
       throw malformed((e as Error).message);
     }
     this.parser = parser;
-    const checkFields = this.spec.fields?.check;
+    const checkFields = this.spec.fields && this.checkOnce(this.spec.fields.check);
     // no prototype: a part named __proto__ is a field like any other (and an unknown one)
     const fields: Record<string, string> = Object.create(null);
     let file: { filename: string; mimetype: string; encoding: string } | null = null;
@@ -208,6 +208,20 @@ export class MultipartForm<TVariables = unknown> {
       });
       this.req.raw.pipe(parser);
     });
+  }
+
+  /**
+   * The fields' check, run again only for other fields: the fields that came
+   * before the file are usually all of them, and the check at the form's end
+   * then takes that reading instead of looking up the same presets and themes.
+   */
+  private checkOnce(check: NonNullable<FormSpec['fields']>['check']): typeof check {
+    let last: { fields: string; read: Promise<unknown> } | null = null;
+    return (ctx, fields) => {
+      const key = JSON.stringify(Object.entries(fields));
+      if (last?.fields !== key) last = { fields: key, read: check(ctx, fields) };
+      return last.read;
+    };
   }
 
   /** Writes the file to a temporary file of the work dir as it arrives, refusing it once past `maxBytes`. */

@@ -38,7 +38,9 @@ export interface Route<TResult = unknown, TVariables = unknown, TQuery extends R
   /**
    * The domain's reading of the raw body the variables carry, run after
    * authentication and rate limits and before GraphQL coerces them into the
-   * operation's typed input: every violated field in the service's words.
+   * operation's typed input: every violated field in the service's words. It
+   * is the resolver's body reader (src/graphql/body-reads.ts), so the service
+   * takes what it read instead of reading the body again.
    */
   check?: (ctx: Context, variables: TVariables) => unknown;
   /**

@@ -1,6 +1,5 @@
 import { badRequest } from '../../src/errors.js';
-import { readExportRequest } from '../../src/exports/service.js';
-import { currentUser } from '../../src/graphql/context.js';
+import { exportProjectReader } from '../../src/graphql/exports.js';
 import { ExportProjectDocument, ProjectCaptionsDocument, type ExportProjectInput } from '../generated/operations.js';
 import { exportBody } from '../../src/exports/schemas.js';
 import { enumParam } from '../query.js';
@@ -19,7 +18,7 @@ export const exportRoutes = [
     operation: ExportProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as ExportProjectInput }),
     body: exportBody,
-    check: (ctx, { id, input }) => readExportRequest(ctx.app, currentUser(ctx).id, id, input),
+    check: exportProjectReader.check,
     respond: (d) => d.exportProject,
     response: (d) => d.at('exportProject'),
     errors: { BAD_REQUEST: 'the project is not ready to export (not transcribed yet, or still uploading)' },

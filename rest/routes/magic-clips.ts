@@ -1,5 +1,6 @@
 import { currentUser } from '../../src/graphql/context.js';
-import { assertMayMakeClips, readMagicClipsBody } from '../../src/magic-clips/creation.js';
+import { createMagicClipsReader, uploadMagicClipsReader } from '../../src/graphql/magic-clips.js';
+import { assertMayMakeClips } from '../../src/magic-clips/creation.js';
 import { createMagicClipsBody, uploadMagicClipsBody } from '../../src/magic-clips/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
 import type { CreateMagicClipsInput, MagicClipsRecordFragment, UploadMagicClipsInput } from '../generated/operations.js';
@@ -34,9 +35,9 @@ export const magicClipsRoutes = [
     summary: 'Makes short clips of a long video on a video platform, each with a virality score, in the background',
     operation: CreateMagicClipsDocument,
     body: createMagicClipsBody,
-    // the body as sent: the check reads it (subscription first) before it becomes the typed input
+    // the body as sent: the check reads it (subscription first) before it becomes the typed input, and the service takes what it read
     variables: (req) => ({ input: (req.body ?? {}) as CreateMagicClipsInput }),
-    check: (ctx, { input }) => readMagicClipsBody(ctx.app, currentUser(ctx), input, 'url'),
+    check: createMagicClipsReader.check,
     respond: (d) => magicClipsRecord(d.createMagicClips),
     response: (d) => magicClipsRecordSchema(d.at('createMagicClips')),
     status: 202,
@@ -53,7 +54,7 @@ export const magicClipsRoutes = [
       caller: (ctx) => assertMayMakeClips(ctx.app, currentUser(ctx)),
       // every part is text (SPEC.md): read as the fields' types of the body's schema
       fields: {
-        check: (ctx, fields) => readMagicClipsBody(ctx.app, currentUser(ctx), fromFormFields(uploadMagicClipsBody, fields), 'upload'),
+        check: (ctx, fields) => uploadMagicClipsReader.check(ctx, { input: fromFormFields(uploadMagicClipsBody, fields) }),
         maxFileBytes: (ctx) => ctx.app.config.maxClipsSourceBytes,
       },
       variables: (fields, file) => ({ input: fromFormFields(uploadMagicClipsBody, fields) as UploadMagicClipsInput, file }),

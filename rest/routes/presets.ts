@@ -1,5 +1,4 @@
-import { currentUser } from '../../src/graphql/context.js';
-import { readPresetUpdate } from '../../src/presets/service.js';
+import { updatePresetReader } from '../../src/graphql/presets.js';
 import { PresetDocument, PresetsDocument, UpdatePresetDocument, type UpdatePresetInput } from '../generated/operations.js';
 import { updatePresetBody } from '../../src/presets/schemas.js';
 import { nextCursorOf, pageSize, textParam } from '../query.js';
@@ -39,7 +38,7 @@ export const presetRoutes = [
     operation: UpdatePresetDocument,
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdatePresetInput }),
     body: updatePresetBody,
-    check: (ctx, { id, input }) => readPresetUpdate(ctx.app.db, currentUser(ctx).id, id, input),
+    check: updatePresetReader.check,
     respond: (d) => d.updatePreset,
     response: (d) => d.at('updatePreset'),
   }),

@@ -1,6 +1,5 @@
-import { currentUser } from '../../src/graphql/context.js';
+import { updateProjectReader } from '../../src/graphql/project-edits.js';
 import { updateProjectBody } from '../../src/projects/schemas.js';
-import { readProjectUpdate } from '../../src/projects/update.js';
 import { UpdateProjectDocument, type UpdateProjectInput } from '../generated/operations.js';
 import { route } from '../route.js';
 
@@ -14,7 +13,7 @@ export const projectEditRoutes = [
     operation: UpdateProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdateProjectInput }),
     body: updateProjectBody,
-    check: (ctx, { id, input }) => readProjectUpdate(ctx.app, currentUser(ctx).id, id, input),
+    check: updateProjectReader.check,
     respond: (d) => d.updateProject,
     response: (d) => d.at('updateProject'),
     errors: { BAD_REQUEST: 'the project cannot be updated now (not completed yet), or changed meanwhile' },

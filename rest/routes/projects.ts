@@ -1,5 +1,4 @@
-import { currentUser } from '../../src/graphql/context.js';
-import { readCreateBody } from '../../src/projects/creation.js';
+import { createProjectReader, uploadProjectReader } from '../../src/graphql/projects.js';
 import type { CreateProjectInput, ProjectQuery, ProjectRecordFragment, UploadProjectInput } from '../generated/operations.js';
 import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
 import { createProjectBody, uploadProjectBody } from '../../src/projects/schemas.js';
@@ -71,9 +70,9 @@ export const projectRoutes = [
     summary: 'Makes a project from a public video URL: transcribed, then (autoRender) exported, in the background',
     operation: CreateProjectDocument,
     body: createProjectBody,
-    // the body as sent: the check reads it before it becomes the typed input
+    // the body as sent: the check reads it before it becomes the typed input, and the service takes what it read
     variables: (req) => ({ input: (req.body ?? {}) as CreateProjectInput }),
-    check: (ctx, { input }) => readCreateBody(ctx.app, currentUser(ctx).id, input, 'url'),
+    check: createProjectReader.check,
     respond: (d) => projectRecord(d.createProject),
     response: (d) => projectRecordSchema(d.at('createProject')),
     status: 201,
@@ -87,7 +86,7 @@ export const projectRoutes = [
     form: {
       // every part is text (SPEC.md): read as the fields' types of the body's schema
       fields: {
-        check: (ctx, fields) => readCreateBody(ctx.app, currentUser(ctx).id, fromFormFields(uploadProjectBody, fields), 'upload'),
+        check: (ctx, fields) => uploadProjectReader.check(ctx, { input: fromFormFields(uploadProjectBody, fields) }),
         maxFileBytes: (ctx) => ctx.app.config.maxProjectBytes,
       },
       variables: (fields, file) => ({ input: fromFormFields(uploadProjectBody, fields) as UploadProjectInput, file }),

@@ -1,5 +1,4 @@
-import { currentUser } from '../../src/graphql/context.js';
-import { readPublish } from '../../src/publishing/publish.js';
+import { publishProjectReader } from '../../src/graphql/publishing.js';
 import type { PublicationFieldsFragment } from '../generated/operations.js';
 import { CancelPublicationDocument, PublicationDocument, PublicationsDocument, PublishProjectDocument, type PublishInput } from '../generated/operations.js';
 import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
@@ -29,7 +28,7 @@ export const publishingRoutes = [
     variables: (req) => ({ projectId: (req.params as Params).id, input: (req.body ?? {}) as PublishInput }),
     body: publishBody,
     // the body as sent, read with the project and the profile's accounts, before it becomes the typed input
-    check: (ctx, { projectId, input }) => readPublish(ctx.app, currentUser(ctx), projectId, input),
+    check: publishProjectReader.check,
     respond: (d) => d.publishProject,
     response: (d) => d.at('publishProject'),
     // 200 published at once, 202 scheduled (SPEC.md)

@@ -40,10 +40,11 @@ export function exportSize(body: { width?: number; height?: number; fps?: number
  * POST /v1/projects/{id}/export: checks the body (400 BAD_REQUEST naming the
  * parameter) and the preconditions (transcribed, not uploading or already
  * exporting, created through the API), moves the project to exporting and
- * queues the render. Answers at once.
+ * queues the render. Answers at once. `read` is the request as
+ * readExportRequest read it already (the REST check), not read again.
  */
-export async function requestExport(app: App, userId: string, projectId: string, body: unknown) {
-  const { project, fps, width, height, webhookUrl } = await readExportRequest(app, userId, projectId, body);
+export async function requestExport(app: App, userId: string, projectId: string, body: unknown, read?: ExportRequestRead) {
+  const { project, fps, width, height, webhookUrl } = read ?? (await readExportRequest(app, userId, projectId, body));
 
   if (project.status === 'uploading') throw badRequest('The project is still uploading');
   if (!wordsOf(project)) throw badRequest('The project is not ready: it has no transcript yet');
@@ -77,6 +78,9 @@ export async function readExportRequest(app: App, userId: string, projectId: str
   throwBadRequest(errors);
   return { project, ...parsed! };
 }
+
+/** An export request as readExportRequest read it: handed to requestExport when the REST check read it already. */
+export type ExportRequestRead = Awaited<ReturnType<typeof readExportRequest>>;
 
 function throwBadRequest(errors: FieldErrors) {
   if (!errors.size) return;

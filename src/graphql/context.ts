@@ -16,8 +16,28 @@ export interface Context {
   responseHeaders: Map<string, string>;
   /** set by the REST adapter: the domain's check of its raw body (plugins/variable-checks.ts) */
   checkVariables?: VariableCheck;
+  /** what that check read, by reader, for the operation's resolver to hand its service (body-reads.ts) */
+  bodyReads?: Map<object, unknown>;
   /** the request's Idempotency-Key header, as sent (plugins/idempotency.ts) */
   idempotencyKey?: string | null;
+  /** set by the REST adapter: its route as an Idempotency-Key scopes and fingerprints it */
+  idempotentRoute?: IdempotentRoute;
+}
+
+/**
+ * A /v1 route under an Idempotency-Key, as the one idempotency layer of both
+ * doors (plugins/idempotency.ts) reads it: its own scope, a fingerprint of the
+ * HTTP request rather than of the operation it runs, and the form of a form route.
+ */
+export interface IdempotentRoute {
+  /** the key's scope: `POST /v1/projects` */
+  operation: string;
+  /** the request as its fingerprint reads it: its path parameters, query and body (a form's variables, its file as its digest) */
+  request: (formVariables?: unknown) => unknown;
+  /** a form route's: its variables are made by its check; a retry of an answered request reads its form for this alone, keeping nothing */
+  formDigest?: () => Promise<unknown>;
+  /** aborts when the client went away: a retry stops waiting for the first request */
+  signal?: AbortSignal;
 }
 
 /** Checks raw variables the way the operation's service reads them; throws its AppError. */
@@ -42,4 +62,6 @@ export interface ServerContext {
   checkVariables?: VariableCheck;
   /** the caller, when the host has already authenticated the request (the REST adapter) */
   user?: AuthUser;
+  /** the REST adapter's route, under the Idempotency-Key it was sent with */
+  idempotentRoute?: IdempotentRoute;
 }

@@ -1,8 +1,9 @@
 import { captionPageSize, keptSegments } from '../exports/plan.js';
-import { requestExport } from '../exports/service.js';
+import { readExportRequest, requestExport } from '../exports/service.js';
 import { toSrt, toVtt } from '../media/render/captions.js';
 import { metaOf, wordsOf } from '../projects/service.js';
 import { exportBody } from '../exports/schemas.js';
+import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
 import { currentUser, type Context } from './context.js';
@@ -67,11 +68,14 @@ builder.prismaObjectFields(ProjectType, (t) => ({
 
 const ExportProjectInput = inputFromSchema('ExportProjectInput', exportBody, 'The fields of POST /v1/projects/{id}/export, all optional');
 
+/** The body of exportProject as the service reads it, against the project; the REST route checks its body with it. */
+export const exportProjectReader = bodyReader((ctx, { id, input }: { id: string | number; input?: unknown }) => readExportRequest(ctx.app, currentUser(ctx).id, String(id), input));
+
 builder.mutationFields((t) => ({
   exportProject: t.field({
     type: ExportStarted,
     description: 'Renders a transcribed project; a size or frame rate left out is the source video\'s',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ExportProjectInput, required: false }) },
-    resolve: (_root, { id, input }, ctx) => requestExport(ctx.app, currentUser(ctx).id, String(id), input ?? {}),
+    resolve: (_root, { id, input }, ctx) => requestExport(ctx.app, currentUser(ctx).id, String(id), input ?? {}, exportProjectReader.kept(ctx)),
   }),
 }));

@@ -1,7 +1,8 @@
-import { createMagicClips, uploadMagicClips } from '../magic-clips/service.js';
+import { createMagicClips, magicClipsKind, uploadMagicClips } from '../magic-clips/service.js';
 import { clipUrls, scoresOf } from '../projects/clip-records.js';
 import { createMagicClipsBody, uploadMagicClipsBody } from '../magic-clips/schemas.js';
 import type { ViralityScores } from '../magic-clips/types.js';
+import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { currentUser, type Context } from './context.js';
 import { inputFromSchema } from './inputs.js';
@@ -59,6 +60,10 @@ async function withQuery(ctx: Context, query: { include?: unknown; select?: unkn
 const CreateMagicClipsInput = inputFromSchema('CreateMagicClipsInput', createMagicClipsBody, 'The fields of POST /v1/projects/magic-clips');
 const UploadMagicClipsInput = inputFromSchema('UploadMagicClipsInput', uploadMagicClipsBody, 'The text fields of POST /v1/projects/magic-clips/upload');
 
+/** The bodies of createMagicClips and uploadMagicClips as the kind reads them (subscription first); the REST routes check theirs with these. */
+export const createMagicClipsReader = bodyReader((ctx, { input }: { input: unknown }) => magicClipsKind.readBody(ctx.app, currentUser(ctx), input, 'url'));
+export const uploadMagicClipsReader = bodyReader((ctx, { input }: { input: unknown }) => magicClipsKind.readBody(ctx.app, currentUser(ctx), input, 'upload'));
+
 builder.mutationFields((t) => ({
   createMagicClips: t.prismaField({
     type: 'Project',
@@ -66,13 +71,13 @@ builder.mutationFields((t) => ({
       'Makes scored vertical clips of a long video on a video platform (a page or a file); needs a clips subscription and costs 1 clip credit, given back when the clips cannot be made for a reason that is not yours',
     authScopes: { clipsSubscription: true },
     args: { input: t.arg({ type: CreateMagicClipsInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createMagicClips(ctx.app, currentUser(ctx), input)),
+    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createMagicClips(ctx.app, currentUser(ctx), input, createMagicClipsReader.kept(ctx))),
   }),
   uploadMagicClips: t.prismaField({
     type: 'Project',
     description: 'Makes scored vertical clips of an uploaded mp4 or mov (multipart request, at most 10 GB and 120 minutes); same rules as createMagicClips',
     authScopes: { clipsSubscription: true },
     args: { input: t.arg({ type: UploadMagicClipsInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadMagicClips(ctx.app, currentUser(ctx), input, await uploadedFile(file))),
+    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadMagicClips(ctx.app, currentUser(ctx), input, await uploadedFile(file), uploadMagicClipsReader.kept(ctx))),
   }),
 }));

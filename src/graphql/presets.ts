@@ -1,5 +1,6 @@
-import { createPresetFromProject, getPreset, listPresets, presetConfigured, updatePreset } from '../presets/service.js';
+import { createPresetFromProject, getPreset, listPresets, presetConfigured, readPresetUpdate, updatePreset } from '../presets/service.js';
 import { updatePresetBody } from '../presets/schemas.js';
+import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
 import { pageArgs, toConnection } from './connections.js';
@@ -44,6 +45,9 @@ export const PresetType = builder.prismaObject('Preset', {
 
 const UpdatePresetInput = inputFromSchema('UpdatePresetInput', updatePresetBody, 'The fields to change, at least one, as in PUT /v1/presets/{id}');
 
+/** The body of updatePreset as the service reads it, against the preset; the REST route checks its body with it. */
+export const updatePresetReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) => readPresetUpdate(ctx.app.db, currentUser(ctx).id, String(id), input));
+
 builder.queryFields((t) => ({
   presets: t.connection(
     {
@@ -67,7 +71,7 @@ builder.mutationFields((t) => ({
     type: 'Preset',
     description: 'Changes some fields of one of your presets; every violated field is reported at once and nothing changes then',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdatePresetInput, required: true }) },
-    resolve: (_query, _root, { id, input }, ctx) => updatePreset(ctx.app.db, currentUser(ctx).id, String(id), input),
+    resolve: (_query, _root, { id, input }, ctx) => updatePreset(ctx.app.db, currentUser(ctx).id, String(id), input, updatePresetReader.kept(ctx)),
   }),
   createPresetFromProject: t.prismaField({
     type: 'Preset',

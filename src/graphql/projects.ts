@@ -1,10 +1,11 @@
 import { PROJECT_STEP_JOB_NAMES } from '../jobs/names.js';
-import { createProject, uploadProject } from '../projects/edit-kind.js';
+import { createProject, editKind, uploadProject } from '../projects/edit-kind.js';
 import { getProject, listProjects, metaOf, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
 import { projectEvent, workAfter, type Progress } from '../projects/state.js';
 import type { ProjectEvent } from '../pubsub.js';
 import { createProjectBody, uploadProjectBody } from '../projects/schemas.js';
+import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
 import { pageArgs, toConnection } from './connections.js';
@@ -164,18 +165,22 @@ builder.queryFields((t) => ({
 const CreateProjectInput = inputFromSchema('CreateProjectInput', createProjectBody, 'The fields of POST /v1/projects');
 const UploadProjectInput = inputFromSchema('UploadProjectInput', uploadProjectBody, 'The text fields of POST /v1/projects/upload');
 
+/** The bodies of createProject and uploadProject as the edit kind reads them; the REST routes check theirs with these. */
+export const createProjectReader = bodyReader((ctx, { input }: { input: unknown }) => editKind.readBody(ctx.app, currentUser(ctx), input, 'url'));
+export const uploadProjectReader = bodyReader((ctx, { input }: { input: unknown }) => editKind.readBody(ctx.app, currentUser(ctx), input, 'upload'));
+
 builder.mutationFields((t) => ({
   createProject: t.prismaField({
     type: 'Project',
     description: 'Creates a project from a public mp4 or mov URL; every violated field is reported at once and nothing is stored then',
     args: { input: t.arg({ type: CreateProjectInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx), input)),
+    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx), input, createProjectReader.kept(ctx))),
   }),
   uploadProject: t.prismaField({
     type: 'Project',
     description: 'Creates a project from an uploaded mp4 or mov file (multipart request); the fields are checked before the file is read',
     args: { input: t.arg({ type: UploadProjectInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx), input, await uploadedFile(file))),
+    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx), input, await uploadedFile(file), uploadProjectReader.kept(ctx))),
   }),
 }));
 

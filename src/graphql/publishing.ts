@@ -1,10 +1,11 @@
 import { PLATFORM_KEYS } from '../catalog/platforms.js';
 import { disconnectProfileAccount, platformStatuses, RETURN_URL_DESCRIPTION, startConnection, type Authorization, type PlatformStatus } from '../publishing/connections.js';
 import { listPublications } from '../publishing/listing.js';
-import { cancelPublication, findPublication, publishProject } from '../publishing/publish.js';
+import { cancelPublication, findPublication, publishProject, readPublish } from '../publishing/publish.js';
 import { publicationEvent, type PublicationEvent } from '../publishing/events.js';
 import { loadPublications, type PostAnalytics, type PostView, type PublicationView } from '../publishing/records.js';
 import { publishBody } from '../publishing/schemas.js';
+import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { currentUser } from './context.js';
 import { inputFromSchema } from './inputs.js';
@@ -113,6 +114,9 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** The body of publishProject as the service reads it, with the project and the profile's accounts; the REST route checks its body with it. */
+export const publishProjectReader = bodyReader((ctx, { projectId, input }: { projectId: string | number; input: unknown }) => readPublish(ctx.app, currentUser(ctx), String(projectId), input));
+
 builder.mutationFields((t) => ({
   publishProject: t.field({
     type: PublicationType,
@@ -121,7 +125,7 @@ builder.mutationFields((t) => ({
     authScopes: { apiPublishing: true },
     args: { projectId: t.arg.id({ required: true }), input: t.arg({ type: PublishInput, required: true }) },
     resolve: async (_root, { projectId, input }, ctx) => {
-      const { publication, status } = await publishProject(ctx.app, currentUser(ctx), String(projectId), input);
+      const { publication, status } = await publishProject(ctx.app, currentUser(ctx), String(projectId), input, publishProjectReader.kept(ctx));
       const [view] = await loadPublications(ctx.app.db, [publication.id]);
       return { ...view, status };
     },

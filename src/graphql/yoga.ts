@@ -39,7 +39,7 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  *    and a refused input field written in the document gets its type's words for it
  *    (results pass the plugins in list order, so what useIdempotency keeps is what the client read);
  *    useIdempotency: a mutation sent with an Idempotency-Key runs once and a retry replays its result,
- *    before useRateLimits so that a replay spends nothing;
+ *    before useRateLimits so that a replay spends nothing; the one layer of both doors (a /v1 POST too);
  *    useRateLimits spends one call per limited root field the operation executes, all or nothing;
  *    useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
  *    useStorableText: text PostgreSQL cannot store (NUL), in any argument, is refused naming its field;
@@ -77,6 +77,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
         responseHeaders: init.responseHeaders ?? new Map(),
         checkVariables: init.checkVariables,
         idempotencyKey: init.request?.headers.get(IDEMPOTENCY_HEADER),
+        idempotentRoute: init.idempotentRoute,
       };
     },
     // in the order of the list above

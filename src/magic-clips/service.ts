@@ -59,7 +59,7 @@ export const magicClipsKind: ProjectKindDef<MagicClipsSettings> = {
 };
 
 /** POST /v1/projects/magic-clips: the source is fetched by the pipeline (a file, or a platform page read by yt-dlp). */
-export const createMagicClips = (app: App, user: AuthUser, body: unknown): Promise<Project> => createFromUrl(app, magicClipsKind, user, body);
+export const createMagicClips = (app: App, user: AuthUser, body: unknown, read?: MagicClipsSettings): Promise<Project> => createFromUrl(app, magicClipsKind, user, body, read);
 
 /**
  * POST /v1/projects/magic-clips/upload: the fields (and the credit) are
@@ -68,4 +68,5 @@ export const createMagicClips = (app: App, user: AuthUser, body: unknown): Promi
  * an mp4 or mov video of at most 120 minutes. A refused or broken upload
  * leaves no project, no file and no debit.
  */
-export const uploadMagicClips = (app: App, user: AuthUser, body: unknown, file: UploadedFile): Promise<Project> => createFromUpload(app, magicClipsKind, user, body, file);
+export const uploadMagicClips = (app: App, user: AuthUser, body: unknown, file: UploadedFile, read?: MagicClipsSettings): Promise<Project> =>
+  createFromUpload(app, magicClipsKind, user, body, file, read);

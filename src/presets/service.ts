@@ -31,12 +31,16 @@ export function listPresets(db: Db, userId: string, page: PageRequest): Promise<
 /**
  * Applies a partial update (PUT /v1/presets/{id}). Every field is checked before
  * anything is written, and every violated field is reported at once; media
- * toggles and musicVolume need the matching saved media.
+ * toggles and musicVolume need the matching saved media. `read` is the update
+ * as readPresetUpdate read it already (the REST check), not read again.
  */
-export async function updatePreset(db: Db, userId: string, id: string, input: unknown): Promise<Preset> {
-  const { preset, data } = await readPresetUpdate(db, userId, id, input);
+export async function updatePreset(db: Db, userId: string, id: string, input: unknown, read?: PresetUpdateRead): Promise<Preset> {
+  const { preset, data } = read ?? (await readPresetUpdate(db, userId, id, input));
   return db.preset.update({ where: { id: preset.id }, data });
 }
+
+/** A preset update as readPresetUpdate read it: handed to updatePreset when the REST check read it already. */
+export type PresetUpdateRead = Awaited<ReturnType<typeof readPresetUpdate>>;
 
 /** One of the user's presets and the update body read against it (NOT_FOUND first, then every violated field). */
 export async function readPresetUpdate(db: Db, userId: string, id: string, input: unknown) {

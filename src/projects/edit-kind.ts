@@ -69,11 +69,12 @@ export const editKind: ProjectKindDef<ProjectSettings> = {
  * unreachable URL or a web page is refused at once), then stores the project
  * and queues its pipeline. Nothing is stored when anything is refused.
  */
-export const createProject = (app: App, user: AuthUser, body: unknown): Promise<Project> => createFromUrl(app, editKind, user, body);
+export const createProject = (app: App, user: AuthUser, body: unknown, read?: ProjectSettings): Promise<Project> => createFromUrl(app, editKind, user, body, read);
 
 /**
  * POST /v1/projects/upload: the fields are checked before a byte of the file is
  * read; the file streams into storage (413 as soon as it passes 2 GB) and is
  * judged by its content. A refused or broken upload leaves no project and no file.
  */
-export const uploadProject = (app: App, user: AuthUser, body: unknown, file: UploadedFile): Promise<Project> => createFromUpload(app, editKind, user, body, file);
+export const uploadProject = (app: App, user: AuthUser, body: unknown, file: UploadedFile, read?: ProjectSettings): Promise<Project> =>
+  createFromUpload(app, editKind, user, body, file, read);

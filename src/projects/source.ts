@@ -31,10 +31,11 @@ export interface UploadedFile {
 /**
  * A project of `kind` from a URL: every rule checked (and the URL reached,
  * for a kind that reaches it at once), then the project stored with its cost
- * and its pipeline queued. Nothing is stored when anything is refused.
+ * and its pipeline queued. Nothing is stored when anything is refused. `read`
+ * is the body as kind.readBody read it already (the REST check), not read again.
  */
-export async function createFromUrl<S extends CreationSettings>(app: App, kind: ProjectKindDef<S>, user: AuthUser, body: unknown): Promise<Project> {
-  const settings = await kind.readBody(app, user, body, 'url');
+export async function createFromUrl<S extends CreationSettings>(app: App, kind: ProjectKindDef<S>, user: AuthUser, body: unknown, read?: S): Promise<Project> {
+  const settings = read ?? (await kind.readBody(app, user, body, 'url'));
   await kind.checkUrl?.(app, settings);
   return store(app, kind, user.id, settings, crypto.randomUUID());
 }
@@ -45,10 +46,10 @@ export async function createFromUrl<S extends CreationSettings>(app: App, kind: 
  * storage (413 once past the kind's maxBytes) and is judged by its content. A
  * refused or broken upload leaves no project, no file and no debit.
  */
-export async function createFromUpload<S extends CreationSettings>(app: App, kind: ProjectKindDef<S>, user: AuthUser, body: unknown, file: UploadedFile): Promise<Project> {
+export async function createFromUpload<S extends CreationSettings>(app: App, kind: ProjectKindDef<S>, user: AuthUser, body: unknown, file: UploadedFile, read?: S): Promise<Project> {
   let settings: S;
   try {
-    settings = await kind.readBody(app, user, body, 'upload');
+    settings = read ?? (await kind.readBody(app, user, body, 'upload'));
   } catch (e) {
     file.stream.resume(); // the answer goes out now; the rest of the body is not wanted
     throw e;

@@ -48,10 +48,11 @@ const isEditable = (p: Pick<Project, 'status' | 'transcript'>) => p.status === '
 /** The row changed between our read and our write (another update, an export starting): read again. */
 class Raced extends Error {}
 
-export async function updateProject(app: App, userId: string, projectId: string, body: unknown): Promise<UpdateResult> {
+/** `read` is the body as readProjectUpdate read it already (the REST check): the first attempt takes it; a raced one reads again. */
+export async function updateProject(app: App, userId: string, projectId: string, body: unknown, read?: ProjectUpdateRead): Promise<UpdateResult> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await updateOnce(app, userId, projectId, body);
+      return await updateOnce(app, userId, projectId, body, attempt === 1 ? read : undefined);
     } catch (e) {
       if (!(e instanceof Raced)) throw e;
       if (attempt === 3) throw badRequest('The project changed while it was being updated; send the update again');
@@ -65,8 +66,10 @@ export async function readProjectUpdate(app: App, userId: string, projectId: str
   return { project, ...(await readUpdateBody(app, userId, project, input)) };
 }
 
-async function updateOnce(app: App, userId: string, projectId: string, input: unknown): Promise<UpdateResult> {
-  const { project, body, words, hookTitle, music, items } = await readProjectUpdate(app, userId, projectId, input);
+export type ProjectUpdateRead = Awaited<ReturnType<typeof readProjectUpdate>>;
+
+async function updateOnce(app: App, userId: string, projectId: string, input: unknown, read?: ProjectUpdateRead): Promise<UpdateResult> {
+  const { project, body, words, hookTitle, music, items } = read ?? (await readProjectUpdate(app, userId, projectId, input));
   const { removeSilencePace, removeBadTakes, disableCaptions, captionPositionY, captionPositionX } = body;
   const current = wordsOf(project);
 

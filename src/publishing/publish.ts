@@ -58,7 +58,9 @@ async function profileFor(app: App, userId: string, profileId: string | undefine
  * Reads and checks a publish body against the caller's project and profile;
  * throws the first class of problem found, with every problem of that class.
  */
-export async function readPublish(app: App, user: AuthUser, projectId: string, input: unknown, now = new Date()): Promise<ReadPublish & { project: Project }> {
+export type PublishRead = ReadPublish & { project: Project };
+
+export async function readPublish(app: App, user: AuthUser, projectId: string, input: unknown, now = new Date()): Promise<PublishRead> {
   // the plan first, whichever door: the REST check reads the body before GraphQL's scope runs
   if (!user.apiPublishing) throw forbidden(NO_API_PUBLISHING);
   const project = await getProject(app, user.id, projectId);
@@ -103,9 +105,9 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
   return { body: body!, platforms: platformsSent, profileId: profileId!, scheduledFor, accounts, project };
 }
 
-/** Publishes (or schedules) a read request: credits, rows and jobs. */
-export async function publishProject(app: App, user: AuthUser, projectId: string, input: unknown): Promise<PublishAnswer> {
-  const read = await readPublish(app, user, projectId, input);
+/** Publishes (or schedules) a read request: credits, rows and jobs. `checked` is the body as readPublish read it already (the REST check). */
+export async function publishProject(app: App, user: AuthUser, projectId: string, input: unknown, checked?: PublishRead): Promise<PublishAnswer> {
+  const read = checked ?? (await readPublish(app, user, projectId, input));
   const cost = API_CREDITS_PER_POST * read.platforms.length;
   const id = newPublicationId();
   const scheduled = read.scheduledFor !== null;

@@ -102,6 +102,54 @@ describe('POST /v1/projects', () => {
     expect(t.body.userThemeId).toBe(themeId);
   });
 
+  it('reads its body once: the preset, theme and library look-ups of one request are the ones the service alone makes through GraphQL', async () => {
+    const db = app.runtime.app.db;
+    const counted = ['preset', 'userTheme', 'userMedia', 'musicTrack'];
+    const calls: string[] = [];
+    // every read of the models a creation body refers to, counted as the domain makes it
+    const model = (name: string, delegate: object) =>
+      new Proxy(delegate, {
+        get: (t, m) => {
+          const v = Reflect.get(t, m);
+          return typeof v === 'function' && typeof m === 'string' && /^find/.test(m) ? (...a: unknown[]) => (calls.push(`${name}.${m}`), v.apply(t, a)) : v;
+        },
+      });
+    const lookups = async (send: () => Promise<{ status: number }>) => {
+      calls.length = 0;
+      const r = await send();
+      return { status: r.status, body: (r as { body?: unknown }).body, calls: [...calls].sort() };
+    };
+    app.runtime.app.db = new Proxy(db, {
+      get: (t, p) => {
+        const v = Reflect.get(t, p);
+        if (typeof p === 'string' && counted.includes(p)) return model(p, v as object);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+    try {
+      for (const extra of [{ presetId }, { userThemeId: themeId, music: { userMediaId: audioId, volume: 40 }, items: [{ type: 'user-media', userMediaId: videoId, startTime: 0, endTime: 1, layout: 'cover' }] }]) {
+        // a source that fails at once in the pipeline: these projects leave no work behind for the tests after this one
+        const json = body({ ...extra, autoRender: false, videoUrl: files.url('noise.bin') });
+        const rest = await lookups(() => request(app, 'POST', '/v1/projects', { key: user.key, json }));
+        const graphql = await lookups(() => gql(app, user.key, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }', { input: json }));
+        expect(rest.status, JSON.stringify(rest)).toBe(201);
+        expect(graphql.status).toBe(200);
+        expect(rest.calls.length).toBeGreaterThan(0);
+        expect(rest.calls).toEqual(graphql.calls);
+        if ('presetId' in extra) expect(rest.calls.filter((c) => c.startsWith('preset.'))).toEqual(['preset.findFirst']);
+      }
+      // an upload's fields, sent before its file, are read once too
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ title: 'Once', language: 'en', presetId })) form.append(k, v);
+      form.append('file', new Blob([new Uint8Array(await fs.readFile(fx.talk))], { type: 'video/mp4' }), 'talk.mp4');
+      const upload = await lookups(() => request(app, 'POST', '/v1/projects/upload', { key: user.key, body: form }));
+      expect(upload.status).toBe(201);
+      expect(upload.calls.filter((c) => c.startsWith('preset.'))).toEqual(['preset.findFirst']);
+    } finally {
+      app.runtime.app.db = db;
+    }
+  });
+
   it('an AI edit template applies its bundle', async () => {
     const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: body({ aiEditTemplate: 'ai_template_c', dictionary: ['Acme'] }) });
     expect(r.status).toBe(201);

@@ -1,4 +1,5 @@
 // A mutation sent with an Idempotency-Key header runs once: a retry replays its result.
+// The one idempotency layer of both doors: a /v1 POST runs its operation through here too.
 import {
   GraphQLError,
   Kind,
@@ -29,6 +30,13 @@ interface KeptResult {
  * ...) is kept and replayed like a success. Not kept, so a retry runs again:
  * 401, 429, and a result with an internal error. The key is scoped to the user
  * and to the mutation's root fields; queries and subscriptions ignore it.
+ *
+ * A /v1 route (ctx.idempotentRoute) keeps the scope and fingerprint of its HTTP
+ * request (`POST /v1/projects`; path parameters, query and body), and its
+ * answer is made again from the kept result, as from a first one. A form
+ * route's variables are made by its check, after this plugin: its fingerprint
+ * is known once that check has read the form, and a retry of an answered
+ * request reads its form for its digest alone.
  */
 export function useIdempotency(): Plugin<Context> {
   return {
@@ -46,16 +54,26 @@ export function useIdempotency(): Plugin<Context> {
         return;
       }
       const fields = rootFields(document, op.selectionSet);
-      const scope = { userId: ctx.user.id, operation: `mutation ${[...new Set(fields.map((f) => f.name.value))].sort().join(' ')}`, key };
+      const route = ctx.idempotentRoute;
+      const scope = { userId: ctx.user.id, operation: route?.operation ?? `mutation ${[...new Set(fields.map((f) => f.name.value))].sort().join(' ')}`, key };
       const variables = args.variableValues ?? {};
       const uploads = findUploads(variables);
-      const request = (vars: unknown) => ({ query: print(document), operationName: args.operationName ?? null, variables: vars });
-      const known = uploads.length ? null : fingerprintOf(request(variables));
+      const request = route?.request ?? ((vars: unknown) => ({ query: print(document), operationName: args.operationName ?? null, variables: vars }));
+      const known = uploads.length || route?.formDigest ? null : fingerprintOf(request(variables));
 
-      const claim = await claimKey<KeptResult>(ctx.app.db, scope, known, { log: ctx.log });
+      let claim;
+      try {
+        claim = await claimKey<KeptResult>(ctx.app.db, scope, known, { log: ctx.log, signal: route?.signal });
+      } catch (e) {
+        // the client went away while a first request held the key
+        if (!isAppError(e)) throw e;
+        setResultAndStopExecution({ errors: [e] });
+        return;
+      }
       if (claim.kind !== 'owner') {
         // an upload's fingerprint needs its file: read it, keeping nothing
-        const fingerprint = claim.kind === 'reused' ? null : (known ?? fingerprintOf(request(withDigests(variables, await drainUploads(uploads)))));
+        const digested = async () => (route?.formDigest ? route.formDigest() : withDigests(variables, await drainUploads(uploads)));
+        const fingerprint = claim.kind === 'reused' ? null : (known ?? fingerprintOf(request(await digested())));
         if (claim.kind === 'reused' || fingerprint !== claim.fingerprint) {
           setResultAndStopExecution(refusal(reusedKey()));
           return;
@@ -65,7 +83,16 @@ export function useIdempotency(): Plugin<Context> {
         return;
       }
 
-      const hashed = uploads.length ? hashUploads(uploads) : null;
+      let hashed = uploads.length ? hashUploads(uploads) : null;
+      const check = ctx.checkVariables;
+      if (route?.formDigest && check) {
+        // a form's file is hashed as the operation reads it, once its check has made the variables
+        ctx.checkVariables = async (c, vars) => {
+          const read = await check(c, vars);
+          hashed = hashUploads(findUploads(vars));
+          return read;
+        };
+      }
       return {
         async onExecuteDone({ result }) {
           try {

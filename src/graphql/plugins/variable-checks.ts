@@ -9,7 +9,9 @@ import type { Context } from '../context.js';
  * the domain's own reading before GraphQL coerces them into the typed inputs,
  * after authentication and rate limits as a resolver's check would be: so a body
  * of wrong types is still refused whole, every violated field in the service's
- * words, and a body that passes is one the typed inputs take as it is.
+ * words, and a body that passes is one the typed inputs take as it is. The
+ * check is the operation's body reader (body-reads.ts): what it read stays on
+ * the context, and the resolver hands it to the service, which reads no more.
  */
 export function useVariableChecks(): Plugin<Context> {
   return {
