@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Upload } from 'graphql-upload-ts';
 import crypto from 'node:crypto';
 import { AppError } from '../src/errors.js';
+import { REPLAYED_HEADER } from '../src/idempotency/keys.js';
 import type { IdempotentRoute } from '../src/graphql/context.js';
 import { withDigests, type UploadDigest } from '../src/idempotency/fingerprint.js';
 import type { Route } from './route.js';
@@ -22,6 +23,7 @@ export function idempotentRoute(r: Route, req: FastifyRequest, reply: FastifyRep
     operation: `${r.method} ${r.url}`,
     request: form ? request : () => request(req.body ?? null),
     signal: whileConnected(reply),
+    replayHttp: ({ status, headers, body }) => void reply.code(status).headers(headers).header(REPLAYED_HEADER, 'true').send(body),
     ...(form && {
       // this request's form, read for its fingerprint only: the file is hashed, not kept
       async formDigest() {

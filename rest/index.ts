@@ -39,6 +39,8 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
         withHeaders();
         await form?.release();
       }
+      // an answer an earlier version kept as HTTP went out as it was (idempotency.ts)
+      if (reply.sent) return reply;
       const status = typeof r.status === 'function' ? r.status(data) : (r.status ?? 200);
       return reply.code(status).send(await r.respond(data, req, reply));
     };

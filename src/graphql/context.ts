@@ -38,7 +38,23 @@ export interface IdempotentRoute {
   formDigest?: () => Promise<unknown>;
   /** aborts when the client went away: a retry stops waiting for the first request */
   signal?: AbortSignal;
+  /**
+   * Sends again an answer that the REST door kept as HTTP (its status, headers and body) before
+   * one layer kept both doors' results: a retry of such a request, within its key's day, is
+   * answered as it was then rather than run again.
+   */
+  replayHttp?: (answer: KeptHttpAnswer) => void;
 }
+
+/** An answer kept as the REST door sent it. */
+export interface KeptHttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const isKeptHttpAnswer = (kept: unknown): kept is KeptHttpAnswer =>
+  typeof kept === 'object' && kept !== null && typeof (kept as KeptHttpAnswer).body === 'string' && typeof (kept as KeptHttpAnswer).status === 'number';
 
 /** Checks raw variables the way the operation's service reads them; throws its AppError. */
 export type VariableCheck = (ctx: Context, variables: Record<string, unknown>) => unknown;

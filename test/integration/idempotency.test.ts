@@ -118,6 +118,22 @@ describe('Idempotency-Key on the POSTs of /v1', () => {
     expect(media.hits(video)).toBe(1);
   });
 
+  it('an answer kept as HTTP before one layer kept both doors is replayed as it was sent', async () => {
+    const key = newKey();
+    const body = { url: media.url(`/kept-${key}.png`) };
+    const first = await post('/v1/user-media', user.key, key, body);
+    expect(first.status).toBe(201);
+    // the row as the REST door of an earlier version kept it: the status, the headers, the body's text
+    const earlier = { status: 201, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ userMediaId: 'kept-then' }) };
+    await db().idempotencyKey.updateMany({ where: { userId: user.id, key }, data: { response: earlier } });
+    const count = await mediaCount();
+    const again = await post('/v1/user-media', user.key, key, body);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ userMediaId: 'kept-then' });
+    expect(replayed(again)).toBe('true');
+    expect(await mediaCount()).toBe(count);
+  });
+
   it('the same key with another body is 400 VALIDATION_ERROR on Idempotency-Key, and nothing is done', async () => {
     const key = newKey();
     const first = await post('/v1/user-media', user.key, key, { url: media.url(`/a-${key}.bin`) });

@@ -15,7 +15,7 @@ import type { Plugin } from 'graphql-yoga';
 import { isAppError, type AppError } from '../../errors.js';
 import { drainUploads, findUploads, fingerprintOf, hashUploads, withDigests } from '../../idempotency/fingerprint.js';
 import { claimKey, keepsAnswer, readIdempotencyKey, REPLAYED_HEADER, reusedKey } from '../../idempotency/keys.js';
-import type { Context } from '../context.js';
+import { isKeptHttpAnswer, type Context } from '../context.js';
 
 /** A result as kept: `data` and the errors as a client reads them. */
 interface KeptResult {
@@ -76,6 +76,11 @@ export function useIdempotency(): Plugin<Context> {
         const fingerprint = claim.kind === 'reused' ? null : (known ?? fingerprintOf(request(await digested())));
         if (claim.kind === 'reused' || fingerprint !== claim.fingerprint) {
           setResultAndStopExecution(refusal(reusedKey()));
+          return;
+        }
+        if (route?.replayHttp && isKeptHttpAnswer(claim.answer)) {
+          route.replayHttp(claim.answer);
+          setResultAndStopExecution({ data: null });
           return;
         }
         ctx.responseHeaders.set(REPLAYED_HEADER, 'true');
