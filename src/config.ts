@@ -233,6 +233,9 @@ export function childEnv(defaults: Record<string, string> = {}, env: NodeJS.Proc
   return out;
 }
 
+/** WHISPER_MODEL_BASE_URL alone, for `npm run model --dir`, which needs none of the service's other settings. */
+export const whisperModelBaseUrl = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.WHISPER_MODEL_BASE_URL || undefined;
+
 /** The folders this process looks for programs in (PATH): the runner's default when a program gets no environment of its own. */
 export const programSearchPath = (env: NodeJS.ProcessEnv = process.env): string => env.PATH ?? '';
 
@@ -275,7 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     production: isProduction(env),
     searchPath: env.PATH ?? '',
-    whisper: { model: env.WHISPER_MODEL || undefined, modelBaseUrl: env.WHISPER_MODEL_BASE_URL || undefined },
+    whisper: { model: env.WHISPER_MODEL || undefined, modelBaseUrl: whisperModelBaseUrl(env) },
     ytdlpPath: env.YTDLP_PATH || 'yt-dlp',
     openai: {
       baseUrl: env.OPENAI_BASE_URL || undefined,

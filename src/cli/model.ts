@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, whisperModelBaseUrl } from '../config.ts';
 import { downloadWhisperModel, WHISPER_MODELS } from '../media/transcription/whisper-models.ts';
 
 const list = WHISPER_MODELS.map((m) => `  ${m.name.padEnd(14)} ${m.size}`).join('\n');
@@ -33,12 +33,12 @@ async function main(): Promise<number> {
     process.stderr.write(`unknown model "${name}"\n${usage}`);
     return 2;
   }
-  const config = loadConfig();
-  const dir = path.resolve(parsed.values.dir ?? path.join(config.dataDir, 'models'));
+  // with --dir the service's settings are not needed, nor checked: only the mirror is read
+  const dir = path.resolve(parsed.values.dir ?? path.join(loadConfig().dataDir, 'models'));
   let shown = -1;
   const result = await downloadWhisperModel(name, {
     dir,
-    baseUrl: config.whisper.modelBaseUrl,
+    baseUrl: whisperModelBaseUrl(),
     onProgress(received, total) {
       const tenth = total ? Math.floor((received / total) * 10) : Math.floor(received / 50_000_000);
       if (tenth === shown) return;

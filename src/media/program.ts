@@ -57,7 +57,7 @@ export interface ProgramOptions {
 export interface ProgramResult {
   /** what the program wrote on stdout, when collected ('' otherwise) */
   stdout: string;
-  /** the last STDERR_TAIL characters it wrote on stderr */
+  /** the last STDERR_TAIL characters it wrote on stderr, with what `redact` hides taken out */
   stderr: string;
 }
 
