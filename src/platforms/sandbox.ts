@@ -17,8 +17,10 @@
  *   [sandbox:no-metrics]    the post's metrics cannot be read (its sync fails)
  */
 import crypto from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { PlatformError, type ConnectedAccount, type OutgoingPost, type PlatformConnector, type PostMetrics } from './types.js';
+import { jsonColumn } from '../db/json.js';
+import { PlatformError, postContentColumn, type ConnectedAccount, type OutgoingPost, type PlatformConnector, type PostMetrics } from './types.js';
 
 export const SANDBOX_CONNECTOR = 'sandbox';
 
@@ -65,6 +67,12 @@ export interface SandboxCredentials {
   since: string;
 }
 
+/** SocialAccount.credentials: written for sandbox accounts alone; null for an account a platform connector connected */
+export const sandboxCredentialsColumn = jsonColumn<SandboxCredentials | null>(
+  'SocialAccount.credentials',
+  z.looseObject({ followers: z.number(), since: z.string() }).nullable(),
+);
+
 /** An account's followers: those it was connected with, plus a daily gain drawn from its id. */
 export function sandboxFollowers(accountId: string, credentials: SandboxCredentials, now: Date): number {
   const days = Math.max(0, now.getTime() - Date.parse(credentials.since)) / 86_400_000;
@@ -105,7 +113,7 @@ export function createSandboxConnector({ db, delayMs, now = () => new Date() }: 
       const row = await db.sandboxUpload.update({ where: { ref }, data: { checks: { increment: 1 } } }).catch(() => null);
       if (!row) throw new PlatformError('bad_request', `the sandbox has no upload ${ref}`);
       const post = await db.post.findUnique({ where: { id: row.postId }, select: { content: true } });
-      const markers = sandboxMarkers((post?.content ?? {}) as Record<string, unknown>);
+      const markers = sandboxMarkers(post ? postContentColumn.read(post.content) : {});
       if (markers.has('flaky') && row.checks === 1) throw new PlatformError('retry', `the sandbox ${account.platform} platform is busy ([sandbox:flaky])`, 0);
       const waited = now().getTime() - row.createdAt.getTime();
       return waited >= delayMs ? { state: 'ready' } : { state: 'pending', checkAfterMs: delayMs - waited };
@@ -123,7 +131,7 @@ export function createSandboxConnector({ db, delayMs, now = () => new Date() }: 
       const row = await db.sandboxUpload.findUnique({ where: { platformPostId } });
       if (!row?.publishedAt) throw new PlatformError('bad_request', `the sandbox has no post ${platformPostId}`);
       const post = await db.post.findUnique({ where: { id: row.postId }, select: { content: true } });
-      if (sandboxMarkers((post?.content ?? {}) as Record<string, unknown>).has('no-metrics')) {
+      if (sandboxMarkers(post ? postContentColumn.read(post.content) : {}).has('no-metrics')) {
         throw new PlatformError('retry', 'the sandbox cannot read this post\'s metrics ([sandbox:no-metrics])');
       }
       return sandboxMetrics(platformPostId, now().getTime() - row.publishedAt.getTime());
