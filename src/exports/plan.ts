@@ -13,10 +13,10 @@ import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/rend
 import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
 import { localFiles, type LocalFiles } from '../storage/storage.js';
-import { badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
+import { badTakesColumn, badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf } from '../projects/service.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
-import type { Item, Music } from '../projects/references.js';
+import { hookTitleColumn, itemsColumn, musicColumn } from '../projects/references.js';
 
 /** A magic zoom: a 12 % punch-in held for this long at a sentence start. */
 const ZOOM_SCALE = 1.12;
@@ -114,7 +114,7 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
   if (!project.removeBadTakes || storedBadTakes(project)) return project;
   const badTakes = await detectBadTakes(app, words);
   // the transcript cannot change meanwhile: an exporting project is not editable
-  await app.db.project.update({ where: { id: project.id }, data: { badTakes: badTakes as unknown as Prisma.InputJsonValue } });
+  await app.db.project.update({ where: { id: project.id }, data: { badTakes: badTakesColumn.write(badTakes) } });
   return { ...project, badTakes: badTakes as unknown as Prisma.JsonValue };
 }
 
@@ -132,7 +132,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const keep = await keptSegments(project, words, meta.duration, fps);
 
   const { template, theme } = await captionLookOf(app, project);
-  const hookSetting = project.hookTitle as { text?: string; template?: string; top?: number; size?: number } | null;
+  const hookSetting = hookTitleColumn.read(project.hookTitle);
   const hook: HookTitle | null = hookSetting
     ? {
         // the text given, or one the hook writer derives from the transcript
@@ -187,7 +187,7 @@ async function inputFile(files: LocalFiles, key: string, what: string): Promise<
 
 /** Items on the output timeline: ready library files and generated B-roll clips. */
 async function itemOverlays(app: App, project: Project, keep: Segment[], files: LocalFiles): Promise<RenderOverlay[]> {
-  const items = (Array.isArray(project.items) ? project.items : []) as unknown as Array<Item & { clipKey?: string }>;
+  const items = itemsColumn.read(project.items) ?? [];
   const ids = items.flatMap((i) => (i.type === 'user-media' ? [i.userMediaId] : []));
   const media = ids.length
     ? await app.db.userMedia.findMany({ where: { id: { in: ids }, userId: project.userId, status: 'ready' }, select: { id: true, type: true, storageKey: true } })
@@ -214,7 +214,7 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
 }
 
 async function musicInput(app: App, project: Project, files: LocalFiles) {
-  const music = project.music as unknown as Music | null;
+  const music = musicColumn.read(project.music);
   if (!music) return null;
   const key =
     music.source === 'library'

@@ -2,7 +2,8 @@ import { PROJECT_STEP_JOB_NAMES } from '../jobs/names.js';
 import { createProject, editKind, uploadProject } from '../projects/edit-kind.js';
 import { getProject, listProjects, metaOf, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
-import { projectEvent, workAfter, type Progress } from '../projects/state.js';
+import { progressColumn, projectEvent, workAfter, type Progress } from '../projects/state.js';
+import { itemsColumn, musicColumn } from '../projects/references.js';
 import type { ProjectEvent } from '../pubsub.js';
 import { createProjectBody, uploadProjectBody } from '../projects/schemas.js';
 import { bodyReader } from './body-reads.js';
@@ -74,15 +75,16 @@ export const ProjectType = builder.prismaObject('Project', {
       type: 'JSON',
       nullable: true,
       resolve: (p) => {
-        if (!p.music || typeof p.music !== 'object') return null;
-        const { source: _source, ...music } = p.music as Record<string, unknown>;
+        const stored = musicColumn.read(p.music);
+        if (!stored) return null;
+        const { source: _source, ...music } = stored;
         return music;
       },
     }),
     items: t.field({
       type: 'JSON',
       nullable: true,
-      resolve: (p) => (Array.isArray(p.items) ? p.items.map((i) => stripInternal(i as Record<string, unknown>)) : null),
+      resolve: (p) => itemsColumn.read(p.items)?.map(stripInternal) ?? null,
     }),
     dictionary: t.exposeStringList('dictionary'),
     transcriptionStatus: t.exposeString('transcriptionStatus', { nullable: true, description: 'PROCESSING, COMPLETED or FAILED' }),
@@ -96,7 +98,7 @@ export const ProjectType = builder.prismaObject('Project', {
       },
     }),
     words: t.field({ type: [WordType], nullable: true, resolve: (p) => wordsOf(p) }),
-    progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => (p.progress as Progress | null) ?? null }),
+    progress: t.field({ type: ProgressType, nullable: true, resolve: (p) => progressColumn.read(p.progress) }),
     jobId: t.loadable({
       type: 'ID',
       nullable: true,

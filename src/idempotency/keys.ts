@@ -6,6 +6,7 @@
  * any other one with the same user, operation and key waits for its answer.
  */
 import type { Db, Prisma } from '../db/client.js';
+import { anyJson, jsonColumn } from '../db/json.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { fieldError, type AppError } from '../errors.js';
 
@@ -102,7 +103,7 @@ export async function claimKey<T>(db: Db, scope: KeyScope, fingerprint: string |
       continue;
     }
     if (fingerprint && row.requestHash && row.requestHash !== fingerprint) return { kind: 'reused' };
-    if (row.statusCode !== null) return { kind: 'done', fingerprint: row.requestHash, answer: fromStored(row.response) as T };
+    if (row.statusCode !== null) return { kind: 'done', fingerprint: row.requestHash, answer: fromStored(responseColumn.read(row.response)) as T };
     if (!row.lockedUntil || row.lockedUntil.getTime() < Date.now()) {
       // its request stopped renewing the lease: that process is gone, the work is this request's now
       const { count } = await db.idempotencyKey.updateMany({
@@ -121,6 +122,9 @@ export async function claimKey<T>(db: Db, scope: KeyScope, fingerprint: string |
 
 const leaseEnd = () => new Date(Date.now() + IDEMPOTENCY_LEASE_MS);
 
+/** IdempotencyKey.response: an answer as JSON holds it, null while its request runs; what answer it is, its operation knows */
+export const responseColumn = jsonColumn('IdempotencyKey.response', anyJson);
+
 /** The key under which an answer is kept as its JSON text. */
 const AS_TEXT = 'jsonText';
 
@@ -133,7 +137,8 @@ const AS_TEXT = 'jsonText';
 function storable(answer: unknown): Prisma.InputJsonValue {
   const text = JSON.stringify(answer);
   // JSON.stringify escapes NUL as \u0000 and an unpaired surrogate as \udXXX (paired ones it writes as they are)
-  return (/\\u0000|\\ud[89a-f]/i.test(text) ? { [AS_TEXT]: text } : answer) as Prisma.InputJsonValue;
+  // else the answer as JSON makes it, which is what Prisma would have stored of the answer itself
+  return responseColumn.write(/\\u0000|\\ud[89a-f]/i.test(text) ? { [AS_TEXT]: text } : JSON.parse(text));
 }
 
 function fromStored(value: unknown): unknown {

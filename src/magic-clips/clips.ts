@@ -9,8 +9,10 @@
  * end and the project's) ends the project in its place.
  */
 import { createReadStream } from 'node:fs';
+import { z } from 'zod';
 import type { App } from '../app.js';
-import type { MagicClip, Prisma, Project } from '../generated/prisma/client.ts';
+import type { MagicClip, Project } from '../generated/prisma/client.ts';
+import { jsonColumn } from '../db/json.js';
 import type { LongJobContext } from '../jobs/context.js';
 import { inWorkDir } from '../jobs/work-dir.js';
 import { fail, move } from '../projects/lifecycle.js';
@@ -21,6 +23,17 @@ import { cropPathOf } from './crop-path.js';
 import { trackFaces } from './face-track.js';
 import { CLIP_SIZE, renderClip } from './render.js';
 import type { CropPath } from './types.js';
+
+/** MagicClip.cropPath: the face analysis of the clip's window, `{ none: true }` when it found no face, null before it ran */
+export const cropPathColumn = jsonColumn<CropPath | { none: true } | null>(
+  'MagicClip.cropPath',
+  z
+    .union([
+      z.looseObject({ none: z.literal(true) }),
+      z.looseObject({ width: z.number(), height: z.number(), keys: z.array(z.looseObject({ t: z.number(), x: z.number(), y: z.number() })) }),
+    ])
+    .nullable(),
+);
 
 /** Frames a second the face analysis samples. */
 export const FACE_SAMPLE_FPS = 3;
@@ -75,8 +88,8 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
 /** The clip's crop path: analysed once (faceTracking) and kept; null when the project does without, or no face was found. */
 async function cropFor(app: App, project: Project, clip: MagicClip, source: () => Promise<string>, ctx: LongJobContext): Promise<CropPath | null> {
   if (!project.faceTracking) return null;
-  const stored = clip.cropPath as unknown as (CropPath & { none?: boolean }) | null;
-  if (stored) return stored.none ? null : stored;
+  const stored = cropPathColumn.read(clip.cropPath);
+  if (stored) return 'none' in stored ? null : stored;
   const meta = metaOf(project)!;
   const duration = clip.endTime - clip.startTime;
   const t0 = performance.now();
@@ -89,7 +102,7 @@ async function cropFor(app: App, project: Project, clip: MagicClip, source: () =
   await ctx.touch(0);
   const found = faces > 0;
   const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect: CLIP_SIZE.width / CLIP_SIZE.height, duration }) : null;
-  await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: (path ?? { none: true }) as unknown as Prisma.InputJsonValue } });
+  await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: cropPathColumn.write(path ?? { none: true }) } });
   return path;
 }
 

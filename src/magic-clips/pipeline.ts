@@ -8,11 +8,12 @@
  * The project stays `processing` until its clips have ended (SPEC.md).
  */
 import type { App } from '../app.js';
-import type { Prisma, Project } from '../generated/prisma/client.ts';
+import type { Project } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
 import { JOB_NAMES } from '../jobs/names.js';
 import { extractAudio } from '../media/transcription/audio.js';
 import { fail } from '../projects/lifecycle.js';
+import { viralityScoresColumn } from '../projects/clip-records.js';
 import { wordsOf, type VideoMeta } from '../projects/service.js';
 import { pipelineFailed, withTranscribedSource } from '../projects/source.js';
 import { progressReporter } from '../projects/state.js';
@@ -112,7 +113,7 @@ async function chooseClips(app: App, project: Project, meta: VideoMeta, words: W
         startTime: m.start,
         endTime: m.end,
         duration: Math.round((m.end - m.start) * 1000) / 1000,
-        viralityScores: m.scores as unknown as Prisma.InputJsonValue,
+        viralityScores: viralityScoresColumn.write(m.scores),
       })),
     });
   });

@@ -17,8 +17,10 @@
  *   [sandbox:no-metrics]    the post's metrics cannot be read (its sync fails)
  */
 import crypto from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { PlatformError, type ConnectedAccount, type PlatformConnector, type PlatformErrorKind, type PostMetrics } from './types.js';
+import { jsonColumn } from '../db/json.js';
+import { PlatformError, postContentColumn, type ConnectedAccount, type PlatformConnector, type PlatformErrorKind, type PostMetrics } from './types.js';
 
 export const SANDBOX_CONNECTOR = 'sandbox';
 
@@ -64,6 +66,12 @@ export interface SandboxCredentials {
   followers: number;
   since: string;
 }
+
+/** SocialAccount.credentials: written for sandbox accounts alone; null for an account a platform connector connected */
+export const sandboxCredentialsColumn = jsonColumn<SandboxCredentials | null>(
+  'SocialAccount.credentials',
+  z.looseObject({ followers: z.number(), since: z.string() }).nullable(),
+);
 
 /** An account's followers: those it was connected with, plus a daily gain drawn from its id. */
 export function sandboxFollowers(accountId: string, credentials: SandboxCredentials, now: Date): number {
@@ -121,7 +129,7 @@ export function createSandboxConnector({ db, delayMs, now = () => new Date() }: 
       const row = await db.sandboxUpload.update({ where: { ref }, data: { checks: { increment: 1 } } }).catch(() => null);
       if (!row) throw noUpload(ref);
       const post = await db.post.findUnique({ where: { id: row.postId }, select: { content: true } });
-      const markers = sandboxMarkers((post?.content ?? {}) as Record<string, unknown>);
+      const markers = sandboxMarkers(post ? postContentColumn.read(post.content) : {});
       if (markers.has('flaky') && row.checks === 1) throw markerFailure('flaky', account.platform);
       const waited = now().getTime() - row.createdAt.getTime();
       return waited >= delayMs ? { state: 'ready' } : { state: 'pending', checkAfterMs: delayMs - waited };
@@ -139,7 +147,7 @@ export function createSandboxConnector({ db, delayMs, now = () => new Date() }: 
       const row = await db.sandboxUpload.findUnique({ where: { platformPostId } });
       if (!row?.publishedAt) throw new PlatformError('bad_request', `the sandbox has no post ${platformPostId}`);
       const post = await db.post.findUnique({ where: { id: row.postId }, select: { content: true } });
-      if (sandboxMarkers((post?.content ?? {}) as Record<string, unknown>).has('no-metrics')) throw markerFailure('no-metrics', account.platform);
+      if (sandboxMarkers(post ? postContentColumn.read(post.content) : {}).has('no-metrics')) throw markerFailure('no-metrics', account.platform);
       return sandboxMetrics(platformPostId, now().getTime() - row.publishedAt.getTime());
     },
 

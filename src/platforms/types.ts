@@ -8,7 +8,9 @@
  * src/platforms/http.ts) and the connector's table of its platform's codes.
  */
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { PlatformKey } from '../catalog/platforms.js';
+import { jsonColumn } from '../db/json.js';
 
 /** The account a connector acts for. */
 export interface ConnectedAccount {
@@ -50,6 +52,14 @@ export interface OutgoingPost {
   progress: Record<string, unknown> | null;
   saveProgress(progress: Record<string, unknown>): Promise<void>;
 }
+
+// Each connector reads its own shape of these (its platform member of the publish body, its
+// own progress), so the columns hold a JSON object and no more is checked here.
+const connectorObject = z.record(z.string(), z.json());
+/** Post.content: the platform member of the publish body */
+export const postContentColumn = jsonColumn<Record<string, unknown>>('Post.content', connectorObject);
+/** Post.progress: what the connector saved of an attempt under way, null before it saves any */
+export const postProgressColumn = jsonColumn<Record<string, unknown> | null>('Post.progress', connectorObject.nullable());
 
 export interface PublishedPost {
   platformPostId: string;

@@ -137,7 +137,7 @@ export function presetProjectSettings(preset: Preset): PresetProjectSettings {
     if (typeof captions.captionPositionY === 'number') settings.captionPositionY = captions.captionPositionY;
     if (typeof captions.captionPositionX === 'number') settings.captionPositionX = captions.captionPositionX;
   }
-  if (preset.hookTitle && preset.savedHookTitle != null) settings.hookTitle = preset.savedHookTitle as Prisma.InputJsonValue;
+  if (preset.hookTitle && preset.savedHookTitle != null) settings.hookTitle = preset.savedHookTitle;
   if (preset.music && isPlainObject(preset.savedMusic)) {
     const volume = preset.musicVolume ?? preset.savedMusic.volume;
     settings.music = { ...(preset.savedMusic as Prisma.InputJsonObject), ...(volume != null ? { volume } : {}) };

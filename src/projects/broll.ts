@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type { App } from '../app.js';
-import type { Prisma, Project, ProjectStatus } from '../generated/prisma/client.ts';
+import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
 import { inWorkDir } from '../jobs/work-dir.js';
 import { metaOf } from './service.js';
 import { fail, move } from './lifecycle.js';
 import { progressReporter } from './state.js';
-import type { StoredItem } from './update.js';
+import { itemsColumn } from './references.js';
 
 /** one clip never takes longer than this */
 const CLIP_TIMEOUT_MS = 5 * 60_000;
@@ -22,7 +22,7 @@ export const brollKey = (projectId: string, index: number) => `projects/${projec
  * moved on meanwhile.
  */
 export async function generateMissingClips(app: App, project: Project, status: ProjectStatus, report: (stage: string, percent: number) => Promise<void>): Promise<boolean> {
-  const items = (Array.isArray(project.items) ? project.items : []) as unknown as StoredItem[];
+  const items = itemsColumn.read(project.items) ?? [];
   const todo = items.flatMap((item, index) => (item.type === 'ai-broll' && !('clipKey' in item && item.clipKey) ? [{ item, index }] : []));
   if (todo.length === 0) return true;
   const meta = metaOf(project);
@@ -47,9 +47,10 @@ export async function generateMissingClips(app: App, project: Project, status: P
     });
     const recorded = await app.db.$transaction(async (tx) => {
       const row = await tx.project.findUnique({ where: { id: project.id }, select: { status: true, items: true } });
-      if (row?.status !== status || !Array.isArray(row.items)) return false;
-      const next = (row.items as unknown as StoredItem[]).map((it, i) => (i === index && it.type === 'ai-broll' ? { ...it, clipKey: key } : it));
-      await tx.project.update({ where: { id: project.id }, data: { items: next as unknown as Prisma.InputJsonValue } });
+      const stored = row?.status === status ? itemsColumn.read(row.items) : null;
+      if (!stored) return false;
+      const next = stored.map((it, i) => (i === index && it.type === 'ai-broll' ? { ...it, clipKey: key } : it));
+      await tx.project.update({ where: { id: project.id }, data: { items: itemsColumn.write(next) } });
       return true;
     });
     if (!recorded) return false;

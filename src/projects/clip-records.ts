@@ -4,8 +4,10 @@
  * which the lifecycle sends whatever the kind, so it sits with projects.
  */
 import type { ViralityScores } from '../ai/clip-scoring.js';
+import { jsonColumn } from '../db/json.js';
 import type { MagicClip } from '../generated/prisma/client.ts';
 import type { Storage } from '../storage/storage.js';
+import { magicClipPayload } from '../webhooks/events.js';
 
 export interface ClipUrls {
   previewUrl: string | null;
@@ -22,7 +24,10 @@ export function clipUrls(storage: Pick<Storage, 'url'>, clip: Pick<MagicClip, 't
   };
 }
 
-export const scoresOf = (clip: Pick<MagicClip, 'viralityScores'>) => clip.viralityScores as unknown as ViralityScores;
+/** MagicClip.viralityScores: the scores the record and its webhook show, in the webhook's schema */
+export const viralityScoresColumn = jsonColumn<ViralityScores>('MagicClip.viralityScores', magicClipPayload.shape.viralityScores);
+
+export const scoresOf = (clip: Pick<MagicClip, 'viralityScores'>) => viralityScoresColumn.read(clip.viralityScores);
 
 /** The Magic clip record of SPEC.md (the completion webhook, GET /v1/projects/{id}). */
 export function clipRecord(storage: Pick<Storage, 'url'>, clip: MagicClip) {

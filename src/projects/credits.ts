@@ -2,6 +2,7 @@
 import { validationError } from '../errors.js';
 import { debit, refund } from '../credits/ledger.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
+import { itemsColumn } from './references.js';
 import { AI_BROLL_CREDITS } from './settings.js';
 
 /**
@@ -29,8 +30,8 @@ export const refundAiBroll = (tx: Prisma.TransactionClient, userId: string, coun
 
 /** How many AI B-roll items of a project have no clip yet. */
 export function missingClips(p: Pick<Project, 'items'>): number {
-  const items = (Array.isArray(p.items) ? p.items : []) as Array<{ type?: string; clipKey?: string } | null>;
-  return items.filter((i) => i?.type === 'ai-broll' && !i.clipKey).length;
+  const items = itemsColumn.read(p.items) ?? [];
+  return items.filter((i) => i.type === 'ai-broll' && !i.clipKey).length;
 }
 
 /** A project that fails gives back the credits of the AI B-roll clips that will not be made. */

@@ -10,9 +10,10 @@ import type { AuthUser } from '../auth/authenticate.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
 import { checkMediaUrl } from '../library/fetch-media.js';
-import { detectBadTakes } from './bad-takes.js';
+import { badTakesColumn, detectBadTakes } from './bad-takes.js';
 import { readCreateBody, type ProjectSettings } from './creation.js';
 import { debitAiBroll } from './credits.js';
+import { hookTitleColumn, itemsColumn, musicColumn } from './references.js';
 import { fetchSource } from './ingest.js';
 import type { ProjectKindDef } from './kinds.js';
 import { createFromUpload, createFromUrl, type UploadedFile } from './source.js';
@@ -32,9 +33,9 @@ function projectData(s: ProjectSettings): Partial<Prisma.ProjectUncheckedCreateI
     autoRender: s.autoRender,
     captionPositionY: s.captionPositionY ?? null,
     captionPositionX: s.captionPositionX ?? null,
-    hookTitle: (s.hookTitle as unknown as Prisma.InputJsonValue) ?? undefined,
-    music: s.music ? ({ ...s.music } as unknown as Prisma.InputJsonValue) : undefined,
-    items: s.items ? (s.items as unknown as Prisma.InputJsonValue) : undefined,
+    hookTitle: s.hookTitle ? hookTitleColumn.write(s.hookTitle) : undefined,
+    music: s.music ? musicColumn.write({ ...s.music }) : undefined,
+    items: s.items ? itemsColumn.write(s.items) : undefined,
     dictionary: s.dictionary,
     sourceUrl: s.videoUrl ?? null,
   };
@@ -60,7 +61,7 @@ export const editKind: ProjectKindDef<ProjectSettings> = {
   async transcribed(app, project, transcript) {
     // found now, by this job, so that reads of the project never call the detector
     const badTakes = project.removeBadTakes ? await detectBadTakes(app, transcript) : null;
-    return badTakes ? { badTakes: badTakes as unknown as Prisma.InputJsonValue } : {};
+    return badTakes ? { badTakes: badTakesColumn.write(badTakes) } : {};
   },
 };
 

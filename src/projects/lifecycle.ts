@@ -12,6 +12,7 @@ import type { WebhookEvent } from '../webhooks/events.js';
 import { dispatchWebhook, enqueueWebhook, type RecordedWebhook } from '../webhooks/service.js';
 import { clipRecord } from './clip-records.js';
 import { refundMissingBroll } from './credits.js';
+import { metaOf } from './service.js';
 import { publishProject } from './state.js';
 import { logFor, withIds } from '../logger.js';
 
@@ -187,7 +188,7 @@ async function magicClipsPayload(app: App, tx: Tx, p: Project, outcome: Outcome)
     projectId: p.id,
     status: outcome,
     title: p.title,
-    duration: (p.videoMeta as { duration?: number } | null)?.duration ?? 0,
+    duration: metaOf(p)?.duration ?? 0,
     completedAt: (p.completedAt ?? new Date()).toISOString(),
     ...(p.failureReason ? { failureReason: p.failureReason } : {}),
     magicClips: clips.map((c) => clipRecord(app.storage, c)),

@@ -3,7 +3,9 @@
  * library files and music tracks (ready, of the right kind, in a layout that
  * fits), all in one query each. Problems go to the caller's FieldErrors.
  */
+import { z } from 'zod';
 import type { App } from '../app.js';
+import { jsonColumn } from '../db/json.js';
 import type { FieldErrors } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { ItemDraft } from './schemas.js';
@@ -28,6 +30,41 @@ export interface Music {
 export type Item =
   | { type: 'user-media'; startTime: number; endTime: number; userMediaId: string; layout?: string; mediaType: 'VIDEO' | 'IMAGE' }
   | { type: 'ai-broll'; startTime: number; endTime: number; prompt: string; layout?: string };
+
+/** A stored item: an AI B-roll item gets `clipKey` once its clip is in storage. */
+export type StoredItem = Exclude<Item, { type: 'ai-broll' }> | (Extract<Item, { type: 'ai-broll' }> & { clipKey?: string });
+
+/**
+ * Project.hookTitle, null when none. A preset's saved hook title is spread over the
+ * default one (creation.ts), so keys the editor saves beside these may be stored too.
+ */
+export const hookTitleColumn = jsonColumn<HookTitle | null>(
+  'Project.hookTitle',
+  z.looseObject({ text: z.string().optional(), template: z.string(), top: z.number(), size: z.number() }).nullable(),
+);
+
+/** Project.music, null when none */
+export const musicColumn = jsonColumn<Music | null>(
+  'Project.music',
+  z
+    .looseObject({ userMediaId: z.string(), volume: z.number(), startFromTime: z.number(), fade: z.boolean(), source: z.enum(['library', 'catalogue']) })
+    .nullable(),
+);
+
+const itemTimes = { startTime: z.number(), endTime: z.number(), layout: z.string().optional() };
+
+/** Project.items, null when none */
+export const itemsColumn = jsonColumn<StoredItem[] | null>(
+  'Project.items',
+  z
+    .array(
+      z.discriminatedUnion('type', [
+        z.looseObject({ type: z.literal('user-media'), ...itemTimes, userMediaId: z.string(), mediaType: z.enum(['VIDEO', 'IMAGE']) }),
+        z.looseObject({ type: z.literal('ai-broll'), ...itemTimes, prompt: z.string(), clipKey: z.string().optional() }),
+      ]),
+    )
+    .nullable(),
+);
 
 export interface MusicDraft {
   userMediaId?: string;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { App } from '../app.js';
+import { jsonColumn } from '../db/json.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import type { Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
@@ -21,6 +23,45 @@ export interface VideoMeta {
   /** measured at transcription (absent on sources transcribed before levels were measured) */
   audioLevels?: AudioLevels;
 }
+
+const segment = z.looseObject({ start: z.number(), end: z.number() });
+
+/** Project.videoMeta; a source transcribed before levels were measured has no audioLevels (see VideoMeta) */
+export const videoMetaColumn = jsonColumn<VideoMeta | null>(
+  'Project.videoMeta',
+  z
+    .looseObject({
+      width: z.number(),
+      height: z.number(),
+      duration: z.number(),
+      fps: z.number(),
+      rotation: z.number(),
+      hasAudio: z.boolean(),
+      size: z.number(),
+      formatName: z.string(),
+      audioLevels: z
+        .looseObject({ loudness: z.number().nullable(), peak: z.number().nullable(), quiet: z.array(segment), quietThreshold: z.number() })
+        .optional(),
+    })
+    .nullable(),
+);
+
+/** Project.transcript: the words with their stable ids, null until transcribed */
+export const transcriptColumn = jsonColumn<Word[] | null>(
+  'Project.transcript',
+  z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        text: z.string(),
+        type: z.enum(['word', 'silence', 'punctuation']),
+        startTime: z.number(),
+        endTime: z.number(),
+        confidence: z.number().optional(),
+      }),
+    )
+    .nullable(),
+);
 
 /** Only mp4 and mov (the QuickTime family that ffprobe names "mov,mp4,m4a,3gp,3g2,mj2"). */
 const PROJECT_FORMAT = /(^|,)(mov|mp4)(,|$)/;
@@ -59,5 +100,5 @@ export function listProjects(app: App, userId: string, page: PageRequest, status
   return keysetPage(modelSource<Project>(app.db.project as never, { scope: { userId }, where: { userId, ...(status ? { status } : {}) } }), page);
 }
 
-export const wordsOf = (p: Pick<Project, 'transcript'>): Word[] | null => (Array.isArray(p.transcript) ? (p.transcript as unknown as Word[]) : null);
-export const metaOf = (p: Pick<Project, 'videoMeta'>): VideoMeta | null => (p.videoMeta ? (p.videoMeta as unknown as VideoMeta) : null);
+export const wordsOf = (p: Pick<Project, 'transcript'>): Word[] | null => transcriptColumn.read(p.transcript);
+export const metaOf = (p: Pick<Project, 'videoMeta'>): VideoMeta | null => videoMetaColumn.read(p.videoMeta);

@@ -21,7 +21,7 @@ import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { failureReason, isOwnFailure, isPassingFailure, probeSource, ProjectFailure, transcribeSource, type IngestReport } from './ingest.js';
 import type { CreationSettings, ProjectKindDef } from './kinds.js';
 import { fail, move } from './lifecycle.js';
-import { checkProjectSource, metaOf, wordsOf, type VideoMeta } from './service.js';
+import { checkProjectSource, metaOf, transcriptColumn, videoMetaColumn, wordsOf, type VideoMeta } from './service.js';
 
 export interface UploadedFile {
   filename: string;
@@ -56,7 +56,7 @@ export async function createFromUpload<S extends CreationSettings>(app: App, kin
   }
   const id = crypto.randomUUID();
   return withUploadedSource(app, id, file, kind.maxBytes(app.config), ({ key, meta }) =>
-    store(app, kind, user.id, settings, id, { sourceKey: key, videoMeta: meta as unknown as Prisma.InputJsonValue }),
+    store(app, kind, user.id, settings, id, { sourceKey: key, videoMeta: videoMetaColumn.write(meta) }),
   );
 }
 
@@ -145,7 +145,7 @@ export async function withTranscribedSource<T>(
     let meta = metaOf(project);
     if (!meta) {
       meta = await probeSource({ key: project.sourceKey!, files, report, field: kind.urlField });
-      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: meta as unknown as Prisma.InputJsonValue } });
+      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: videoMetaColumn.write(meta) } });
     }
     if (kind.transcribing) {
       if (project.status === 'processing') project = (await move(app, project, 'transcribe')) ?? project;
@@ -180,9 +180,9 @@ async function transcribe(
   return app.db.project.update({
     where: { id: project.id },
     data: {
-      transcript: transcript as unknown as Prisma.InputJsonValue,
+      transcript: transcriptColumn.write(transcript),
       ...(await kind.transcribed(app, project, transcript)),
-      videoMeta: { ...meta, audioLevels } as unknown as Prisma.InputJsonValue,
+      videoMeta: videoMetaColumn.write({ ...meta, audioLevels }),
     },
   });
 }

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { App } from '../app.js';
+import { jsonColumn } from '../db/json.js';
 import { logFor, withIds } from '../logger.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { ProjectEvent } from '../pubsub.js';
@@ -12,9 +14,15 @@ export interface Progress {
   clipsTotal?: number;
 }
 
+/** Project.progress: null until a step reports */
+export const progressColumn = jsonColumn<Progress | null>(
+  'Project.progress',
+  z.looseObject({ stage: z.string(), percent: z.number(), clipsDone: z.number().optional(), clipsTotal: z.number().optional() }).nullable(),
+);
+
 /** The event subscribers get for a project row. */
 export function projectEvent(p: Pick<Project, 'id' | 'userId' | 'status' | 'progress' | 'failureReason' | 'updatedAt'>): ProjectEvent {
-  const progress = (p.progress ?? null) as Progress | null;
+  const progress = progressColumn.read(p.progress);
   return {
     projectId: p.id,
     userId: p.userId,
@@ -56,7 +64,7 @@ export function progressReporter(
   let last: Progress | null = null;
   let lastWrite = 0;
   // a stage change is logged (percentages are not); the first report only when the row's stage is known
-  let loggedStage = 'progress' in project ? ((project.progress ?? null) as Progress | null)?.stage ?? null : undefined;
+  let loggedStage = 'progress' in project ? progressColumn.read(project.progress ?? null)?.stage ?? null : undefined;
   return async (stage: string, percent: number, clips?: { done: number; total: number }) => {
     const p: Progress = { stage, percent: Math.max(0, Math.min(100, Math.round(percent))), ...(clips ? { clipsDone: clips.done, clipsTotal: clips.total } : {}) };
     const now = Date.now();
@@ -71,7 +79,7 @@ export function progressReporter(
     const row = await app.db.project
       .update({
         where: { ...onlyWhile, id: project.id },
-        data: { progress: p as unknown as Prisma.InputJsonValue },
+        data: { progress: progressColumn.write(p) },
         select: { id: true, userId: true, status: true, progress: true, failureReason: true, updatedAt: true },
       })
       // P2025: the row no longer matches `onlyWhile`

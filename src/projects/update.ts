@@ -19,12 +19,12 @@ import { Prisma } from '../db/client.js';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
 import { newWordId } from '../media/transcription/post-process.js';
 import { isPlainObject, readBody } from '../validation.js';
-import { detectBadTakes, storedBadTakes } from './bad-takes.js';
+import { badTakesColumn, detectBadTakes, storedBadTakes } from './bad-takes.js';
 import { debitAiBroll } from './credits.js';
 import { hookTitleOf, musicDraftOf } from './creation.js';
-import { resolveLibrary, type HookTitle, type Item } from './references.js';
+import { hookTitleColumn, itemsColumn, musicColumn, resolveLibrary, type HookTitle } from './references.js';
 import { readableItems, updateProjectBody, type WordDraft } from './schemas.js';
-import { getProject, wordsOf } from './service.js';
+import { getProject, transcriptColumn, wordsOf } from './service.js';
 import type { Word } from '../media/transcript.js';
 import { move } from './lifecycle.js';
 import { JOB_NAMES } from '../jobs/names.js';
@@ -38,9 +38,6 @@ export interface UpdateResult {
   /** the project's status after the update */
   status: ProjectStatus;
 }
-
-/** A stored item: an AI B-roll item gets `clipKey` once its clip is in storage. */
-export type StoredItem = Item | (Extract<Item, { type: 'ai-broll' }> & { clipKey?: string });
 
 /** completed, or failed after transcription; see the file comment */
 const isEditable = (p: Pick<Project, 'status' | 'transcript'>) => p.status === 'completed' || (p.status === 'failed' && wordsOf(p) !== null);
@@ -90,16 +87,16 @@ async function updateOnce(app: App, userId: string, projectId: string, input: un
 
   const brolls = items?.filter((i) => i.type === 'ai-broll').length ?? 0;
   const data: Prisma.ProjectUpdateManyMutationInput = {
-    ...(words ? { transcript: words as unknown as Prisma.InputJsonValue } : {}),
-    ...(badTakes === null ? { badTakes: Prisma.DbNull } : badTakes ? { badTakes: badTakes as unknown as Prisma.InputJsonValue } : {}),
+    ...(words ? { transcript: transcriptColumn.write(words) } : {}),
+    ...(badTakes === null ? { badTakes: Prisma.DbNull } : badTakes ? { badTakes: badTakesColumn.write(badTakes) } : {}),
     ...(removeSilencePace !== undefined ? { removeSilencePace } : {}),
     ...(removeBadTakes !== undefined ? { removeBadTakes } : {}),
     ...(disableCaptions !== undefined ? { disableCaptions } : {}),
     ...(captionPositionY !== undefined ? { captionPositionY } : {}),
     ...(captionPositionX !== undefined ? { captionPositionX } : {}),
-    ...(hook === null ? { hookTitle: Prisma.DbNull } : hook ? { hookTitle: hook as unknown as Prisma.InputJsonValue } : {}),
-    ...(music ? { music: { ...music } as unknown as Prisma.InputJsonValue } : {}),
-    ...(items ? { items: items as unknown as Prisma.InputJsonValue } : {}),
+    ...(hook === null ? { hookTitle: Prisma.DbNull } : hook ? { hookTitle: hookTitleColumn.write(hook) } : {}),
+    ...(music ? { music: musicColumn.write({ ...music }) } : {}),
+    ...(items ? { items: itemsColumn.write(items) } : {}),
   };
 
   // one conditional write: only if the row is still what was checked (status and all)

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { isPlatformKey, PLATFORM_KEYS } from '../catalog/platforms.js';
 import type { Db, Prisma } from '../db/client.js';
 import { fieldError, notFound } from '../errors.js';
-import { SANDBOX_CONNECTOR, type SandboxCredentials } from '../platforms/sandbox.js';
+import { SANDBOX_CONNECTOR, sandboxCredentialsColumn, type SandboxCredentials } from '../platforms/sandbox.js';
 import { utcDay, writeFollowers } from './analytics.js';
 
 export type SocialAccount = Prisma.SocialAccountModel;
@@ -43,14 +43,14 @@ export async function connectSandboxAccount(db: Db, profileId: string, input: Ac
       externalId: `sandbox-${platform}-${crypto.randomBytes(8).toString('hex')}`,
       isPrivate,
       followers: count,
-      credentials: credentials as unknown as Prisma.InputJsonValue,
+      credentials: sandboxCredentialsColumn.write(credentials),
     },
     // a reconnection through the sandbox replaces whatever connected the account before
     update: {
       isPrivate,
       followers: count,
       connector: SANDBOX_CONNECTOR,
-      credentials: credentials as unknown as Prisma.InputJsonValue,
+      credentials: sandboxCredentialsColumn.write(credentials),
       status: 'connected',
       statusReason: null,
       tokens: null,

@@ -31,7 +31,7 @@ import { JOB_NAMES } from '../jobs/names.js';
 import type { Logger } from '../logger.js';
 import { connectorFor } from '../platforms/index.js';
 import { disconnectedError } from '../platforms/session.js';
-import { isPlatformError, PlatformError, type ConnectedAccount, type OutgoingPost, type PostMedia, type PublishedPost } from '../platforms/types.js';
+import { isPlatformError, PlatformError, postContentColumn, postProgressColumn, type ConnectedAccount, type OutgoingPost, type PostMedia, type PublishedPost } from '../platforms/types.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { publishPublicationEvent } from './events.js';
 
@@ -101,9 +101,9 @@ async function claim(app: App, postId: string): Promise<ClaimedPost | null> {
     publicationId: post.publicationId,
     userId: post.publication.userId,
     platform: post.platform,
-    content: post.content as Record<string, unknown>,
+    content: postContentColumn.read(post.content),
     platformRef: post.platformRef,
-    progress: (post.progress ?? null) as Record<string, unknown> | null,
+    progress: postProgressColumn.read(post.progress),
     attempts: post.attempts,
     mediaKey: post.publication.mediaKey,
     account: { ...account, platform: account.platform as PlatformKey },
@@ -133,7 +133,7 @@ export async function deliverPost(app: App, postId: string, log: Logger = app.lo
     progress: post.progress,
     // written at once: the connector saves a handle before the platform acts on it
     saveProgress: async (progress) => {
-      await app.db.post.update({ where: { id: post.id }, data: { progress: progress as Prisma.InputJsonValue } });
+      await app.db.post.update({ where: { id: post.id }, data: { progress: postProgressColumn.write(progress) } });
     },
   };
   // a long upload keeps its lease

@@ -14,13 +14,13 @@ import type { AuthUser } from '../auth/authenticate.js';
 import { PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { debit, refund } from '../credits/ledger.js';
 import { paymentRequired } from '../credits/shortfall.js';
-import type { Prisma } from '../db/client.js';
 import { AppError, badRequest, FieldErrors, forbidden, notFound } from '../errors.js';
 import type { Project, Publication } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
 import { getProject } from '../projects/service.js';
 import { isPlainObject, outOfDateRange, parseDateTime, readBody } from '../validation.js';
 import { publishBody, type PublishBody } from './schemas.js';
+import { postContentColumn } from '../platforms/types.js';
 import { API_CREDITS_PER_POST, dispatchPosts } from './delivery.js';
 import { publishPublicationEvent } from './events.js';
 
@@ -128,7 +128,8 @@ export async function publishProject(app: App, user: AuthUser, projectId: string
           create: read.platforms.map((platform) => ({
             platform,
             accountId: read.accounts.get(platform)!.id,
-            content: read.body.platforms[platform] as Prisma.InputJsonValue,
+            // read.platforms are the members the body holds
+            content: postContentColumn.write(read.body.platforms[platform]!),
             publishStatus: scheduled ? 'scheduled' : 'processing',
             nextAttemptAt: scheduled ? null : new Date(),
           })),

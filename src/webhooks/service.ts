@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { App } from '../app.js';
 import type { Prisma } from '../db/client.js';
+import { jsonColumn } from '../db/json.js';
 import { badRequest, FieldErrors, notFound } from '../errors.js';
 import type { WebhookDelivery } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
@@ -63,6 +65,16 @@ export interface WebhookInput<E extends WebhookEvent> {
   dedupeKey?: string;
 }
 
+/**
+ * WebhookDelivery.payload: the body as sent, the same bytes at every attempt (send()
+ * posts the stored JSON as it is). Of it the service reads only the project a log line
+ * names; the payload schemas of events.ts describe what is written, not every row kept.
+ */
+export const payloadColumn = jsonColumn<WebhookPayload<WebhookEvent> | { projectId?: string }>(
+  'WebhookDelivery.payload',
+  z.looseObject({ projectId: z.string().optional() }),
+);
+
 export interface RecordedWebhook {
   deliveryId: string;
   /** false when a delivery with the same dedupeKey existed: nothing was recorded */
@@ -89,7 +101,7 @@ export async function enqueueWebhook<E extends WebhookEvent>(app: App, input: We
         dedupeKey,
         subjectId: input.subjectId,
         url: input.url,
-        payload: { ...input.payload, event: input.event } as Prisma.InputJsonObject,
+        payload: payloadColumn.write({ ...input.payload, event: input.event }),
         status: 'pending',
         nextAttemptAt: new Date(),
       },
@@ -150,7 +162,7 @@ export async function deliverWebhook(app: App, deliveryId: string, opts: Deliver
   const result = await send(app, delivery, delivery.user.webhookSecret, opts.fetch ?? guardedFetch);
   const finishedAt = new Date();
   // one line per attempt, naming the project (or export, publication) it tells of
-  const { projectId } = delivery.payload as { projectId?: string };
+  const { projectId } = payloadColumn.read(delivery.payload);
   const log = withIds(logFor(app.log), { deliveryId, projectId });
   const told = { event: delivery.event, subjectId: delivery.subjectId, attempt, statusCode: result.status, durationMs: finishedAt.getTime() - startedAt };
   // written only while our lease holds: a late attempt whose lease ran out records nothing
