@@ -75,7 +75,10 @@ const HEIGHT = 1080;
 const FPS = 30;
 /** the picture's motion repeats every PERIOD seconds, so PERIOD-second pieces join seamlessly */
 const PERIOD = 60;
-const MINUTES = (process.env.BENCH_CLIPS_MINUTES ?? '10,60').split(',').map(Number).filter((m) => m > 0);
+const MINUTES = (process.env.BENCH_CLIPS_MINUTES ?? '10,60')
+  .split(',')
+  .map(Number)
+  .filter((m) => m > 0);
 const ROUTE = process.env.BENCH_CLIPS_ROUTE === 'url' ? 'url' : 'upload';
 const DIR = process.env.BENCH_CLIPS_DIR ?? path.join(os.tmpdir(), 'bench-clips');
 /** the bare transcode's crop: the output's aspect at the source's full height */
@@ -187,8 +190,10 @@ function watchCpu(root: number) {
         // empty while the process is between programs (exec): read again on the next sample
         if (!cmd) continue;
         const { comm } = p;
-        if (comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script')) w = { comm, kind: 'render', clipId: /clip-([0-9a-f-]{36})/.exec(cmd)?.[1], cpu: 0 };
-        else if (comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter')) w = { comm, kind: 'faces', start: Number(/-ss (\S+)/.exec(cmd)?.[1]), cpu: 0, nodeFrom: nodeCpu() };
+        if (comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script'))
+          w = { comm, kind: 'render', clipId: /clip-([0-9a-f-]{36})/.exec(cmd)?.[1], cpu: 0 };
+        else if (comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter'))
+          w = { comm, kind: 'faces', start: Number(/-ss (\S+)/.exec(cmd)?.[1]), cpu: 0, nodeFrom: nodeCpu() };
         else w = { comm, kind: comm.startsWith('node') ? 'node' : 'other', cpu: 0 };
         seen.set(p.pid, w);
         all.push(w);
@@ -244,7 +249,9 @@ async function sentenceSounds(dir: string): Promise<{ rate: number; pcm: Buffer[
   fs.mkdirSync(dir, { recursive: true });
   const jobs = SENTENCES.flatMap((text, i) => RATES.map((wpm, j) => ({ text, file: path.join(dir, `s${i}-${wpm}.wav`), i, j, wpm })));
   for (let k = 0; k < jobs.length; k += 8) {
-    await Promise.all(jobs.slice(k, k + 8).map((x) => (fs.existsSync(x.file) ? null : run('espeak-ng', ['-v', 'en-us', '-s', String(x.wpm), '-w', x.file, x.text]))));
+    await Promise.all(
+      jobs.slice(k, k + 8).map((x) => (fs.existsSync(x.file) ? null : run('espeak-ng', ['-v', 'en-us', '-s', String(x.wpm), '-w', x.file, x.text]))),
+    );
   }
   const pcm: Buffer[][] = SENTENCES.map(() => []);
   let rate = 0;
@@ -329,9 +336,33 @@ async function source(minutes: number): Promise<string> {
   const wav = path.join(DIR, `talk-${minutes}min.wav`);
   await speech(wav, seconds, DIR);
   await ffmpeg([
-    '-f', 'concat', '-safe', '0', '-i', list, '-i', wav,
-    '-map', '0:v', '-map', '1:a', '-t', String(seconds),
-    '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', `${file}.part.mp4`,
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-i',
+    wav,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'copy',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ar',
+    '44100',
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
+    `${file}.part.mp4`,
   ]);
   fs.renameSync(`${file}.part.mp4`, file);
   fs.rmSync(wav, { force: true });
@@ -376,7 +407,12 @@ async function follow(svc: Service, key: string, id: string): Promise<ProjectUpd
   const ended = (e: ProjectUpdate) => e.status === 'completed' || e.status === 'failed';
   for (let drops = 0; ; ) {
     try {
-      const res = await subscribeSse(svc.url, key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent clipsDone clipsTotal failureReason at } }', { id });
+      const res = await subscribeSse(
+        svc.url,
+        key,
+        'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent clipsDone clipsTotal failureReason at } }',
+        { id },
+      );
       const got = await readSse(res, (d) => d.projectUpdates as ProjectUpdate, ended);
       seen.push(...got);
       if (got.length && ended(got[got.length - 1])) return seen;
@@ -405,13 +441,21 @@ const secondsBetween = (a: string | number, b: string | number) => (new Date(b).
 const perMinute = (seconds: number, analysed: number) => (seconds / analysed) * 60;
 
 /** One source through the service: upload (or URL), stages, clips, then the bare transcodes of the clips' seconds. */
-async function measureSource(svc: Service, db: pg.Client, key: string, watch: WorkerWatch, files: Awaited<ReturnType<typeof streamFolder>> | null, minutes: number): Promise<Row[]> {
+async function measureSource(
+  svc: Service,
+  db: pg.Client,
+  key: string,
+  watch: WorkerWatch,
+  files: Awaited<ReturnType<typeof streamFolder>> | null,
+  minutes: number,
+): Promise<Row[]> {
   const file = await source(minutes);
   const bytes = fs.statSync(file).size;
   const mib = bytes / 2 ** 20;
   const name = `${minutes} min`;
   const rows: Row[] = [];
-  const row = (metric: string, value: number, unit: string, note?: string) => rows.push({ section: SECTION, metric: `${name}: ${metric}`, value, unit, ...(note ? { note } : {}) });
+  const row = (metric: string, value: number, unit: string, note?: string) =>
+    rows.push({ section: SECTION, metric: `${name}: ${metric}`, value, unit, ...(note ? { note } : {}) });
   const loads: Array<{ at: number; load: number }> = [{ at: Date.now(), load: load() }];
   const sampler = setInterval(() => loads.push({ at: Date.now(), load: load() }), 5000);
   const loadBetween = (from: string | number, to: string | number) => {
@@ -430,7 +474,10 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
       form.append('file', await fs.openAsBlob(file, { type: 'video/mp4' }), path.basename(file));
       created = await request(svc, 'POST', '/v1/projects/magic-clips/upload', { key, body: form });
     } else {
-      created = await request(svc, 'POST', '/v1/projects/magic-clips', { key, json: { title: `Bench ${name}`, language: 'en', videoshareUrl: files!.url(path.basename(file)) } });
+      created = await request(svc, 'POST', '/v1/projects/magic-clips', {
+        key,
+        json: { title: `Bench ${name}`, language: 'en', videoshareUrl: files!.url(path.basename(file)) },
+      });
     }
     const accepted = Date.now();
     if (created.status !== 202) throw new Error(`creating the project: ${created.status} ${JSON.stringify(created.body)}`);
@@ -447,7 +494,13 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
     const at = (stage: string) => began.get(stage) ?? 'missed';
     const stage = (from: string, to: string) => secondsBetween(at(from), at(to));
 
-    if (ROUTE === 'upload') row('upload, POST to 202 (stored and probed)', (accepted - start) / 1000, 's', `${mib.toFixed(0)} MiB, ${(mib / ((accepted - start) / 1000)).toFixed(0)} MiB/s`);
+    if (ROUTE === 'upload')
+      row(
+        'upload, POST to 202 (stored and probed)',
+        (accepted - start) / 1000,
+        's',
+        `${mib.toFixed(0)} MiB, ${(mib / ((accepted - start) / 1000)).toFixed(0)} MiB/s`,
+      );
     else {
       row('fetch (from a local file server)', stage('fetch', 'probe'), 's', `${mib.toFixed(0)} MiB`);
       row('probe', stage('probe', 'extract'), 's');
@@ -456,15 +509,28 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
     row('ingest: audio extraction', stage('extract', 'transcribe'), 's');
     const voice = (watch.voice.get(id) ?? NaN) / 1000;
     const transcription = stage('transcribe', 'score') - voice;
-    row('ingest: transcription (pocketsphinx)', transcription, 's', `${((transcription / (minutes * 60)) * 100).toFixed(0)} % of real time; load ${loadBetween(at('transcribe'), at('score'))}`);
+    row(
+      'ingest: transcription (pocketsphinx)',
+      transcription,
+      's',
+      `${((transcription / (minutes * 60)) * 100).toFixed(0)} % of real time; load ${loadBetween(at('transcribe'), at('score'))}`,
+    );
     row("ingest: the voice's measure", voice, 's', 'loudness and pitch, for the scores');
-    row(`ingest in all (${ROUTE === 'url' ? 'fetch start' : '202'} to scoring)`, secondsBetween(ingestFrom, at('score')), 's', ROUTE === 'url' ? 'fetch, probe, audio, transcription' : 'job pickup, audio, transcription (the probe is in the upload)');
+    row(
+      `ingest in all (${ROUTE === 'url' ? 'fetch start' : '202'} to scoring)`,
+      secondsBetween(ingestFrom, at('score')),
+      's',
+      ROUTE === 'url' ? 'fetch, probe, audio, transcription' : 'job pickup, audio, transcription (the probe is in the upload)',
+    );
     row('scoring (sentences, windows, scores, clips stored)', stage('score', 'clips'), 's');
 
     const project = await request(svc, 'GET', `/v1/projects/${id}`, { key });
-    const clips = [...(project.body.magicClips as Array<{ id: string; startTime: number; endTime: number; duration: number; status: string }>)].sort((a, b) => a.startTime - b.startTime);
+    const clips = [...(project.body.magicClips as Array<{ id: string; startTime: number; endTime: number; duration: number; status: string }>)].sort(
+      (a, b) => a.startTime - b.startTime,
+    );
     const paths = new Map<string, { keys: Array<{ x: number }> } | null>();
-    for (const r of (await db.query<{ id: string; cropPath: any }>('SELECT id, "cropPath" FROM "MagicClip" WHERE "projectId" = $1', [id])).rows) paths.set(r.id, r.cropPath?.keys ? r.cropPath : null);
+    for (const r of (await db.query<{ id: string; cropPath: any }>('SELECT id, "cropPath" FROM "MagicClip" WHERE "projectId" = $1', [id])).rows)
+      paths.set(r.id, r.cropPath?.keys ? r.cropPath : null);
     const clipsLoad = loadBetween(at('clips'), last.at);
 
     const sum = { faceMs: 0, faceCpu: 0, analysed: 0, render: 0, renderCpu: 0, bare: 0, bareCpu: 0, worst: 0 };
@@ -484,8 +550,12 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
           sum.faceMs += log.faces.ms;
           sum.faceCpu += cpu;
           sum.analysed += log.faces.seconds;
-          row(`${k}: face analysis`, log.faces.ms / 1000, 's',
-            `${span}, ${perMinute(log.faces.ms / 1000, log.faces.seconds).toFixed(2)} s (CPU ${perMinute(cpu, log.faces.seconds).toFixed(2)} s) per analysed minute, face in ${log.faces.faces}/${log.faces.samples} samples`);
+          row(
+            `${k}: face analysis`,
+            log.faces.ms / 1000,
+            's',
+            `${span}, ${perMinute(log.faces.ms / 1000, log.faces.seconds).toFixed(2)} s (CPU ${perMinute(cpu, log.faces.seconds).toFixed(2)} s) per analysed minute, face in ${log.faces.faces}/${log.faces.samples} samples`,
+          );
         }
         // the bare transcode of the same seconds, with the crop where the clip's path starts
         const keys = paths.get(c.id)?.keys;
@@ -493,8 +563,21 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
         const c0 = childrenCpu();
         const t0 = performance.now();
         await ffmpegDetached([
-          '-ss', String(c.startTime), '-t', String(c.duration), '-i', file,
-          '-vf', `crop=${CROP_WIDTH}:${HEIGHT}:${x}:0,scale=1080:1920`, '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', path.join(tmp, `bare-${i}.mp4`),
+          '-ss',
+          String(c.startTime),
+          '-t',
+          String(c.duration),
+          '-i',
+          file,
+          '-vf',
+          `crop=${CROP_WIDTH}:${HEIGHT}:${x}:0,scale=1080:1920`,
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-c:a',
+          'aac',
+          path.join(tmp, `bare-${i}.mp4`),
         ]);
         const bare = (performance.now() - t0) / 1000;
         const bareCpu = childrenCpu() - c0;
@@ -505,21 +588,53 @@ async function measureSource(svc: Service, db: pg.Client, key: string, watch: Wo
         sum.bare += bare;
         sum.bareCpu += bareCpu;
         sum.worst = Math.max(sum.worst, render / bare);
-        row(`${k}: render (clip and preview, one ffmpeg run)`, render, 's', `${span} (${c.duration.toFixed(1)} s), CPU ${renderCpu.toFixed(1)} s; stored in ${(log.render.storeMs / 1000).toFixed(2)} s`);
-        row(`${k}: render / bare veryfast transcode`, render / bare, 'x', `bare ${bare.toFixed(1)} s (CPU ${bareCpu.toFixed(1)} s, crop x ${x}); in CPU time ${(renderCpu / bareCpu).toFixed(2)}`);
+        row(
+          `${k}: render (clip and preview, one ffmpeg run)`,
+          render,
+          's',
+          `${span} (${c.duration.toFixed(1)} s), CPU ${renderCpu.toFixed(1)} s; stored in ${(log.render.storeMs / 1000).toFixed(2)} s`,
+        );
+        row(
+          `${k}: render / bare veryfast transcode`,
+          render / bare,
+          'x',
+          `bare ${bare.toFixed(1)} s (CPU ${bareCpu.toFixed(1)} s, crop x ${x}); in CPU time ${(renderCpu / bareCpu).toFixed(2)}`,
+        );
       }
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
     const made = clips.filter((c) => c.status === 'completed').length;
-    row('face analysis per analysed minute', perMinute(sum.faceMs / 1000, sum.analysed), 's',
-      `CPU ${perMinute(sum.faceCpu, sum.analysed).toFixed(2)} s; ${(sum.analysed / 60).toFixed(1)} min analysed in ${made} clips at 3 samples a second; load ${clipsLoad}`);
-    row('render / bare transcode, all clips', sum.render / sum.bare, 'x',
-      `${sum.render.toFixed(1)} s against ${sum.bare.toFixed(1)} s, worst clip ${sum.worst.toFixed(2)}; load ${clipsLoad} while the service rendered, ${loadBetween(bareFrom, Date.now())} during the bare runs`);
-    row('render / bare transcode in CPU time, all clips', sum.renderCpu / sum.bareCpu, 'x', `${sum.renderCpu.toFixed(1)} s against ${sum.bareCpu.toFixed(1)} s`);
-    row('clips stage (clips stored to the last clip ready)', secondsBetween(at('clips'), last.at), 's', `${made} of ${clips.length} clips made; load ${clipsLoad}`);
-    row('upload start to the last clip ready', secondsBetween(start, last.at), 's',
-      `load average ${loadBetween(start, last.at)} (max ${Math.max(...loads.map((l) => l.load)).toFixed(1)}) on 2 cores shared with other work`);
+    row(
+      'face analysis per analysed minute',
+      perMinute(sum.faceMs / 1000, sum.analysed),
+      's',
+      `CPU ${perMinute(sum.faceCpu, sum.analysed).toFixed(2)} s; ${(sum.analysed / 60).toFixed(1)} min analysed in ${made} clips at 3 samples a second; load ${clipsLoad}`,
+    );
+    row(
+      'render / bare transcode, all clips',
+      sum.render / sum.bare,
+      'x',
+      `${sum.render.toFixed(1)} s against ${sum.bare.toFixed(1)} s, worst clip ${sum.worst.toFixed(2)}; load ${clipsLoad} while the service rendered, ${loadBetween(bareFrom, Date.now())} during the bare runs`,
+    );
+    row(
+      'render / bare transcode in CPU time, all clips',
+      sum.renderCpu / sum.bareCpu,
+      'x',
+      `${sum.renderCpu.toFixed(1)} s against ${sum.bareCpu.toFixed(1)} s`,
+    );
+    row(
+      'clips stage (clips stored to the last clip ready)',
+      secondsBetween(at('clips'), last.at),
+      's',
+      `${made} of ${clips.length} clips made; load ${clipsLoad}`,
+    );
+    row(
+      'upload start to the last clip ready',
+      secondsBetween(start, last.at),
+      's',
+      `load average ${loadBetween(start, last.at)} (max ${Math.max(...loads.map((l) => l.load)).toFixed(1)}) on 2 cores shared with other work`,
+    );
     return rows;
   } finally {
     clearInterval(sampler);
@@ -534,7 +649,10 @@ export async function clips(): Promise<Row[]> {
     return await withPgDatabase(async (url) => {
       // with Redis every progress write reaches the subscription; without, short stages can be missed (see `at`)
       const redis = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL;
-      const svc = await startService({ DATABASE_URL: url, ALLOW_PRIVATE_NETWORK: '1', VIDEO_PLATFORM_HOSTS: '127.0.0.1', ...(redis ? { REDIS_URL: redis } : {}) }, 'server');
+      const svc = await startService(
+        { DATABASE_URL: url, ALLOW_PRIVATE_NETWORK: '1', VIDEO_PLATFORM_HOSTS: '127.0.0.1', ...(redis ? { REDIS_URL: redis } : {}) },
+        'server',
+      );
       const clipLogs = new Map<string, ClipLog>();
       const voice = new Map<string, number>();
       const onLine = (line: string) => {
@@ -559,7 +677,16 @@ export async function clips(): Promise<Row[]> {
       const db = new pg.Client({ connectionString: url });
       await db.connect();
       try {
-        const { apiKey } = await admin(svc.env, 'user', 'create', '--email', `bench-clips-${Date.now()}@bench.local`, '--clip-credits', String(MINUTES.length), '--clips-subscription');
+        const { apiKey } = await admin(
+          svc.env,
+          'user',
+          'create',
+          '--email',
+          `bench-clips-${Date.now()}@bench.local`,
+          '--clip-credits',
+          String(MINUTES.length),
+          '--clips-subscription',
+        );
         const rows: Row[] = [];
         for (const m of MINUTES) {
           try {

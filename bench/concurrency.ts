@@ -25,7 +25,8 @@ import type { Row } from './row.js';
 const run = promisify(execFile);
 const SECTION = 'concurrency';
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
-const SPEECH = 'Here is the thing nobody tells you about editing short videos. You cut the pauses, you punch in on the key line, and you keep the captions big.';
+const SPEECH =
+  'Here is the thing nobody tells you about editing short videos. You cut the pauses, you punch in on the key line, and you keep the captions big.';
 
 interface Rule {
   label: string;
@@ -82,8 +83,20 @@ export async function concurrency(): Promise<Row[]> {
         rows.push(
           { section: SECTION, metric: `${rule.label}: transcription alone`, value: whisperAlone, unit: 's', note: `${detail}; ${note}` },
           { section: SECTION, metric: `${rule.label}: render alone`, value: renderAlone, unit: 's', note: detail },
-          { section: SECTION, metric: `${rule.label}: transcription beside a render`, value: whisperTogether / whisperAlone, unit: '× alone', note: `${whisperTogether.toFixed(1)} s` },
-          { section: SECTION, metric: `${rule.label}: render beside a transcription`, value: renderTogether / renderAlone, unit: '× alone', note: `${renderTogether.toFixed(1)} s` },
+          {
+            section: SECTION,
+            metric: `${rule.label}: transcription beside a render`,
+            value: whisperTogether / whisperAlone,
+            unit: '× alone',
+            note: `${whisperTogether.toFixed(1)} s`,
+          },
+          {
+            section: SECTION,
+            metric: `${rule.label}: render beside a transcription`,
+            value: renderTogether / renderAlone,
+            unit: '× alone',
+            note: `${renderTogether.toFixed(1)} s`,
+          },
         );
       } finally {
         await engine.close?.();

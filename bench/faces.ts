@@ -100,7 +100,24 @@ export async function faces(): Promise<Row[]> {
 
     // the detector alone, on the frame size trackFaces gives it
     const size = analysisSize(WIDTH, HEIGHT);
-    const frame = await ffmpeg(['-ss', String(SECONDS / 2), '-i', source, '-frames:v', '1', '-vf', `scale=${size.width}:${size.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], 'pipe');
+    const frame = await ffmpeg(
+      [
+        '-ss',
+        String(SECONDS / 2),
+        '-i',
+        source,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${size.width}:${size.height}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
+      'pipe',
+    );
     const detector = await createFaceDetector();
     try {
       for (let i = 0; i < 10; i++) await detector.detect(frame, size.width, size.height);
@@ -111,7 +128,13 @@ export async function faces(): Promise<Row[]> {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      rows.push({ section: SECTION, metric: 'detector per frame (median)', value: times[100], unit: 'ms', note: `${size.width}x${size.height} frame, 200 runs, p95 ${times[190].toFixed(1)} ms, ${load()}` });
+      rows.push({
+        section: SECTION,
+        metric: 'detector per frame (median)',
+        value: times[100],
+        unit: 'ms',
+        note: `${size.width}x${size.height} frame, 200 runs, p95 ${times[190].toFixed(1)} ms, ${load()}`,
+      });
     } finally {
       await detector.close();
     }
@@ -122,12 +145,33 @@ export async function faces(): Promise<Row[]> {
       for (let i = 0; i < RUNS; i++) {
         decode.push(
           await measure(async () => {
-            await ffmpeg(['-flags2', '+fast', '-skip_loop_filter', 'all', '-i', source, '-an', '-vf', `fps=${fps}:round=up:start_time=0,scale=${size.width}:${size.height}:flags=bilinear`, '-pix_fmt', 'rgb24', '-f', 'null', '-']);
+            await ffmpeg([
+              '-flags2',
+              '+fast',
+              '-skip_loop_filter',
+              'all',
+              '-i',
+              source,
+              '-an',
+              '-vf',
+              `fps=${fps}:round=up:start_time=0,scale=${size.width}:${size.height}:flags=bilinear`,
+              '-pix_fmt',
+              'rgb24',
+              '-f',
+              'null',
+              '-',
+            ]);
           }),
         );
       }
       const d = best(decode);
-      rows.push({ section: SECTION, metric: `decode alone at ${fps} fps, per source minute`, value: d.wall * perMinute, unit: 's', note: `CPU ${(d.cpu * perMinute).toFixed(2)} s, ${load()}` });
+      rows.push({
+        section: SECTION,
+        metric: `decode alone at ${fps} fps, per source minute`,
+        value: d.wall * perMinute,
+        unit: 's',
+        note: `CPU ${(d.cpu * perMinute).toFixed(2)} s, ${load()}`,
+      });
 
       const tracked: Measure[] = [];
       let found = 0;

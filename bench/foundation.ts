@@ -44,9 +44,18 @@ export async function foundation(): Promise<Row[]> {
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'query CaptionTemplateNames { captionTemplates { name } }' }),
       });
-      for (const [door, r] of [['REST GET /v1/templates', rest], ['GraphQL captionTemplates', graphql]] as const) {
+      for (const [door, r] of [
+        ['REST GET /v1/templates', rest],
+        ['GraphQL captionTemplates', graphql],
+      ] as const) {
         const bad = r.non2xx + r.errors;
-        rows.push({ section: SECTION, metric: `${door}: requests/s`, value: r.requests.average, unit: 'req/s', note: `${CONNECTIONS} connections, ${DURATION_S} s${bad ? `, ${bad} failed` : ''}` });
+        rows.push({
+          section: SECTION,
+          metric: `${door}: requests/s`,
+          value: r.requests.average,
+          unit: 'req/s',
+          note: `${CONNECTIONS} connections, ${DURATION_S} s${bad ? `, ${bad} failed` : ''}`,
+        });
         rows.push({ section: SECTION, metric: `${door}: p99 latency`, value: r.latency.p99, unit: 'ms' });
       }
       rows.push({ section: SECTION, metric: 'REST / GraphQL request rate', value: rest.requests.average / graphql.requests.average, unit: 'ratio' });

@@ -48,7 +48,13 @@ async function timeProject(svc: Service, key: string, videoUrl: string, label: s
     { section: SECTION, metric: `${label}: probe`, value: ms('probe', 'extract'), unit: 'ms' },
     { section: SECTION, metric: `${label}: audio extraction`, value: ms('extract', 'transcribe'), unit: 'ms' },
     { section: SECTION, metric: `${label}: transcription`, value: ms('transcribe', 'done') / 1000, unit: 's' },
-    { section: SECTION, metric: `${label}: transcription / real time`, value: transcription / 1000 / duration, unit: 'ratio', note: 'extraction + recognition' },
+    {
+      section: SECTION,
+      metric: `${label}: transcription / real time`,
+      value: transcription / 1000 / duration,
+      unit: 'ratio',
+      note: 'extraction + recognition',
+    },
   ];
 }
 

@@ -57,54 +57,93 @@ export async function seed(db: pg.Client, userId: string, now = new Date()): Pro
 
   const {
     rows: [{ id: profileId }],
-  } = await run(null, `INSERT INTO "Profile" (id, "userId", name, "isPrimary", "createdAt", "updatedAt") VALUES (gen_random_uuid(), $1, 'Brand', true, $2::timestamptz - interval '400 days', now()) RETURNING id`, [userId, now]);
+  } = await run(
+    null,
+    `INSERT INTO "Profile" (id, "userId", name, "isPrimary", "createdAt", "updatedAt") VALUES (gen_random_uuid(), $1, 'Brand', true, $2::timestamptz - interval '400 days', now()) RETURNING id`,
+    [userId, now],
+  );
 
   // an account per platform: its followers a year ago and its daily gain
-  await run(null, `CREATE TEMP TABLE seed_account AS
+  await run(
+    null,
+    `CREATE TEMP TABLE seed_account AS
     SELECT gen_random_uuid() AS id, p AS platform, (row_number() OVER () - 1)::int AS n,
            2000 + floor(random() * 20000)::int AS base, 5 + random() * 60 AS gain
-    FROM unnest(enum_range(NULL::"Platform")) p`);
-  await run(null, `INSERT INTO "SocialAccount" (id, "profileId", platform, connector, "externalId", followers, credentials, "createdAt", "updatedAt")
+    FROM unnest(enum_range(NULL::"Platform")) p`,
+  );
+  await run(
+    null,
+    `INSERT INTO "SocialAccount" (id, "profileId", platform, connector, "externalId", followers, credentials, "createdAt", "updatedAt")
     SELECT id, $1, platform, 'sandbox', 'sandbox-' || platform || '-' || substr(md5(id::text), 1, 16), base + floor(gain * ${DAYS})::int,
            jsonb_build_object('followers', base, 'since', $2::text), $2::timestamptz, now()
-    FROM seed_account`, [profileId, new Date(now.getTime() - DAYS * 86_400_000).toISOString()]);
-  await run(null, `INSERT INTO "AccountFollowersDaily" ("accountId", day, followers, "updatedAt")
+    FROM seed_account`,
+    [profileId, new Date(now.getTime() - DAYS * 86_400_000).toISOString()],
+  );
+  await run(
+    null,
+    `INSERT INTO "AccountFollowersDaily" ("accountId", day, followers, "updatedAt")
     SELECT a.id, $1::date - d, a.base + floor(a.gain * (${DAYS} - d))::int, now()
-    FROM seed_account a, generate_series(0, ${DAYS}) d`, [today]);
+    FROM seed_account a, generate_series(0, ${DAYS}) d`,
+    [today],
+  );
 
-  await run(null, `CREATE TEMP TABLE seed_project AS
+  await run(
+    null,
+    `CREATE TEMP TABLE seed_project AS
     SELECT gen_random_uuid() AS id, i AS n, 'renders/bench/' || i || '.mp4' AS key, $1::timestamptz - interval '${DAYS + 5} days' + i * interval '1 hour' AS at
-    FROM generate_series(0, ${PROJECTS - 1}) i`, [now]);
-  await run(null, `INSERT INTO "Project" (id, "userId", title, language, "templateName", status, "renderedKey", "createdAt", "updatedAt", "completedAt")
-    SELECT id, $1, 'Episode ' || (n + 1), 'en', 'classic', 'completed', key, at, at, at FROM seed_project`, [userId]);
+    FROM generate_series(0, ${PROJECTS - 1}) i`,
+    [now],
+  );
+  await run(
+    null,
+    `INSERT INTO "Project" (id, "userId", title, language, "templateName", status, "renderedKey", "createdAt", "updatedAt", "completedAt")
+    SELECT id, $1, 'Episode ' || (n + 1), 'en', 'classic', 'completed', key, at, at, at FROM seed_project`,
+    [userId],
+  );
 
   // publications at random instants of the year; `k` posts on consecutive platforms from `s`
-  await run(null, `CREATE TEMP TABLE seed_pub AS
+  await run(
+    null,
+    `CREATE TEMP TABLE seed_pub AS
     SELECT 'pub_' || gen_random_uuid() AS id, i, $1::timestamptz - random() * interval '${DAYS} days' AS at,
            1 + floor(random() * 3)::int AS k, floor(random() * 6)::int AS s
-    FROM generate_series(1, ${PUBLICATIONS}) i`, [now]);
+    FROM generate_series(1, ${PUBLICATIONS}) i`,
+    [now],
+  );
   // per post: its day, how many daily rows it has, the first day's views and its ratios
-  await run(null, `CREATE TEMP TABLE seed_post AS
+  await run(
+    null,
+    `CREATE TEMP TABLE seed_post AS
     SELECT gen_random_uuid() AS id, p.id AS pub, a.id AS account, a.platform, p.at + interval '3 seconds' AS at,
            (p.at AT TIME ZONE 'UTC')::date AS d0, LEAST(${METRIC_DAYS}, $1::date - (p.at AT TIME ZONE 'UTC')::date + 1) AS n,
            50 * exp(random() * ln(100)) AS b,
            0.02 + random() * 0.08 AS lr, 0.003 + random() * 0.017 AS cr, 0.002 + random() * 0.008 AS sr,
            1.5 + random() * 1.5 AS ir, 0.6 + random() * 0.3 AS rr, 0.01 + random() * 0.04 AS clr
     FROM seed_pub p CROSS JOIN LATERAL generate_series(0, p.k - 1) j JOIN seed_account a ON a.n = (p.s + j) % 6
-    ORDER BY 1`, [today]);
+    ORDER BY 1`,
+    [today],
+  );
   // every daily row, as a function of its post and day (in the order of the primary key)
-  await run(null, `CREATE TEMP VIEW seed_daily AS
+  await run(
+    null,
+    `CREATE TEMP VIEW seed_daily AS
     SELECT po.id AS "postId", po.pub, po.platform, po.d0 + k AS day, m.v AS views,
            floor(m.v * po.lr)::int AS likes, floor(m.v * po.cr)::int AS comments, floor(m.v * po.sr)::int AS shares,
            floor(m.v * po.ir)::int AS impressions, floor(m.v * po.ir * po.rr)::int AS reach, floor(m.v * po.clr)::int AS clicks
     FROM seed_post po CROSS JOIN LATERAL generate_series(0, po.n - 1) k
-    CROSS JOIN LATERAL (SELECT floor(po.b * power(0.8, k) + po.b * 0.01)::int AS v) m`);
+    CROSS JOIN LATERAL (SELECT floor(po.b * power(0.8, k) + po.b * 0.01)::int AS v) m`,
+  );
   // the daily rows first, foreign keys unchecked row by row (the rows refer to posts written below):
   // each post's totals and the profile's rollup are summed from the rows as they are written
   await run(null, `SET session_replication_role = replica`);
-  await run(null, `CREATE TEMP TABLE seed_total ("postId" uuid, views int, likes int, comments int, shares int, impressions int, reach int, clicks int,
-                                              settled_views int, settled_engagement int, previous_views int, previous_engagement int)`);
-  await run('PostMetricsDaily and ProfileMetricsDaily', `WITH daily AS (
+  await run(
+    null,
+    `CREATE TEMP TABLE seed_total ("postId" uuid, views int, likes int, comments int, shares int, impressions int, reach int, clicks int,
+                                              settled_views int, settled_engagement int, previous_views int, previous_engagement int)`,
+  );
+  await run(
+    'PostMetricsDaily and ProfileMetricsDaily',
+    `WITH daily AS (
       INSERT INTO "PostMetricsDaily" ("postId", day, views, likes, comments, shares, impressions, reach, clicks, "updatedAt")
       SELECT "postId", day, views, likes, comments, shares, impressions, reach, clicks, $2::timestamptz FROM seed_daily
       RETURNING "postId", day, views, likes, comments, shares, impressions, reach, clicks
@@ -117,10 +156,14 @@ export async function seed(db: pg.Client, userId: string, now = new Date()): Pro
     )
     INSERT INTO "ProfileMetricsDaily" ("profileId", platform, day, views, likes, comments, shares, impressions, reach, clicks)
     SELECT $1, po.platform, d.day, sum(d.views), sum(d.likes), sum(d.comments), sum(d.shares), sum(d.impressions), sum(d.reach), sum(d.clicks)
-    FROM daily d JOIN seed_post po ON po.id = d."postId" GROUP BY po.platform, d.day`, [profileId, now, today]);
+    FROM daily d JOIN seed_post po ON po.id = d."postId" GROUP BY po.platform, d.day`,
+    [profileId, now, today],
+  );
 
   // in time order, as they would have been written
-  await run('Publication', `INSERT INTO "Publication" (id, "userId", "projectId", "profileId", scheduled, "publishedAt", status, platforms, "mediaKey",
+  await run(
+    'Publication',
+    `INSERT INTO "Publication" (id, "userId", "projectId", "profileId", scheduled, "publishedAt", status, platforms, "mediaKey",
                                      views, engagement, "settledViews", "settledEngagement", "previousSettledViews", "previousSettledEngagement", "createdAt", "updatedAt")
     SELECT p.id, $1, pr.id, $2, false, p.at, 'published', s.platforms, pr.key, s.views, s.engagement, s.settled_views, s.settled_engagement,
            s.previous_views, s.previous_engagement, p.at, p.at
@@ -130,8 +173,12 @@ export async function seed(db: pg.Client, userId: string, now = new Date()): Pro
                  sum(t.previous_views) AS previous_views, sum(t.previous_engagement) AS previous_engagement
           FROM seed_post po JOIN seed_total t ON t."postId" = po.id GROUP BY po.pub) s ON s.pub = p.id
     JOIN seed_project pr ON pr.n = p.i % ${PROJECTS}
-    ORDER BY p.at`, [userId, profileId]);
-  await run('Post', `INSERT INTO "Post" (id, "publicationId", "accountId", platform, content, "platformPostId", "platformPostUrl", "publishStatus", "syncStatus",
+    ORDER BY p.at`,
+    [userId, profileId],
+  );
+  await run(
+    'Post',
+    `INSERT INTO "Post" (id, "publicationId", "accountId", platform, content, "platformPostId", "platformPostUrl", "publishStatus", "syncStatus",
                               "publishedAt", "lastSyncedAt", views, likes, comments, shares, impressions, reach, clicks, "createdAt", "updatedAt")
     SELECT po.id, po.pub, po.account, po.platform,
            CASE WHEN po.platform = 'videoshare' THEN jsonb_build_object('title', 'Episode clip', 'description', 'This week''s episode')
@@ -139,7 +186,9 @@ export async function seed(db: pg.Client, userId: string, now = new Date()): Pro
            x.ppid, 'https://sandbox.clipcast.local/' || po.platform || '/p/' || x.ppid, 'published', 'synced',
            po.at, $1::timestamptz, t.views, t.likes, t.comments, t.shares, t.impressions, t.reach, t.clicks, po.at, $1::timestamptz
     FROM seed_post po JOIN seed_total t ON t."postId" = po.id CROSS JOIN LATERAL (SELECT substr(md5(po.id::text), 1, 19) AS ppid) x
-    ORDER BY po.at`, [now]);
+    ORDER BY po.at`,
+    [now],
+  );
   await run(null, `RESET session_replication_role`);
   // the rows before today are settled (the listing's sort keys include them), the day before yesterday's kept as the previous keys
   await run(null, `UPDATE "MetricsSettlement" SET day = $1::date, "previousDay" = $1::date - 1 WHERE id = 1`, [today]);
@@ -151,7 +200,6 @@ export async function seed(db: pg.Client, userId: string, now = new Date()): Pro
   for (const t of SEEDED_TABLES) rows[t] = Number((await db.query(`SELECT count(*) AS n FROM "${t}"`)).rows[0].n);
   return { profileId, ms, rows };
 }
-
 
 // ---------------------------------------------------------------------------
 // measuring
@@ -328,7 +376,13 @@ async function measureListing(c: Client, db: pg.Client, userId: string): Promise
     for (let i = 0; i < (n === 1 ? 20 : STALE_SAMPLES); i++) staleMs.push((await timed(() => list(stale)))[1]);
     rows.push(...latencyRows(`listing views desc, a page of a traversal begun ${label}`, staleMs, LISTING_TARGET_MS, note));
   }
-  rows.push({ section: SECTION, metric: 'load average (1 min) after the listing timings', value: os.loadavg()[0], unit: '', note: `${os.cpus().length} cores` });
+  rows.push({
+    section: SECTION,
+    metric: 'load average (1 min) after the listing timings',
+    value: os.loadavg()[0],
+    unit: '',
+    note: `${os.cpus().length} cores`,
+  });
   process.stderr.write(`# ${SECTION}: ${calls} listing calls\n`);
   return rows;
 }
@@ -341,7 +395,10 @@ async function measureStats(c: Client, profileId: string): Promise<Row[]> {
       const to = new Date();
       const from = new Date(to.getTime() - DAYS * 86_400_000);
       const [stats, t] = await timed(() =>
-        getJson<{ timeseries: unknown[] }>(c, `/v1/publishing/stats/profiles/${profileId}?${new URLSearchParams({ from: from.toISOString(), to: to.toISOString(), metric })}`),
+        getJson<{ timeseries: unknown[] }>(
+          c,
+          `/v1/publishing/stats/profiles/${profileId}?${new URLSearchParams({ from: from.toISOString(), to: to.toISOString(), metric })}`,
+        ),
       );
       if (stats.timeseries.length < DAYS) throw new Error(`stats ${metric}: ${stats.timeseries.length} days`);
       if (i > 0) ms.get(metric)!.push(t);
@@ -406,7 +463,12 @@ async function measurePublishes(c: Client, db: pg.Client, userId: string): Promi
   return [
     ...latencyRows('publish: POST answered', answered, null),
     ...latencyRows('publish: POST to every post published', done, null, note),
-    ...latencyRows('publish: beyond the sandbox delay', done.map((ms) => ms - SANDBOX_DELAY_MS), null, `the above less ${SANDBOX_DELAY_MS} ms; polled every ${POLL_MS} ms`),
+    ...latencyRows(
+      'publish: beyond the sandbox delay',
+      done.map((ms) => ms - SANDBOX_DELAY_MS),
+      null,
+      `the above less ${SANDBOX_DELAY_MS} ms; polled every ${POLL_MS} ms`,
+    ),
   ];
 }
 
@@ -428,7 +490,16 @@ export async function publishing(): Promise<Row[]> {
     let worker: ChildProcess | undefined;
     try {
       await db.connect();
-      const { userId, apiKey } = await admin(svc.env, 'user', 'create', '--email', `bench-pub-${Date.now()}@bench.local`, '--api-credits', String(2 * PUBLISHES), '--api-publishing');
+      const { userId, apiKey } = await admin(
+        svc.env,
+        'user',
+        'create',
+        '--email',
+        `bench-pub-${Date.now()}@bench.local`,
+        '--api-credits',
+        String(2 * PUBLISHES),
+        '--api-publishing',
+      );
       const c = { svc, key: apiKey };
       let syncs = 0;
       const onLine = (line: string) => {
@@ -462,7 +533,14 @@ export async function publishing(): Promise<Row[]> {
       worker = await startWorker(svc, onLine);
       const published = await measurePublishes(c, db, userId);
       rows.push(...published);
-      if (syncs > before) rows.push({ section: SECTION, metric: 'publish: analytics syncs during the publishes', value: syncs - before, unit: '', note: 'over the seeded posts: the publish figures are not clean' });
+      if (syncs > before)
+        rows.push({
+          section: SECTION,
+          metric: 'publish: analytics syncs during the publishes',
+          value: syncs - before,
+          unit: '',
+          note: 'over the seeded posts: the publish figures are not clean',
+        });
       return rows;
     } finally {
       if (worker) await stopProcess(worker);

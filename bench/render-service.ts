@@ -66,7 +66,13 @@ export async function renderThroughService(dir: string, names: { clip: string; m
         if (transcribed.status !== 'completed') throw new Error(`project ${transcribed.status}: ${transcribed.failureReason}`);
 
         const tree = () => descendants(worker.pid!);
-        const node = () => Math.max(0, ...tree().filter((p) => p.comm.startsWith('node')).map((p) => rssKiB(p.pid)));
+        const node = () =>
+          Math.max(
+            0,
+            ...tree()
+              .filter((p) => p.comm.startsWith('node'))
+              .map((p) => rssKiB(p.pid)),
+          );
         const workerNodeIdleMiB = node() / 1024;
         let nodePeak = 0;
         let ffPeak = 0;
@@ -78,7 +84,9 @@ export async function renderThroughService(dir: string, names: { clip: string; m
         }, 100);
         // the end of the export, as a listener sees it: the project's subscription (no polling load on the server)
         // the project is completed: follow keeps the stream open for the export
-        const updates = await subscribeSse(svc.url, apiKey, 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage } }', { id: project.id });
+        const updates = await subscribeSse(svc.url, apiKey, 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage } }', {
+          id: project.id,
+        });
         const t0 = performance.now();
         try {
           await call('POST', `/v1/projects/${project.id}/export`, { width: 1080, height: 1920, fps: 30 });

@@ -247,7 +247,9 @@ async function compare(fx: Fixtures, label: string, source: string, plan: Render
       await doExport();
       await doBares();
     }
-    process.stderr.write(`#   ${label} run ${i + 1}: export ${exported[i].seconds.toFixed(1)} s, ${bares.map((b, k) => `bare ${b.name} ${bare[k][i].seconds.toFixed(1)} s`).join(', ')}\n`);
+    process.stderr.write(
+      `#   ${label} run ${i + 1}: export ${exported[i].seconds.toFixed(1)} s, ${bares.map((b, k) => `bare ${b.name} ${bare[k][i].seconds.toFixed(1)} s`).join(', ')}\n`,
+    );
   }
   const e = best(exported);
   const note = `${plan.source.width}x${plan.source.height} ${plan.source.duration.toFixed(0)} s -> ${W}x${H}, best of ${RUNS}`;
@@ -255,14 +257,38 @@ async function compare(fx: Fixtures, label: string, source: string, plan: Render
   bares.forEach((b, k) => {
     const side = best(bare[k]);
     rows.push(
-      { section: SECTION, metric: `${label}: export / bare (${b.name}) wall time`, value: e.seconds / side.seconds, unit: 'ratio', note: `target <= 1.15; ${note}` },
-      { section: SECTION, metric: `${label}: bare (${b.name}) wall time`, value: side.seconds, unit: 's', note: `-vf ${b.filter}; ${(sourceFrames / side.seconds).toFixed(1)} source fps` },
+      {
+        section: SECTION,
+        metric: `${label}: export / bare (${b.name}) wall time`,
+        value: e.seconds / side.seconds,
+        unit: 'ratio',
+        note: `target <= 1.15; ${note}`,
+      },
+      {
+        section: SECTION,
+        metric: `${label}: bare (${b.name}) wall time`,
+        value: side.seconds,
+        unit: 's',
+        note: `-vf ${b.filter}; ${(sourceFrames / side.seconds).toFixed(1)} source fps`,
+      },
       { section: SECTION, metric: `${label}: bare (${b.name}) ffmpeg peak RSS`, value: side.ffmpegMiB, unit: 'MiB' },
     );
   });
   rows.push(
-    { section: SECTION, metric: `${label}: export wall time`, value: e.seconds, unit: 's', note: `${plan.keep.length} kept segments, ${(plan.zooms ?? []).length} zooms, 1 B-roll` },
-    { section: SECTION, metric: `${label}: export fps (source frames)`, value: sourceFrames / e.seconds, unit: 'fps', note: `${(outFrames / e.seconds).toFixed(1)} output fps` },
+    {
+      section: SECTION,
+      metric: `${label}: export wall time`,
+      value: e.seconds,
+      unit: 's',
+      note: `${plan.keep.length} kept segments, ${(plan.zooms ?? []).length} zooms, 1 B-roll`,
+    },
+    {
+      section: SECTION,
+      metric: `${label}: export fps (source frames)`,
+      value: sourceFrames / e.seconds,
+      unit: 'fps',
+      note: `${(outFrames / e.seconds).toFixed(1)} output fps`,
+    },
     { section: SECTION, metric: `${label}: export ffmpeg peak RSS`, value: e.ffmpegMiB, unit: 'MiB' },
     { section: SECTION, metric: `${label}: Node peak RSS during export`, value: e.nodeMiB, unit: 'MiB' },
   );
@@ -275,13 +301,49 @@ async function throughService(fx: Fixtures, file: string): Promise<Row[]> {
   const label = '60 s 1080x1920 through the service';
   const svc = await renderThroughService(fx.dir, { clip: path.basename(file), music: path.basename(fx.music), broll: path.basename(fx.broll) });
   const bare = await measured(() =>
-    spawnFfmpeg(['-i', file, '-vf', 'scale=1080:1920', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k', path.join(fx.dir, 'service.bare.mp4')]),
+    spawnFfmpeg([
+      '-i',
+      file,
+      '-vf',
+      'scale=1080:1920',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '160k',
+      path.join(fx.dir, 'service.bare.mp4'),
+    ]),
   );
   process.stderr.write(`#   ${label}: export ${svc.seconds.toFixed(1)} s (POST to completed), bare ${bare.seconds.toFixed(1)} s\n`);
   return [
-    { section: SECTION, metric: `${label}: export / bare (same size) wall time`, value: svc.seconds / bare.seconds, unit: 'ratio', note: 'export: POST to completed, read from the subscription' },
-    { section: SECTION, metric: `${label}: export POST to completed`, value: svc.seconds, unit: 's', note: `bare ${bare.seconds.toFixed(1)} s; output ${svc.outputSeconds.toFixed(1)} s long` },
-    { section: SECTION, metric: `${label}: worker Node peak RSS`, value: svc.workerNodeMiB, unit: 'MiB', note: `${svc.workerNodeIdleMiB.toFixed(0)} MiB before the export` },
+    {
+      section: SECTION,
+      metric: `${label}: export / bare (same size) wall time`,
+      value: svc.seconds / bare.seconds,
+      unit: 'ratio',
+      note: 'export: POST to completed, read from the subscription',
+    },
+    {
+      section: SECTION,
+      metric: `${label}: export POST to completed`,
+      value: svc.seconds,
+      unit: 's',
+      note: `bare ${bare.seconds.toFixed(1)} s; output ${svc.outputSeconds.toFixed(1)} s long`,
+    },
+    {
+      section: SECTION,
+      metric: `${label}: worker Node peak RSS`,
+      value: svc.workerNodeMiB,
+      unit: 'MiB',
+      note: `${svc.workerNodeIdleMiB.toFixed(0)} MiB before the export`,
+    },
     { section: SECTION, metric: `${label}: worker ffmpeg peak RSS`, value: svc.ffmpegMiB, unit: 'MiB', note: `bare ${bare.ffmpegMiB.toFixed(0)} MiB` },
   ];
 }
@@ -313,7 +375,12 @@ export async function render(): Promise<Row[]> {
         ])),
       );
     }
-    rows.push({ section: SECTION, metric: 'Node peak RSS (VmHWM)', value: Number(/^VmHWM:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) / 1024, unit: 'MiB' });
+    rows.push({
+      section: SECTION,
+      metric: 'Node peak RSS (VmHWM)',
+      value: Number(/^VmHWM:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) / 1024,
+      unit: 'MiB',
+    });
     return rows;
   } finally {
     if (reuse || process.env.BENCH_RENDER_KEEP === '1') process.stderr.write(`# kept ${dir}\n`);

@@ -72,7 +72,12 @@ export async function storage(): Promise<Row[]> {
     const rows: Row[] = [];
     rows.push(...(await measure('local disk', createLocalStorage({ root: dir, publicUrl: 'http://127.0.0.1', secret: 'bench-secret' }))));
     const client = createS3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: s3.credentials });
-    rows.push(...(await measure('s3 (local s3rver)', createS3Storage({ client, bucket: s3.bucket, prefix: '', publicUrl: 'http://127.0.0.1', secret: 'bench-secret' }))));
+    rows.push(
+      ...(await measure(
+        's3 (local s3rver)',
+        createS3Storage({ client, bucket: s3.bucket, prefix: '', publicUrl: 'http://127.0.0.1', secret: 'bench-secret' }),
+      )),
+    );
     return rows;
   } finally {
     await s3.close();

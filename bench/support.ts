@@ -78,7 +78,12 @@ export async function startService(env: Record<string, string>, script = 'start'
  */
 export function startWorker(svc: Service, onLine?: (line: string) => void): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'worker'], { cwd: ROOT, env: { ...svc.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const child = spawn('npm', ['run', '--silent', 'worker'], {
+      cwd: ROOT,
+      env: { ...svc.env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
     let tail = '';
     let pending = '';
     let started = false;

@@ -33,8 +33,26 @@ const run = promisify(execFile);
 const RUNS = 5;
 
 const UNRELATED = [
-  'Zyntrix', 'Kovalenko', 'Kubernetes', 'Terraform', 'Rottnest', 'Vantablack', 'Petrovic', 'Nakamura', 'Osaka', 'Siobhan Okonkwo',
-  'Clipcast', 'quokka', 'GraphQL', 'Postgres', 'TikTok', 'YouTube', 'Brandeis', 'Marovski', 'Tavrenko', 'Zelgrom',
+  'Zyntrix',
+  'Kovalenko',
+  'Kubernetes',
+  'Terraform',
+  'Rottnest',
+  'Vantablack',
+  'Petrovic',
+  'Nakamura',
+  'Osaka',
+  'Siobhan Okonkwo',
+  'Clipcast',
+  'quokka',
+  'GraphQL',
+  'Postgres',
+  'TikTok',
+  'YouTube',
+  'Brandeis',
+  'Marovski',
+  'Tavrenko',
+  'Zelgrom',
 ];
 
 const NAMED: Array<{ text: string; dictionary: string[] }> = [
@@ -139,7 +157,13 @@ export async function transcriptionDictionary(): Promise<Row[]> {
         unit: 'ms',
         note: `transcribe() of a ${(await readWavInfo(short)).duration.toFixed(1)} s sentence, median of ${RUNS}: ${median(plain).toFixed(0)} ms without, ${median(dictionary).toFixed(0)} ms with`,
       },
-      { section: SECTION, metric: "pocketsphinx: of which writing the job's dictionary files", value: median(files), unit: 'ms', note: 'model dictionary copy (3.2 MB), one espeak-ng run, the class file' },
+      {
+        section: SECTION,
+        metric: "pocketsphinx: of which writing the job's dictionary files",
+        value: median(files),
+        unit: 'ms',
+        note: 'model dictionary copy (3.2 MB), one espeak-ng run, the class file',
+      },
     );
     return rows;
   } finally {

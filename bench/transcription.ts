@@ -132,7 +132,25 @@ async function noisySets(dir: string, librivox: Clip[]): Promise<SpeechSet[]> {
       const file = path.join(dir, `noise${snr}-${c.id}.wav`);
       const noise = `anoisesrc=color=pink:amplitude=${amplitude}:sample_rate=16000:seed=7`;
       const mix = '[0:a]aformat=sample_rates=16000:channel_layouts=mono[s];[s][1:a]amix=inputs=2:duration=first:normalize=0';
-      await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', c.file, '-f', 'lavfi', '-i', noise, '-filter_complex', mix, '-ac', '1', '-c:a', 'pcm_s16le', file]);
+      await run('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-i',
+        c.file,
+        '-f',
+        'lavfi',
+        '-i',
+        noise,
+        '-filter_complex',
+        mix,
+        '-ac',
+        '1',
+        '-c:a',
+        'pcm_s16le',
+        file,
+      ]);
       clips.push({ ...c, file });
     }
     sets.push({ name: `librivox + noise ${snr} dB`, role: `the tuning set with pink noise, about ${snr} dB SNR`, clips });
@@ -215,7 +233,13 @@ function setRows(engine: EngineName, set: SpeechSet, results: ClipResult[]): Row
     },
   ];
   if (peaks.length) {
-    rows.push({ section: SECTION, metric: `${label}: peak memory of the engine process`, value: Math.max(...peaks) / 1024, unit: 'MiB', note: 'VmHWM, /proc/<pid>/status every 10 ms' });
+    rows.push({
+      section: SECTION,
+      metric: `${label}: peak memory of the engine process`,
+      value: Math.max(...peaks) / 1024,
+      unit: 'MiB',
+      note: 'VmHWM, /proc/<pid>/status every 10 ms',
+    });
   }
   return rows;
 }
@@ -257,7 +281,9 @@ export async function transcription(): Promise<Row[]> {
         for (const clip of set.clips) {
           const r = await transcribeClip(engine, clip, dir);
           const c = r.counts;
-          process.stderr.write(`#   ${name} ${set.name} ${clip.id}: S=${c.substitutions} D=${c.deletions} I=${c.insertions} of ${c.n}\n#     ref: ${clip.reference}\n#     hyp: ${r.hypothesis}\n`);
+          process.stderr.write(
+            `#   ${name} ${set.name} ${clip.id}: S=${c.substitutions} D=${c.deletions} I=${c.insertions} of ${c.n}\n#     ref: ${clip.reference}\n#     hyp: ${r.hypothesis}\n`,
+          );
           results.push(r);
         }
         rows.push(...setRows(name, set, results));

@@ -33,7 +33,11 @@ export function parseCmuTranscription(content: string): Map<string, string> {
   for (const line of content.split(/\r?\n/)) {
     const m = /^(.*)\(([^()\s]+)\)\s*$/.exec(line.trim());
     if (!m) continue;
-    const text = m[1].trim().split(/\s+/).filter((w) => w && !CMU_MARKER.test(w)).join(' ');
+    const text = m[1]
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w && !CMU_MARKER.test(w))
+      .join(' ');
     out.set(m[2], text);
   }
   return out;
@@ -46,8 +50,7 @@ export interface PairOp {
   hyp: number;
 }
 
-export type EditOp = PairOp | { op: 'del'; ref: number }
-  | { op: 'ins'; hyp: number };
+export type EditOp = PairOp | { op: 'del'; ref: number } | { op: 'ins'; hyp: number };
 
 export interface WerCounts {
   /** words of the reference */
@@ -106,7 +109,12 @@ export function scoreText(reference: string, hypothesis: string): WerCounts {
 /** Counts of a set: each utterance is aligned on its own, then the counts are added. */
 export function sumCounts(counts: readonly WerCounts[]): WerCounts {
   return counts.reduce(
-    (a, c) => ({ n: a.n + c.n, substitutions: a.substitutions + c.substitutions, deletions: a.deletions + c.deletions, insertions: a.insertions + c.insertions }),
+    (a, c) => ({
+      n: a.n + c.n,
+      substitutions: a.substitutions + c.substitutions,
+      deletions: a.deletions + c.deletions,
+      insertions: a.insertions + c.insertions,
+    }),
     { n: 0, substitutions: 0, deletions: 0, insertions: 0 },
   );
 }

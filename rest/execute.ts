@@ -48,7 +48,16 @@ export async function executeOperation<TResult, TVariables>(
     if (typeof v === 'string') headers.set(h, v);
   }
   const params = { query, operationName, variables: variables as Record<string, unknown> };
-  const enveloped = graphql.getEnveloped({ request: { headers } as Request, params, requestId: req.id, log: req.log, responseHeaders, checkVariables: check, user: callerOf(req), idempotentRoute } as never);
+  const enveloped = graphql.getEnveloped({
+    request: { headers } as Request,
+    params,
+    requestId: req.id,
+    log: req.log,
+    responseHeaders,
+    checkVariables: check,
+    user: callerOf(req),
+    idempotentRoute,
+  } as never);
   const document = enveloped.parse(query);
   const invalid = enveloped.validate(enveloped.schema, document);
   if (invalid.length) throw toAppError(invalid[0], req, operationName);

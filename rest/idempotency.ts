@@ -70,7 +70,10 @@ function readFormDigest(req: FastifyRequest, withFields: boolean): Promise<{ fie
       file.catch(() => {});
     });
     parser.on('close', () => {
-      (file ?? Promise.resolve(null)).then((digest) => resolve({ fields, file: digest }), (e: Error) => reject(malformed(e.message)));
+      (file ?? Promise.resolve(null)).then(
+        (digest) => resolve({ fields, file: digest }),
+        (e: Error) => reject(malformed(e.message)),
+      );
     });
     parser.on('error', (e) => reject(malformed((e as Error).message)));
     req.raw.once('close', () => {

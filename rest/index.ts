@@ -55,7 +55,9 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
     if (!user) return sendError(reply, unauthorized(key ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header'));
     setCaller(req, user);
   });
-  fastify.setNotFoundHandler(async (req, reply) => sendErrorFor(req.url, reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`)));
+  fastify.setNotFoundHandler(async (req, reply) =>
+    sendErrorFor(req.url, reply, new AppError('NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`)),
+  );
 }
 
 /**

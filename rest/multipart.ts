@@ -29,8 +29,7 @@ export interface FormSpec<TVariables = unknown> {
 const MAX_FIELD_BYTES = 1024 * 1024;
 const FILE_FIELD = 'file';
 
-const malformed = (message: string) =>
-  new AppError('VALIDATION_ERROR', `Invalid multipart request: ${message}`, { details: [{ field: 'body', message }] });
+const malformed = (message: string) => new AppError('VALIDATION_ERROR', `Invalid multipart request: ${message}`, { details: [{ field: 'body', message }] });
 const cutOff = () => malformed('the request ended before its form did');
 const fileRequired = (): FieldError => ({ field: FILE_FIELD, message: 'is required: send the file as a multipart part named file' });
 
@@ -172,7 +171,8 @@ export class MultipartForm<TVariables = unknown> {
         const given = new Set(Object.keys(fields));
         if (given.size) {
           checkFields(ctx, { ...fields }).catch((e) => {
-            const known = isAppError(e) && Array.isArray(e.extensions.details) ? (e.extensions.details as FieldError[]).filter((d) => given.has(topField(d.field))) : null;
+            const known =
+              isAppError(e) && Array.isArray(e.extensions.details) ? (e.extensions.details as FieldError[]).filter((d) => given.has(topField(d.field))) : null;
             if (!known) fail(e);
             else if (known.length) fail(validationError(known));
           });
@@ -241,7 +241,7 @@ export class MultipartForm<TVariables = unknown> {
     try {
       await pipeline(stream, limit, createWriteStream(this.heldBack, { flags: 'wx' }));
     } catch (e) {
-      throw isAppError(e) ? e : this.failed ?? cutOff();
+      throw isAppError(e) ? e : (this.failed ?? cutOff());
     }
   }
 }

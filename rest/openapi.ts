@@ -106,7 +106,11 @@ function commonErrors(r: Route, limit: number | undefined): Array<[ErrorCode, st
     out.push(['PAYLOAD_TOO_LARGE', 'the body is over 10 MB']);
   }
   if (r.form) out.push(['REQUEST_TIMEOUT', 'the upload moved slower than the floor of docs/api.md, Connection limits (a code beyond the first specification)']);
-  else if (r.body) out.push(['REQUEST_TIMEOUT', 'the body did not arrive whole within the deadline of docs/api.md, Connection limits (a code beyond the first specification)']);
+  else if (r.body)
+    out.push([
+      'REQUEST_TIMEOUT',
+      'the body did not arrive whole within the deadline of docs/api.md, Connection limits (a code beyond the first specification)',
+    ]);
   if (limit !== undefined) out.push(['RATE_LIMIT_EXCEEDED', `over ${limit} requests in the hour: retryAfter and Retry-After say when to come back`]);
   out.push(['INTERNAL_SERVER_ERROR', 'a fault of the service']);
   return out;
@@ -123,26 +127,31 @@ function errorResponses(r: Route, limit: number | undefined): Record<string, unk
     byStatus.set(ERROR_STATUS[code], list);
   }
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => {
-      const schema: JsonSchema = { allOf: [ERROR_REF], properties: { error: { enum: codes.map(([c]) => c) } } };
-      if (status === 429) schema.required = ['retryAfter'];
-      const headers = status === 429 ? { ...refs('Retry-After'), ...RATE_LIMIT_HEADERS } : undefined;
-      return [
-        String(status),
-        {
-          description: codes.map(([c, when]) => `${c}: ${when}`).join('. '),
-          ...(headers ? { headers } : {}),
-          content: { [JSON_TYPE]: { schema } },
-        },
-      ];
-    }),
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => {
+        const schema: JsonSchema = { allOf: [ERROR_REF], properties: { error: { enum: codes.map(([c]) => c) } } };
+        if (status === 429) schema.required = ['retryAfter'];
+        const headers = status === 429 ? { ...refs('Retry-After'), ...RATE_LIMIT_HEADERS } : undefined;
+        return [
+          String(status),
+          {
+            description: codes.map(([c, when]) => `${c}: ${when}`).join('. '),
+            ...(headers ? { headers } : {}),
+            content: { [JSON_TYPE]: { schema } },
+          },
+        ];
+      }),
   );
 }
 
 /** A form's text parts (every part is text; JSON for the members that are not a string, number or boolean) and its file. */
 function formBody(r: Route, name: string) {
   const fields = r.body ? jsonSchemaOf(r.body) : { type: 'object', properties: {}, required: [] };
-  const properties = { ...(fields.properties as Record<string, JsonSchema>), file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'the file' } };
+  const properties = {
+    ...(fields.properties as Record<string, JsonSchema>),
+    file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'the file' },
+  };
   const encoding = Object.fromEntries(
     Object.entries(properties)
       .filter(([, s]) => !['string', 'number', 'integer', 'boolean'].includes(s.type as string))
@@ -167,7 +176,8 @@ function operationOf(r: Route, tag: string, components: Record<string, JsonSchem
   const limit = Object.hasOwn(RATE_LIMITS, field) ? RATE_LIMITS[field] : undefined;
 
   const parameters: unknown[] = pathParams(r.url).map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
-  for (const [p, q] of Object.entries((r.query ?? {}) as Record<string, QueryParam<unknown>>)) parameters.push({ name: p, in: 'query', required: false, schema: q.schema });
+  for (const [p, q] of Object.entries((r.query ?? {}) as Record<string, QueryParam<unknown>>))
+    parameters.push({ name: p, in: 'query', required: false, schema: q.schema });
   if (r.method === 'POST') {
     parameters.push({
       name: 'Idempotency-Key',
@@ -192,7 +202,11 @@ function operationOf(r: Route, tag: string, components: Record<string, JsonSchem
   const content = r.produces
     ? Object.fromEntries(r.produces.map((type) => [type.split(';')[0], { schema: answer }]))
     : { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${name}` } } };
-  const headers = { ...refs('x-request-id'), ...(limit !== undefined ? RATE_LIMIT_HEADERS : {}), ...(r.method === 'POST' ? refs(titleCase(REPLAYED_HEADER)) : {}) };
+  const headers = {
+    ...refs('x-request-id'),
+    ...(limit !== undefined ? RATE_LIMIT_HEADERS : {}),
+    ...(r.method === 'POST' ? refs(titleCase(REPLAYED_HEADER)) : {}),
+  };
   const status = typeof r.status === 'number' ? r.status : 200;
   const statuses = r.statuses ?? { [status]: SUCCESS[status] };
   const responses = Object.fromEntries(Object.entries(statuses).map(([code, description]) => [code, { description, headers, content }]));
@@ -232,7 +246,9 @@ function webhooks(components: Record<string, JsonSchema>) {
           content: { [JSON_TYPE]: { schema: { allOf: [{ $ref: `#/components/schemas/${named.get(schema)}` }], properties: { event: { const: event } } } } },
         },
         responses: {
-          '2XX': { description: `delivered; any other answer, a redirect or no answer within 10 s is retried with a growing wait, ${MAX_ATTEMPTS} attempts in all (docs/api.md)` },
+          '2XX': {
+            description: `delivered; any other answer, a redirect or no answer within 10 s is retried with a growing wait, ${MAX_ATTEMPTS} attempts in all (docs/api.md)`,
+          },
         },
       },
     };

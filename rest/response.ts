@@ -150,7 +150,12 @@ export const pick = (s: JsonSchema, keys: string[]): JsonSchema =>
 
 /** An object without `keys`. */
 export const omit = (s: JsonSchema, keys: string[]): JsonSchema =>
-  onObject(s, (o) => pick(o, Object.keys(o.properties as object).filter((k) => !keys.includes(k))));
+  onObject(s, (o) =>
+    pick(
+      o,
+      Object.keys(o.properties as object).filter((k) => !keys.includes(k)),
+    ),
+  );
 
 /** An object with more members (required), or members replaced. */
 export const extend = (s: JsonSchema, more: Record<string, JsonSchema>): JsonSchema =>

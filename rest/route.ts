@@ -51,6 +51,7 @@ export interface Route<TResult = unknown, TVariables = unknown, TQuery extends R
 }
 
 /** Types one route against its operation, then erases the types for the table. */
-export const route = <TResult, TVariables, TQuery extends Record<string, unknown> = Record<string, never>>(r: Route<TResult, TVariables, TQuery>) => r as unknown as Route;
+export const route = <TResult, TVariables, TQuery extends Record<string, unknown> = Record<string, never>>(r: Route<TResult, TVariables, TQuery>) =>
+  r as unknown as Route;
 
 export const noVariables = () => ({});

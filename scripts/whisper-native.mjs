@@ -31,10 +31,21 @@ const t0 = Date.now();
 // flags reach the compiler through the environment, which npm passes on
 const env = { ...process.env, CFLAGS: flags, CXXFLAGS: flags, JOBS: 'max' };
 const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
-const r = spawnSync(npm[0], [...npm[1], 'rebuild', 'smart-whisper', '--foreground-scripts', '--loglevel=error'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+const r = spawnSync(npm[0], [...npm[1], 'rebuild', 'smart-whisper', '--foreground-scripts', '--loglevel=error'], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
 if (r.status !== 0) {
   // the plainly built addon is gone with the failed rebuild: the engine will say it is not installed
-  process.stderr.write(r.stderr?.toString().split('\n').filter((l) => /error|ERR!/i.test(l)).slice(-15).join('\n') ?? '');
+  process.stderr.write(
+    r.stderr
+      ?.toString()
+      .split('\n')
+      .filter((l) => /error|ERR!/i.test(l))
+      .slice(-15)
+      .join('\n') ?? '',
+  );
   console.warn(`\nwhisper: the build with ${flags} failed (exit ${r.status}); TRANSCRIBER=whisper is unavailable until \`npm run whisper:build\` succeeds`);
   process.exit(0);
 }

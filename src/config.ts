@@ -106,7 +106,8 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 function connectionLimits(env: NodeJS.ProcessEnv): ConnectionLimits {
   const wsMaxPayloadBytes = positive('WS_MAX_PAYLOAD_BYTES', env.WS_MAX_PAYLOAD_BYTES, 1024 * 1024);
-  if (wsMaxPayloadBytes > MAX_BODY_BYTES) throw new Error(`WS_MAX_PAYLOAD_BYTES must be at most ${MAX_BODY_BYTES} (the HTTP body limit), got "${env.WS_MAX_PAYLOAD_BYTES}"`);
+  if (wsMaxPayloadBytes > MAX_BODY_BYTES)
+    throw new Error(`WS_MAX_PAYLOAD_BYTES must be at most ${MAX_BODY_BYTES} (the HTTP body limit), got "${env.WS_MAX_PAYLOAD_BYTES}"`);
   return {
     headersTimeoutMs: positive('REQUEST_HEADERS_TIMEOUT_MS', env.REQUEST_HEADERS_TIMEOUT_MS, 60_000),
     bodyTimeoutMs: positive('REQUEST_BODY_TIMEOUT_MS', env.REQUEST_BODY_TIMEOUT_MS, 60_000),
@@ -173,7 +174,11 @@ function platformSettings(env: NodeJS.ProcessEnv): Config['platforms'] {
     const name = key.toUpperCase();
     const baseUrl = env[`${name}_BASE_URL`] || undefined;
     if (baseUrl && !/^https?:\/\/[^/]+/.test(baseUrl)) throw new Error(`${name}_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
-    out[key] = { clientId: env[`${name}_CLIENT_ID`] || undefined, clientSecret: env[`${name}_CLIENT_SECRET`] || undefined, baseUrl: baseUrl?.replace(/\/+$/, '') };
+    out[key] = {
+      clientId: env[`${name}_CLIENT_ID`] || undefined,
+      clientSecret: env[`${name}_CLIENT_SECRET`] || undefined,
+      baseUrl: baseUrl?.replace(/\/+$/, ''),
+    };
   }
   return out;
 }
@@ -289,7 +294,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hookModel: env.OPENAI_HOOK_MODEL || 'gpt-4o-mini',
       clipModel: env.OPENAI_CLIP_MODEL || 'gpt-4o-mini',
     },
-    ai: { broll: env.BROLL_PROVIDER || 'offline', badTakes: env.BAD_TAKES_PROVIDER || 'offline', hook: env.HOOK_WRITER || 'offline', clips: env.CLIP_SCORER || 'offline' },
+    ai: {
+      broll: env.BROLL_PROVIDER || 'offline',
+      badTakes: env.BAD_TAKES_PROVIDER || 'offline',
+      hook: env.HOOK_WRITER || 'offline',
+      clips: env.CLIP_SCORER || 'offline',
+    },
     renderPreset: env.RENDER_PRESET || 'veryfast',
     renderStallMs: positive('RENDER_STALL_MS', env.RENDER_STALL_MS, 60_000),
     webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),

@@ -77,11 +77,9 @@ function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-export const validationError = (details: FieldError[], message = describeFieldErrors(details)) =>
-  new AppError('VALIDATION_ERROR', message, { details });
+export const validationError = (details: FieldError[], message = describeFieldErrors(details)) => new AppError('VALIDATION_ERROR', message, { details });
 
-export const fieldError = (field: string, message: string, value?: unknown) =>
-  validationError([{ field, message, ...(value === undefined ? {} : { value }) }]);
+export const fieldError = (field: string, message: string, value?: unknown) => validationError([{ field, message, ...(value === undefined ? {} : { value }) }]);
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
@@ -117,5 +115,8 @@ export class FieldErrors {
 }
 
 export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError || (e instanceof GraphQLError && typeof e.extensions?.code === 'string' && e.extensions.code in ERROR_STATUS && typeof e.extensions.status === 'number');
+  return (
+    e instanceof AppError ||
+    (e instanceof GraphQLError && typeof e.extensions?.code === 'string' && e.extensions.code in ERROR_STATUS && typeof e.extensions.status === 'number')
+  );
 }

@@ -56,7 +56,10 @@ const isPrismaError = (e: unknown): e is LoggedError => e instanceof Error && e.
  * the stack's frames.
  */
 function queryErrorSummary(err: LoggedError): LoggedError {
-  const lines = err.message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = err.message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const invocation = lines.find((l) => l.startsWith('Invalid `'))?.replace(/ in$|:$/, '');
   const said = lines.at(-1) ?? '';
   const message = invocation && invocation !== said ? `${invocation}: ${said}` : said;
@@ -65,7 +68,8 @@ function queryErrorSummary(err: LoggedError): LoggedError {
 }
 
 /** An error of the same class as `err` with only these members: what the log serializer writes of it. */
-const copyOf = (err: Error, members: Partial<LoggedError>): LoggedError => Object.assign(Object.create(Object.getPrototypeOf(err) as object) as LoggedError, members);
+const copyOf = (err: Error, members: Partial<LoggedError>): LoggedError =>
+  Object.assign(Object.create(Object.getPrototypeOf(err) as object) as LoggedError, members);
 
 /** An error and its causes, each Prisma error among them summarised (queryErrorSummary). */
 function withoutQueryArguments(err: unknown, depth = 0): unknown {

@@ -57,7 +57,8 @@ const PAGE_FIELDS = { first: 'limit', after: 'cursor' };
  */
 export function checkPageArgs(args: PageArgs, { cursor = 'id' as CursorKind, errors = new FieldErrors() } = {}): PageRequest & { errors: FieldErrors } {
   const first = args.first ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.add(PAGE_FIELDS.first, `must be an integer from 1 to ${MAX_PAGE_SIZE}`, args.first);
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
+    errors.add(PAGE_FIELDS.first, `must be an integer from 1 to ${MAX_PAGE_SIZE}`, args.first);
   const after = args.after ?? null;
   const from = after != null && cursor === 'opaque' ? decodeCursor(after) : null;
   if (after != null && (cursor === 'id' ? !isUuid(after) : !from)) errors.add(PAGE_FIELDS.after, 'must be the nextCursor of a previous page', after);
@@ -114,7 +115,13 @@ interface PagedModel<T> {
  */
 export function modelSource<T extends { id: string }>(
   model: PagedModel<T>,
-  { scope, where, key = 'createdAt', direction = 'desc', cursor = 'id' }: { scope: object; where: object; key?: string; direction?: SortDirection; cursor?: CursorKind },
+  {
+    scope,
+    where,
+    key = 'createdAt',
+    direction = 'desc',
+    cursor = 'id',
+  }: { scope: object; where: object; key?: string; direction?: SortDirection; cursor?: CursorKind },
 ): KeysetSource<T> {
   const beyond = direction === 'desc' ? 'lt' : 'gt';
   return {

@@ -125,7 +125,10 @@ export const outOfDateRange = (t: Date): string | null =>
 
 export const dateTime = <O extends Presence = {}>(opts: O = {} as O) => {
   const rule = 'must be an ISO 8601 date-time with a time and an offset, e.g. 2026-05-01T09:30:00Z';
-  return presence(storableString({ error: words(rule, opts) }).refine((v) => parseDateTime(v) !== null, rule), opts);
+  return presence(
+    storableString({ error: words(rule, opts) }).refine((v) => parseDateTime(v) !== null, rule),
+    opts,
+  );
 };
 
 export const bool = <O extends Presence = {}>(opts: O = {} as O) => presence(z.boolean({ error: words('must be a boolean (true or false)', opts) }), opts);
@@ -134,14 +137,24 @@ export const bool = <O extends Presence = {}>(opts: O = {} as O) => presence(z.b
 export function int<O extends Presence = {}>(min: number, max: number, opts: O = {} as O) {
   const rule = `must be an integer from ${min} to ${max}`;
   // a refinement rather than .int(): zod's integer check stops the object's other checks (unknown fields)
-  const n = z.number({ error: words(rule, opts) }).refine(Number.isInteger, rule).min(min, rule).max(max, rule);
+  const n = z
+    .number({ error: words(rule, opts) })
+    .refine(Number.isInteger, rule)
+    .min(min, rule)
+    .max(max, rule);
   return presence(n.meta({ graphql: 'Int' }), opts);
 }
 
 /** A finite number from `min` to `max`. */
 export function num<O extends Presence = {}>(min: number, max: number, opts: O = {} as O) {
   const rule = `must be a number from ${min} to ${max}`;
-  return presence(z.number({ error: words(rule, opts) }).min(min, rule).max(max, rule), opts);
+  return presence(
+    z
+      .number({ error: words(rule, opts) })
+      .min(min, rule)
+      .max(max, rule),
+    opts,
+  );
 }
 
 /** One of a fixed list of strings. */
@@ -168,7 +181,8 @@ export function fields<S extends z.core.$ZodLooseShape>(shape: S, notObject = 'm
       if (!isPlainObject(body)) return;
       const unknown = Object.keys(body).filter((k) => !Object.hasOwn(shape, k));
       // a refused field is an unknown field in words of its own (fieldErrorsOf reads them)
-      if (unknown.length) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, path: [], message: UNKNOWN_FIELD, params: { refused }, input: body } as never);
+      if (unknown.length)
+        ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, path: [], message: UNKNOWN_FIELD, params: { refused }, input: body } as never);
     },
     { when: () => true },
   );

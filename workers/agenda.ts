@@ -108,11 +108,12 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   // the retry Agenda schedules after a failed run (job failed said why); only this process's runs
   agenda.on('retry', (job: Job, details: RetryDetails | undefined, remote?: boolean) => {
     if (remote === true) return;
-    log.info({ job: job.attrs.name, jobId: String(job.attrs._id), ...subjectsOf(job.attrs.data), attempt: (details?.attempt ?? 0) + 1, nextRunAt: details?.nextRunAt }, 'job retry scheduled');
+    log.info(
+      { job: job.attrs.name, jobId: String(job.attrs._id), ...subjectsOf(job.attrs.data), attempt: (details?.attempt ?? 0) + 1, nextRunAt: details?.nextRunAt },
+      'job retry scheduled',
+    );
   });
-  (notificationChannel ?? backend.notificationChannel)?.on('error', (err) =>
-    log.warn({ err }, 'agenda notification channel error'),
-  );
+  (notificationChannel ?? backend.notificationChannel)?.on('error', (err) => log.warn({ err }, 'agenda notification channel error'));
   await agenda.ready;
 
   let app: App | undefined;
@@ -276,7 +277,9 @@ function subjectsOf(data: unknown): Record<string, string> {
 }
 
 /** A stored job as the App sees it; a run to come is a nextRunAt, whatever failed before it. */
-function summarize(job: Pick<JobParameters, 'name' | 'lockedAt' | 'nextRunAt' | 'disabled' | 'failReason' | 'failedAt' | 'lastFinishedAt'> & { _id?: unknown }): JobSummary {
+function summarize(
+  job: Pick<JobParameters, 'name' | 'lockedAt' | 'nextRunAt' | 'disabled' | 'failReason' | 'failedAt' | 'lastFinishedAt'> & { _id?: unknown },
+): JobSummary {
   // Agenda keeps failReason after a later run succeeds: the last run failed when it finished then
   const failedLast = Boolean(job.failedAt) && (!job.lastFinishedAt || new Date(job.failedAt!) >= new Date(job.lastFinishedAt));
   return {

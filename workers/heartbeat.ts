@@ -46,6 +46,8 @@ export function longProjectJob(
     lockLifetime: 'long',
     backoff: longJobBackoff,
     handler: (job, { app, log, progress }) =>
-      withHeartbeat(app, progress, (touch) => run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch })),
+      withHeartbeat(app, progress, (touch) =>
+        run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch }),
+      ),
   };
 }

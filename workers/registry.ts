@@ -10,4 +10,15 @@ import { publishingJobs } from './jobs/publishing.js';
 import type { JobDefinition } from './types.js';
 
 /** Every job the workers run: one entry per file under workers/jobs/. */
-export const jobs: JobDefinition[] = [processProjectJob, renderExportJob, projectWatchdogJob, importUserMediaJob, maintenanceJob, generateBrollJob, processMagicClipsJob, renderClipJob, ...webhookJobs, ...publishingJobs];
+export const jobs: JobDefinition[] = [
+  processProjectJob,
+  renderExportJob,
+  projectWatchdogJob,
+  importUserMediaJob,
+  maintenanceJob,
+  generateBrollJob,
+  processMagicClipsJob,
+  renderClipJob,
+  ...webhookJobs,
+  ...publishingJobs,
+];

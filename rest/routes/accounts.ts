@@ -49,7 +49,8 @@ export const accountRoutes = [
   route({
     method: 'DELETE',
     url: '/v1/profiles/:profileId/accounts/:platform',
-    summary: "Disconnects a profile's account on a platform: its tokens are forgotten, its posts kept; publishing to it is refused (412) until it is connected again",
+    summary:
+      "Disconnects a profile's account on a platform: its tokens are forgotten, its posts kept; publishing to it is refused (412) until it is connected again",
     operation: DisconnectAccountDocument,
     variables: (req) => ({ profileId: (req.params as Params).profileId, platform: platformParam(req) }),
     respond: (d) => d.disconnectAccount,

@@ -27,7 +27,10 @@ export const libraryRoutes = [
     form: { variables: (_fields, file) => ({ file }) },
     respond: (d) => ({ userMediaId: d.uploadUserMedia.userMediaId }),
     response: (d) => object({ userMediaId: d.at('uploadUserMedia.userMediaId') }),
-    errors: { PAYLOAD_TOO_LARGE: 'the file is larger than the library takes', UNSUPPORTED_MEDIA_TYPE: 'the file is not a video, audio or image whose first frames decode' },
+    errors: {
+      PAYLOAD_TOO_LARGE: 'the file is larger than the library takes',
+      UNSUPPORTED_MEDIA_TYPE: 'the file is not a video, audio or image whose first frames decode',
+    },
     status: 201,
   }),
   route({
@@ -35,7 +38,11 @@ export const libraryRoutes = [
     url: '/v1/user-media',
     summary: 'Your media library, newest first, a page at a time',
     operation: UserMediaPageDocument,
-    query: { limit: pageSize(50), cursor: textParam({ description: 'the nextCursor of the previous page' }), type: enumParam(MEDIA_TYPES, { description: 'only files of this type' }) },
+    query: {
+      limit: pageSize(50),
+      cursor: textParam({ description: 'the nextCursor of the previous page' }),
+      type: enumParam(MEDIA_TYPES, { description: 'only files of this type' }),
+    },
     variables: (_req, q) => ({ first: q.limit, after: q.cursor, type: q.type }),
     respond: ({ userMedia: { edges, pageInfo } }) => ({
       items: edges.map(({ node: { status, failureReason, ...entry } }) => ({
@@ -47,7 +54,14 @@ export const libraryRoutes = [
       ...nextCursorOf(pageInfo),
     }),
     response: (d) =>
-      object({ items: withoutNulls(d.at('userMedia.edges[].node'), ['failureReason']), hasMore: boolean, nextCursor: { ...string, description: 'present only when hasMore' } }, ['nextCursor']),
+      object(
+        {
+          items: withoutNulls(d.at('userMedia.edges[].node'), ['failureReason']),
+          hasMore: boolean,
+          nextCursor: { ...string, description: 'present only when hasMore' },
+        },
+        ['nextCursor'],
+      ),
   }),
   route({
     method: 'GET',

@@ -10,7 +10,18 @@ import { route } from '../route.js';
 
 /** The members of a Magic-clips project record. */
 const CLIPS_RECORD = [
-  'id', 'title', 'language', 'status', 'webhookUrl', 'templateName', 'userThemeId', 'minClipLength', 'maxClipLength', 'faceTracking', 'createdAt', 'updatedAt',
+  'id',
+  'title',
+  'language',
+  'status',
+  'webhookUrl',
+  'templateName',
+  'userThemeId',
+  'minClipLength',
+  'maxClipLength',
+  'faceTracking',
+  'createdAt',
+  'updatedAt',
 ] as const satisfies ReadonlyArray<keyof MagicClipsRecordFragment>;
 
 /** The Magic-clips project of SPEC.md (202 on creation): webhookUrl only when given; the clip settings it was made with. */

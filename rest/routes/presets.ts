@@ -20,7 +20,10 @@ export const presetRoutes = [
       pagination: { hasMore: pageInfo.hasNextPage, ...nextCursorOf(pageInfo) },
     }),
     response: (d) =>
-      object({ data: d.at('presets.edges[].node'), pagination: object({ hasMore: boolean, nextCursor: { ...string, description: 'present only when hasMore' } }, ['nextCursor']) }),
+      object({
+        data: d.at('presets.edges[].node'),
+        pagination: object({ hasMore: boolean, nextCursor: { ...string, description: 'present only when hasMore' } }, ['nextCursor']),
+      }),
   }),
   route({
     method: 'GET',

@@ -36,7 +36,21 @@ const OUTPUTS = ['downloadUrl', 'directUrl', 'previewUrl'];
  * `magicClips[]` in place of the edit's settings and rendered video.
  */
 function fullRecord(p: NonNullable<ProjectQuery['project']>) {
-  const { transcriptionStatus, failureReason, videoMetaData, words, downloadUrl, directUrl, previewUrl, kind, magicClips, minClipLength, maxClipLength, faceTracking, ...base } = p;
+  const {
+    transcriptionStatus,
+    failureReason,
+    videoMetaData,
+    words,
+    downloadUrl,
+    directUrl,
+    previewUrl,
+    kind,
+    magicClips,
+    minClipLength,
+    maxClipLength,
+    faceTracking,
+    ...base
+  } = p;
   const details = {
     ...(transcriptionStatus ? { transcriptionStatus } : {}),
     ...(failureReason ? { failureReason } : {}),
@@ -58,7 +72,11 @@ function fullRecord(p: NonNullable<ProjectQuery['project']>) {
 /** What fullRecord makes of the project's schema: an edit project's record, or a magic-clips project's. */
 function fullRecordSchema(p: JsonSchema) {
   const details = optional(withoutNulls(pick(p, DETAILS)), DETAILS);
-  const edit = merge(projectRecordSchema(omit(p, [...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking'])), details, optional(withoutNulls(pick(p, OUTPUTS)), OUTPUTS));
+  const edit = merge(
+    projectRecordSchema(omit(p, [...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking'])),
+    details,
+    optional(withoutNulls(pick(p, OUTPUTS)), OUTPUTS),
+  );
   const clips = merge(magicClipsRecordSchema(p), details, pick(p, ['magicClips']));
   return anyOf(edit, clips);
 }

@@ -26,7 +26,10 @@ export interface BrollGenerator {
 }
 
 export class BrollError extends Error {
-  constructor(message: string, readonly stderr = '') {
+  constructor(
+    message: string,
+    readonly stderr = '',
+  ) {
     super(message);
     this.name = 'BrollError';
   }
@@ -137,7 +140,26 @@ export class TitleCardBroll implements BrollGenerator {
     try {
       await runProgram(
         'ffmpeg',
-        ['-hide_banner', '-nostdin', '-y', '-filter_complex', filter, '-map', '[v]', '-t', d.toFixed(3), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-movflags', '+faststart', out],
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-y',
+          '-filter_complex',
+          filter,
+          '-map',
+          '[v]',
+          '-t',
+          d.toFixed(3),
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-crf',
+          '23',
+          '-movflags',
+          '+faststart',
+          out,
+        ],
         { signal, timeoutMs: 120_000, stdout: 'ignore' },
       );
       return out;

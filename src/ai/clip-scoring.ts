@@ -124,33 +124,205 @@ export const SCORING_RULES = {
     /** sentences of this many words make the best titles */
     idealWords: { min: 4, max: 16 },
     /** words a title cut mid-sentence does not end on: they lead on to what was cut ("what it is" keeps its verb) */
-    leadingOn: ['and', 'but', 'so', 'or', 'because', 'the', 'a', 'an', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'if', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'um', 'uh'],
+    leadingOn: [
+      'and',
+      'but',
+      'so',
+      'or',
+      'because',
+      'the',
+      'a',
+      'an',
+      'to',
+      'of',
+      'in',
+      'on',
+      'at',
+      'for',
+      'with',
+      'from',
+      'by',
+      'if',
+      'my',
+      'your',
+      'our',
+      'their',
+      'his',
+      'her',
+      'its',
+      'um',
+      'uh',
+    ],
   },
   words: {
-    questionOpeners: ['what', 'why', 'how', 'who', 'whose', 'which', 'where', 'do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'should', 'will', 'have', 'has', 'ever'],
+    questionOpeners: [
+      'what',
+      'why',
+      'how',
+      'who',
+      'whose',
+      'which',
+      'where',
+      'do',
+      'does',
+      'did',
+      'is',
+      'are',
+      'was',
+      'were',
+      'can',
+      'could',
+      'would',
+      'should',
+      'will',
+      'have',
+      'has',
+      'ever',
+    ],
     directAddress: ['you', "you're", 'youre', "you've", "you'll", "you'd", 'your', 'yours', 'yourself', 'yourselves'],
     strongClaims: [
-      'never', 'always', 'everyone', 'everybody', 'nobody', 'nothing', 'everything', 'every', 'only', 'must', 'secret', 'truth',
-      'mistake', 'mistakes', 'wrong', 'proven', 'guaranteed', 'absolutely', 'completely', 'totally', 'literally', 'impossible',
-      'incredible', 'insane', 'huge', 'massive', 'best', 'worst', 'most', 'least',
+      'never',
+      'always',
+      'everyone',
+      'everybody',
+      'nobody',
+      'nothing',
+      'everything',
+      'every',
+      'only',
+      'must',
+      'secret',
+      'truth',
+      'mistake',
+      'mistakes',
+      'wrong',
+      'proven',
+      'guaranteed',
+      'absolutely',
+      'completely',
+      'totally',
+      'literally',
+      'impossible',
+      'incredible',
+      'insane',
+      'huge',
+      'massive',
+      'best',
+      'worst',
+      'most',
+      'least',
     ],
     /** words a speaker starts with before saying anything: skipped before a question opener and dropped from a title */
     fillers: ['so', 'and', 'but', 'or', 'then', 'okay', 'ok', 'well', 'now', 'yeah', 'um', 'uh', 'like', 'right', 'anyway', 'also'],
     /** a clip starting with one of these leans on what came before */
     danglingStart: [
-      'and', 'but', 'so', 'or', 'nor', 'because', 'then', 'also', 'which', 'that', 'this', 'these', 'those', 'there', 'it', "it's",
-      'its', 'he', "he's", 'she', "she's", 'they', "they're", 'them', 'him', 'her', 'his', 'their', 'another', 'too', 'anyway',
-      'otherwise', 'though', 'although', 'however', 'plus', 'yeah', 'um', 'uh',
+      'and',
+      'but',
+      'so',
+      'or',
+      'nor',
+      'because',
+      'then',
+      'also',
+      'which',
+      'that',
+      'this',
+      'these',
+      'those',
+      'there',
+      'it',
+      "it's",
+      'its',
+      'he',
+      "he's",
+      'she',
+      "she's",
+      'they',
+      "they're",
+      'them',
+      'him',
+      'her',
+      'his',
+      'their',
+      'another',
+      'too',
+      'anyway',
+      'otherwise',
+      'though',
+      'although',
+      'however',
+      'plus',
+      'yeah',
+      'um',
+      'uh',
     ],
     /** a sentence ending on one of these is cut off */
     danglingEnd: [
-      'and', 'but', 'so', 'or', 'because', 'the', 'a', 'an', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'that',
-      'which', 'if', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'is', 'are', 'was', 'were', 'be', 'um', 'uh', 'like',
+      'and',
+      'but',
+      'so',
+      'or',
+      'because',
+      'the',
+      'a',
+      'an',
+      'to',
+      'of',
+      'in',
+      'on',
+      'at',
+      'for',
+      'with',
+      'from',
+      'by',
+      'that',
+      'which',
+      'if',
+      'my',
+      'your',
+      'our',
+      'their',
+      'his',
+      'her',
+      'its',
+      'is',
+      'are',
+      'was',
+      'were',
+      'be',
+      'um',
+      'uh',
+      'like',
     ],
     connectives: [
-      'because', 'so', 'therefore', 'since', 'thus', 'hence', 'consequently', 'but', 'however', 'although', 'though', 'yet',
-      'instead', 'despite', 'whereas', 'actually', 'then', 'finally', 'eventually', 'later', 'until', 'suddenly', 'after', 'before',
-      'when', 'if', 'unless', 'turns',
+      'because',
+      'so',
+      'therefore',
+      'since',
+      'thus',
+      'hence',
+      'consequently',
+      'but',
+      'however',
+      'although',
+      'though',
+      'yet',
+      'instead',
+      'despite',
+      'whereas',
+      'actually',
+      'then',
+      'finally',
+      'eventually',
+      'later',
+      'until',
+      'suddenly',
+      'after',
+      'before',
+      'when',
+      'if',
+      'unless',
+      'turns',
     ],
   },
 } as const;
@@ -176,7 +348,7 @@ interface SentenceFeatures {
 
 const SUMMED = ['words', 'complete', 'entities', 'connectives', 'emotion', 'exclamations'] as const;
 
-const clamp01 = (x: number) => (x <= 0 ? 0 : Math.min(x , 1));
+const clamp01 = (x: number) => (x <= 0 ? 0 : Math.min(x, 1));
 /** 0 at `lo`, 1 at `hi`, linear between. */
 const ramp = (x: number, lo: number, hi: number) => (hi === lo ? (x >= hi ? 1 : 0) : clamp01((x - lo) / (hi - lo)));
 const weigh = <K extends string>(weights: Readonly<Record<K, number>>, f: Record<K, number>) => {
@@ -212,7 +384,11 @@ const LISTS = lists(SCORING_RULES);
 
 const ENDS_SENTENCE = /[.!?…。！？]["'”’»)\]]*$/u;
 const spokenTokens = (text: string) => text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
-const bare = (token: string) => token.toLowerCase().replace(/’/g, "'").replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, '');
+const bare = (token: string) =>
+  token
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, '');
 
 /** The features of a sentence's text; the English tools turn on the word lists, the tagger and the lexicon. */
 function sentenceFeatures(text: string, tools: EnglishTools | null): SentenceFeatures {
@@ -441,7 +617,17 @@ export class SentenceRater {
         bestWeight = weight;
       }
     }
-    return titleFrom(this.sentences[best].text, this.isEnglish) || titleFrom(this.sentences.slice(first, last + 1).map((s) => s.text).join(' '), this.isEnglish) || 'Untitled clip';
+    return (
+      titleFrom(this.sentences[best].text, this.isEnglish) ||
+      titleFrom(
+        this.sentences
+          .slice(first, last + 1)
+          .map((s) => s.text)
+          .join(' '),
+        this.isEnglish,
+      ) ||
+      'Untitled clip'
+    );
   }
 }
 
@@ -473,7 +659,11 @@ export class SentenceCache {
 /** `total`: the documented weighting of the four scores, rounded. */
 export function totalOf(s: Omit<ViralityScores, 'total'>): number {
   const w = SCORING_RULES.weights;
-  return Math.round(clamp01((w.hook_strength * s.hook_strength + w.shareability * s.shareability + w.story_quality * s.story_quality + w.emotional_impact * s.emotional_impact) / 100) * 100);
+  return Math.round(
+    clamp01(
+      (w.hook_strength * s.hook_strength + w.shareability * s.shareability + w.story_quality * s.story_quality + w.emotional_impact * s.emotional_impact) / 100,
+    ) * 100,
+  );
 }
 
 const TITLE_LEADING_ON = new Set<string>(SCORING_RULES.title.leadingOn);

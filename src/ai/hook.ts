@@ -39,7 +39,46 @@ const HESITATIONS = new Set(['um', 'uh', 'uhm', 'umm', 'er', 'erm', 'ah', 'eh', 
 const FILLERS = new Set(['basically', 'like']);
 const FILLER_PAIRS = new Set(['you know', 'i mean', 'you see', 'kind of', 'sort of']);
 /** `like` after these is meant ("I like", "would like", "looks like"), and so is "you know" after "do", "if", "what"... */
-const KEEPS_LIKE = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'people', 'would', "i'd", "we'd", "you'd", 'do', "don't", 'did', "didn't", 'to', 'just', 'really', 'looks', 'look', 'looked', 'feels', 'feel', 'felt', 'sounds', 'sound', 'seems', 'more', 'less', 'much', 'nothing', 'something', 'anything', 'things', 'what', 'is', 'was', 'are']);
+const KEEPS_LIKE = new Set([
+  'i',
+  'you',
+  'we',
+  'they',
+  'he',
+  'she',
+  'people',
+  'would',
+  "i'd",
+  "we'd",
+  "you'd",
+  'do',
+  "don't",
+  'did',
+  "didn't",
+  'to',
+  'just',
+  'really',
+  'looks',
+  'look',
+  'looked',
+  'feels',
+  'feel',
+  'felt',
+  'sounds',
+  'sound',
+  'seems',
+  'more',
+  'less',
+  'much',
+  'nothing',
+  'something',
+  'anything',
+  'things',
+  'what',
+  'is',
+  'was',
+  'are',
+]);
 const KEEPS_PAIR = new Set(['do', 'did', 'does', "don't", "didn't", 'if', 'what', 'as', 'whether', 'the', 'a', 'this', 'that', 'some', 'any', 'no', 'one']);
 const LEADING = new Set<string>(SCORING_RULES.words.fillers);
 const TRAILING = new Set<string>(SCORING_RULES.words.danglingEnd);
@@ -48,7 +87,9 @@ const OPENERS = new Set<string>(SCORING_RULES.words.questionOpeners);
 const DIRECT = new Set<string>(SCORING_RULES.words.directAddress);
 const CLAIMS = new Set<string>(SCORING_RULES.words.strongClaims);
 const NUMBER_WORDS = new Set(
-  'two three four five six seven eight nine ten eleven twelve thirteen fifteen twenty thirty forty fifty hundred thousand million billion percent half double triple'.split(' '),
+  'two three four five six seven eight nine ten eleven twelve thirteen fifteen twenty thirty forty fifty hundred thousand million billion percent half double triple'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -57,7 +98,17 @@ const NUMBER_WORDS = new Set(
  * not "four people"), that ends where it ends, and for each word. Ties go to
  * the earlier line.
  */
-const STRENGTH = { question: 3, number: 2, claim: 2, directAddress: 1, wholeSentence: 1, lengthFit: 1, sentenceStart: 0.75, sentenceEnd: 0.5, perWord: 0.05 } as const;
+const STRENGTH = {
+  question: 3,
+  number: 2,
+  claim: 2,
+  directAddress: 1,
+  wholeSentence: 1,
+  lengthFit: 1,
+  sentenceStart: 0.75,
+  sentenceEnd: 0.5,
+  perWord: 0.05,
+} as const;
 
 export interface HookWriteOptions {
   signal?: AbortSignal;
@@ -101,7 +152,11 @@ interface Token {
   sure: boolean;
 }
 
-const keyOf = (text: string) => text.toLowerCase().replace(/’/g, "'").replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, '');
+const keyOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, '');
 
 /** The sentence's words with punctuation attached, hesitations, fillers and repeats ("to to") left out. */
 function cleanTokens(elements: readonly TimedWord[], english: boolean): Token[] {
@@ -189,7 +244,11 @@ function sentenceLines(tokens: Token[], english: boolean, order: number): Line[]
 
 /** A line as a title: capitalised, no trailing comma or full stop; a whole question keeps (or gets) its mark. */
 function lineText(line: Line): string {
-  let t = line.tokens.map((x) => x.text).join(' ').replace(/^[^\p{L}\p{N}¿¡"“]+/u, '').replace(/[\s,;:.\-–—…"'“”‘’([]+$/u, '');
+  let t = line.tokens
+    .map((x) => x.text)
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}¿¡"“]+/u, '')
+    .replace(/[\s,;:.\-–—…"'“”‘’([]+$/u, '');
   if (line.question && !/[?？]$/.test(t)) t += '?';
   return trimAtWord(t.charAt(0).toLocaleUpperCase() + t.slice(1));
 }

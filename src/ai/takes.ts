@@ -37,7 +37,10 @@ interface Range {
 /** The answer's ranges, or null when it is not the asked JSON or names indexes outside [lo, hi]. */
 export function parseTakeRanges(content: unknown, lo: number, hi: number): Range[] | null {
   if (typeof content !== 'string') return null;
-  const text = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const text = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -64,7 +67,9 @@ export class ChatCompletionsTakeDetector implements TakeDetector {
   constructor(private readonly opts: ChatCompletionsTakeOptions) {}
 
   async detect(words: readonly TimedWord[]): Promise<TakeCut[]> {
-    const spoken = words.filter((w) => w.type === 'word' && w.text.trim() && Number.isFinite(w.startTime) && Number.isFinite(w.endTime)).sort((a, b) => a.startTime - b.startTime);
+    const spoken = words
+      .filter((w) => w.type === 'word' && w.text.trim() && Number.isFinite(w.startTime) && Number.isFinite(w.endTime))
+      .sort((a, b) => a.startTime - b.startTime);
     if (spoken.length === 0) return [];
     try {
       const size = Math.max(50, this.opts.chunkWords ?? 1500);

@@ -85,7 +85,27 @@ export class VideosApiBroll implements BrollGenerator {
       // cut to the asked length (re-encoded: a stream copy can only cut at keyframes); no audio
       await runProgram(
         'ffmpeg',
-        ['-hide_banner', '-nostdin', '-y', '-i', raw, '-t', durationSeconds.toFixed(3), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out],
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-y',
+          '-i',
+          raw,
+          '-t',
+          durationSeconds.toFixed(3),
+          '-an',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-crf',
+          '23',
+          '-pix_fmt',
+          'yuv420p',
+          '-movflags',
+          '+faststart',
+          out,
+        ],
         { signal: sig, timeoutMs: 120_000, stdout: 'ignore' },
       );
       return out;

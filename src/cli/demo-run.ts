@@ -45,17 +45,71 @@ export async function sampleMedia(dir: string): Promise<SampleMedia> {
   const speech = f('speech.wav');
   if (!fs.existsSync(media.talk)) await runProgram('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', speech, SAMPLE_SENTENCES.join(' ')]);
   // a calm gradient with two shapes: something to look at that encodes small
-  const picture = 'gradients=s=540x960:c0=0x1d3557:c1=0x457b9d:speed=0.004:r=25,drawbox=x=170:y=230:w=200:h=200:color=0xf1faee@0.9:t=fill,drawbox=x=120:y=470:w=300:h=24:color=0xe63946:t=fill';
+  const picture =
+    'gradients=s=540x960:c0=0x1d3557:c1=0x457b9d:speed=0.004:r=25,drawbox=x=170:y=230:w=200:h=200:color=0xf1faee@0.9:t=fill,drawbox=x=120:y=470:w=300:h=24:color=0xe63946:t=fill';
   await make(media.talk, (out) => [
-    '-f', 'lavfi', '-i', picture, '-i', speech, '-map', '0:v', '-map', '1:a', '-shortest',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', out,
+    '-f',
+    'lavfi',
+    '-i',
+    picture,
+    '-i',
+    speech,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-shortest',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-ar',
+    '44100',
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
+    out,
   ]);
   fs.rmSync(speech, { force: true });
   await make(media.music, (out) => [
-    '-f', 'lavfi', '-i', 'sine=f=220:d=10', '-f', 'lavfi', '-i', 'sine=f=277:d=10', '-f', 'lavfi', '-i', 'sine=f=330:d=10',
-    '-filter_complex', '[0:a][1:a][2:a]amix=inputs=3,volume=0.6,afade=t=in:d=1,afade=t=out:st=9:d=1[a]', '-map', '[a]', '-c:a', 'libmp3lame', '-b:a', '96k', out,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=220:d=10',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=277:d=10',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=330:d=10',
+    '-filter_complex',
+    '[0:a][1:a][2:a]amix=inputs=3,volume=0.6,afade=t=in:d=1,afade=t=out:st=9:d=1[a]',
+    '-map',
+    '[a]',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '96k',
+    out,
   ]);
-  await make(media.logo, (out) => ['-f', 'lavfi', '-i', 'color=c=0xe63946:s=256x256,drawbox=x=64:y=64:w=128:h=128:color=0xf1faee:t=fill', '-frames:v', '1', out]);
+  await make(media.logo, (out) => [
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=0xe63946:s=256x256,drawbox=x=64:y=64:w=128:h=128:color=0xf1faee:t=fill',
+    '-frames:v',
+    '1',
+    out,
+  ]);
   return media;
 }
 
@@ -118,7 +172,21 @@ export const DEMO_PLATFORMS = ['microblog', 'videoshare', 'prosocial'] as const;
  */
 export async function createDemoUser(env: NodeJS.ProcessEnv): Promise<DemoUser> {
   const email = `demo-${new Date().toISOString().slice(0, 10)}-${crypto.randomBytes(3).toString('hex')}@clipcast.local`;
-  const { userId, apiKey } = await admin(env, 'user', 'create', '--email', email, '--api-credits', '100', '--ai-credits', '20', '--clip-credits', '5', '--clips-subscription', '--api-publishing');
+  const { userId, apiKey } = await admin(
+    env,
+    'user',
+    'create',
+    '--email',
+    email,
+    '--api-credits',
+    '100',
+    '--ai-credits',
+    '20',
+    '--clip-credits',
+    '5',
+    '--clips-subscription',
+    '--api-publishing',
+  );
   const { profileId } = await admin(env, 'profile', 'create', '--user', userId, '--name', 'Demo', '--primary');
   for (const platform of DEMO_PLATFORMS) await admin(env, 'account', 'connect', '--profile', profileId, '--platform', platform, '--followers', '100');
   return { userId, apiKey, email, profileId };
@@ -149,7 +217,8 @@ async function call(baseUrl: string, key: string, method: string, url: string, b
   }
 }
 
-const problem = (what: string, r: Answer) => new Error(`${what}: HTTP ${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 300) : JSON.stringify(r.body).slice(0, 300)}`);
+const problem = (what: string, r: Answer) =>
+  new Error(`${what}: HTTP ${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 300) : JSON.stringify(r.body).slice(0, 300)}`);
 
 const fileField = async (file: string, type: string) => new Blob([await fs.promises.readFile(file)], { type });
 
@@ -189,7 +258,10 @@ export interface DemoOptions {
 export async function runDemo(o: DemoOptions): Promise<DemoLinks> {
   const { baseUrl, apiKey: key } = o;
   const langs = await call(baseUrl, key, 'GET', '/v1/languages');
-  if (langs.status === 401) throw new Error(`the service at ${baseUrl} does not know the new API key: it uses another database than this command (run the demo with the service's DATABASE_URL or DATA_DIR)`);
+  if (langs.status === 401)
+    throw new Error(
+      `the service at ${baseUrl} does not know the new API key: it uses another database than this command (run the demo with the service's DATABASE_URL or DATA_DIR)`,
+    );
   if (langs.status !== 200) throw problem('GET /v1/languages', langs);
   if (!langs.body.languages?.some((l: { code: string }) => l.code === 'en')) {
     throw new Error('the service transcribes no English: is pocketsphinx with its English model installed (see the README, System prerequisites)?');
@@ -213,7 +285,10 @@ export async function runDemo(o: DemoOptions): Promise<DemoLinks> {
     return r.body.userMediaId as string;
   };
   const [musicId, logoId] = await Promise.all([library(o.media.music, 'audio/mpeg'), library(o.media.logo, 'image/png')]);
-  const entry = await call(baseUrl, key, 'POST', '/graphql', { query: 'query($id: ID!) { userMediaEntry(id: $id) { url status } }', variables: { id: musicId } });
+  const entry = await call(baseUrl, key, 'POST', '/graphql', {
+    query: 'query($id: ID!) { userMediaEntry(id: $id) { url status } }',
+    variables: { id: musicId },
+  });
   const musicUrl: string | undefined = entry.body?.data?.userMediaEntry?.url;
   if (!musicUrl) throw problem('the music library entry', entry);
 
@@ -223,7 +298,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoLinks> {
     const r = await call(baseUrl, key, 'POST', '/graphql', { query: PROJECT_STATE, variables: { id: projectId } });
     const p = r.body?.data?.project;
     if (!p) throw problem(`the project ${projectId}`, r);
-    const line = [p.status, p.progress?.stage, typeof p.progress?.percent === 'number' ? `${Math.round(p.progress.percent)} %` : null].filter(Boolean).join(', ');
+    const line = [p.status, p.progress?.stage, typeof p.progress?.percent === 'number' ? `${Math.round(p.progress.percent)} %` : null]
+      .filter(Boolean)
+      .join(', ');
     if (line !== said) o.onProgress?.(`project ${projectId}: ${(said = line)}`);
     if (p.status === 'failed') throw new Error(`the project failed: ${p.failureReason ?? 'no reason given'}`);
     if (p.status === 'completed' && p.downloadUrl) {

@@ -75,7 +75,8 @@ async function main(): Promise<number> {
         if (state === 'ok') return;
         const exited = () => !!service && !service.running;
         // the first start applies the migrations: up to a minute on a slow disk
-        if (!(await waitHealthy(baseUrl, 180_000, exited))) throw new Error(`the service at ${baseUrl} did not become healthy${service ? ' (see data/demo-service.log)' : ''}`);
+        if (!(await waitHealthy(baseUrl, 180_000, exited)))
+          throw new Error(`the service at ${baseUrl} did not become healthy${service ? ' (see data/demo-service.log)' : ''}`);
       })(),
     ]);
     say('making a user with the operator CLI (npm run admin -- user create)');

@@ -145,7 +145,14 @@ const COMMANDS: Record<string, Record<string, Command>> = {
   user: {
     create: {
       args: '--email E [--api-credits N] [--ai-credits N|unlimited] [--clip-credits N] [--clips-subscription] [--api-publishing]',
-      flags: { email: 'string', 'api-credits': 'string', 'ai-credits': 'string', 'clip-credits': 'string', 'clips-subscription': 'boolean', 'api-publishing': 'boolean' },
+      flags: {
+        email: 'string',
+        'api-credits': 'string',
+        'ai-credits': 'string',
+        'clip-credits': 'string',
+        'clips-subscription': 'boolean',
+        'api-publishing': 'boolean',
+      },
       prepare(f) {
         const ai = f.str('ai-credits') ?? '10';
         const input = {
@@ -352,7 +359,12 @@ async function run(argv: string[]): Promise<number> {
   if (isHelp(verb) || rest.includes('--help')) return help(usageText(noun));
   if (!verb) throw usage(`a verb is required (${noun}: ${Object.keys(nounCommands).join(', ')})`);
   const command = nounCommands[verb];
-  if (!command) throw usage(`unknown command "${noun} ${verb}" (known: ${Object.keys(nounCommands).map((v) => `${noun} ${v}`).join(', ')})`);
+  if (!command)
+    throw usage(
+      `unknown command "${noun} ${verb}" (known: ${Object.keys(nounCommands)
+        .map((v) => `${noun} ${v}`)
+        .join(', ')})`,
+    );
   const work = command.prepare(parseFlags(rest, command.flags));
 
   const config = loadConfig();

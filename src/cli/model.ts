@@ -46,7 +46,9 @@ async function main(): Promise<number> {
       process.stderr.write(`${(received / 1e6).toFixed(0)} MB${total ? ` of ${(total / 1e6).toFixed(0)} MB` : ''}\n`);
     },
   });
-  process.stderr.write(`${result.downloaded ? 'saved' : 'already there'}: ${result.model.type} (${result.model.weights}, ${result.model.tensors} tensors, SHA-1 checked)\n`);
+  process.stderr.write(
+    `${result.downloaded ? 'saved' : 'already there'}: ${result.model.type} (${result.model.weights}, ${result.model.tensors} tensors, SHA-1 checked)\n`,
+  );
   process.stdout.write(`TRANSCRIBER=whisper\nWHISPER_MODEL=${result.path}\n`);
   return 0;
 }

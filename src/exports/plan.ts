@@ -190,7 +190,10 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
   const items = itemsColumn.read(project.items) ?? [];
   const ids = items.flatMap((i) => (i.type === 'user-media' ? [i.userMediaId] : []));
   const media = ids.length
-    ? await app.db.userMedia.findMany({ where: { id: { in: ids }, userId: project.userId, status: 'ready' }, select: { id: true, type: true, storageKey: true } })
+    ? await app.db.userMedia.findMany({
+        where: { id: { in: ids }, userId: project.userId, status: 'ready' },
+        select: { id: true, type: true, storageKey: true },
+      })
     : [];
   const byId = new Map(media.map((m) => [m.id, m]));
   const overlays: RenderOverlay[] = [];
@@ -208,7 +211,13 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
       key = item.clipKey;
     }
     if (!key) continue;
-    overlays.push({ path: await inputFile(files, key, `The ${item.type === 'user-media' ? 'library file' : 'B-roll clip'} of items[${n}]`), kind, start: span.start, end: span.end, layout: (item.layout as OverlayLayout | undefined) ?? 'cover' });
+    overlays.push({
+      path: await inputFile(files, key, `The ${item.type === 'user-media' ? 'library file' : 'B-roll clip'} of items[${n}]`),
+      kind,
+      start: span.start,
+      end: span.end,
+      layout: (item.layout as OverlayLayout | undefined) ?? 'cover',
+    });
   }
   return overlays;
 }
@@ -218,7 +227,8 @@ async function musicInput(app: App, project: Project, files: LocalFiles) {
   if (!music) return null;
   const key =
     music.source === 'library'
-      ? (await app.db.userMedia.findFirst({ where: { id: music.userMediaId, userId: project.userId, status: 'ready' }, select: { storageKey: true } }))?.storageKey
+      ? (await app.db.userMedia.findFirst({ where: { id: music.userMediaId, userId: project.userId, status: 'ready' }, select: { storageKey: true } }))
+          ?.storageKey
       : (await app.db.musicTrack.findFirst({ where: { id: music.userMediaId, status: 'ready' }, select: { storageKey: true } }))?.storageKey;
   return key ? { path: await inputFile(files, key, 'The music'), volume: music.volume, startFrom: music.startFromTime, fade: music.fade, duck: true } : null;
 }

@@ -122,12 +122,16 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
       const out = path.join(dir, 'output.mp4');
       const preview = path.join(dir, 'preview.mp4');
       await report('render', 0);
-      await renderVideo(graph, { video: out, preview }, {
-        onProgress: (f) => void report('render', f * 100).catch(() => {}),
-        timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
-        stallMs: app.config.renderStallMs,
-        niceness: renderNiceness(app.config),
-      });
+      await renderVideo(
+        graph,
+        { video: out, preview },
+        {
+          onProgress: (f) => void report('render', f * 100).catch(() => {}),
+          timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
+          stallMs: app.config.renderStallMs,
+          niceness: renderNiceness(app.config),
+        },
+      );
       await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
       await app.storage.put(previewKey, createReadStream(preview), { contentType: 'video/mp4' });
       return graph.duration;
@@ -146,7 +150,10 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
 const UNFINISHED: ExportStatus[] = ['queued', 'rendering'];
 
 /** The project while it is exporting this export: what a run's outcome and progress are recorded on. */
-const stillRendering = (exportId: string): Prisma.ProjectWhereInput => ({ status: 'exporting', exports: { some: { id: exportId, status: { in: UNFINISHED } } } });
+const stillRendering = (exportId: string): Prisma.ProjectWhereInput => ({
+  status: 'exporting',
+  exports: { some: { id: exportId, status: { in: UNFINISHED } } },
+});
 
 /** exporting → completed, with the export's outcome and its webhooks, in one transaction. */
 async function finishExport(app: App, exportId: string, outcome: { key: string; previewKey: string; duration: number } | { failed: string }) {

@@ -36,11 +36,13 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (!ctx.user) return unauthorized();
-      return forbidden(result.failure.kind === 'AuthScope' && result.failure.scope === 'clipsSubscription'
-        ? 'A clips subscription is required'
-        : result.failure.kind === 'AuthScope' && result.failure.scope === 'apiPublishing'
-          ? 'Your plan does not allow API publishing'
-          : result.message);
+      return forbidden(
+        result.failure.kind === 'AuthScope' && result.failure.scope === 'clipsSubscription'
+          ? 'A clips subscription is required'
+          : result.failure.kind === 'AuthScope' && result.failure.scope === 'apiPublishing'
+            ? 'Your plan does not allow API publishing'
+            : result.message,
+      );
     },
   },
   prisma: {

@@ -50,10 +50,14 @@ const renderJobId = async (ctx: Context, exportId: string) => (await ctx.app.job
 export const CaptionFormat = builder.enumType('CaptionFormat', { values: ['srt', 'vtt'] as const });
 
 builder.prismaObjectFields(ProjectType, (t) => ({
-  exports: t.relation('exports', { description: 'Renders of the project, newest first', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 20 } }),
+  exports: t.relation('exports', {
+    description: 'Renders of the project, newest first',
+    query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 20 },
+  }),
   captions: t.string({
     nullable: true,
-    description: 'The transcript as a caption file, on the timeline of the next render (silence and bad-take cuts applied), one cue per page of the burned-in captions',
+    description:
+      'The transcript as a caption file, on the timeline of the next render (silence and bad-take cuts applied), one cue per page of the burned-in captions',
     args: { format: t.arg({ type: CaptionFormat, defaultValue: 'srt', required: true }) },
     resolve: async (p, { format }, ctx) => {
       const words = wordsOf(p);
@@ -69,12 +73,14 @@ builder.prismaObjectFields(ProjectType, (t) => ({
 const ExportProjectInput = inputFromSchema('ExportProjectInput', exportBody, 'The fields of POST /v1/projects/{id}/export, all optional');
 
 /** The body of exportProject as the service reads it, against the project; the REST route checks its body with it. */
-export const exportProjectReader = bodyReader((ctx, { id, input }: { id: string | number; input?: unknown }) => readExportRequest(ctx.app, currentUser(ctx).id, String(id), input));
+export const exportProjectReader = bodyReader((ctx, { id, input }: { id: string | number; input?: unknown }) =>
+  readExportRequest(ctx.app, currentUser(ctx).id, String(id), input),
+);
 
 builder.mutationFields((t) => ({
   exportProject: t.field({
     type: ExportStarted,
-    description: 'Renders a transcribed project; a size or frame rate left out is the source video\'s',
+    description: "Renders a transcribed project; a size or frame rate left out is the source video's",
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ExportProjectInput, required: false }) },
     resolve: (_root, { id, input }, ctx) => requestExport(ctx.app, currentUser(ctx).id, String(id), input ?? {}, exportProjectReader.kept(ctx)),
   }),

@@ -57,7 +57,14 @@ const START = `{
  * which the editor (Monaco) writes as it goes; images and fonts of the styles, which
  * are data: URLs, and the icon.
  */
-const PAGE_HEADERS = pageHeaders(["script-src 'self'", "worker-src 'self'", "connect-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src data:"]);
+const PAGE_HEADERS = pageHeaders([
+  "script-src 'self'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  'font-src data:',
+]);
 
 type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
 

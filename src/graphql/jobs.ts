@@ -31,7 +31,7 @@ builder.subscriptionFields((t) => ({
     type: JobEventType,
     description:
       'Lifecycle and progress of one of your background jobs, from whichever process runs it (`Project.jobId`, `Export.jobId`). ' +
-      'The stream ends after the `complete` of the job\'s last run (a failed run with a retry to come is followed by that retry); ' +
+      "The stream ends after the `complete` of the job's last run (a failed run with a retry to come is followed by that retry); " +
       'a job that has already run its last gives that `complete` event (with `error` when it failed), then ends.',
     args: { jobId: t.arg.id({ required: true }) },
     subscribe: async (_root, { jobId }, ctx) => {

@@ -48,7 +48,10 @@ builder.prismaObjectFields(ProjectType, (t) => ({
   minClipLength: t.exposeInt('minClipLength', { nullable: true, description: 'magic clips: the shortest clip, seconds' }),
   maxClipLength: t.exposeInt('maxClipLength', { nullable: true, description: 'magic clips: the longest clip, seconds' }),
   faceTracking: t.exposeBoolean('faceTracking', { nullable: true, description: "magic clips: the speaker's face kept in frame" }),
-  magicClips: t.relation('magicClips', { description: 'magic clips: the clips, in the order of the source', query: { orderBy: [{ startTime: 'asc' }, { id: 'asc' }] } }),
+  magicClips: t.relation('magicClips', {
+    description: 'magic clips: the clips, in the order of the source',
+    query: { orderBy: [{ startTime: 'asc' }, { id: 'asc' }] },
+  }),
 }));
 
 /** The row again with the relations the selection asks for (one query), when it asks for any. */
@@ -71,13 +74,15 @@ builder.mutationFields((t) => ({
       'Makes scored vertical clips of a long video on a video platform (a page or a file); needs a clips subscription and costs 1 clip credit, given back when the clips cannot be made for a reason that is not yours',
     authScopes: { clipsSubscription: true },
     args: { input: t.arg({ type: CreateMagicClipsInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createMagicClips(ctx.app, currentUser(ctx), input, createMagicClipsReader.kept(ctx))),
+    resolve: async (query, _root, { input }, ctx) =>
+      withQuery(ctx, query, await createMagicClips(ctx.app, currentUser(ctx), input, createMagicClipsReader.kept(ctx))),
   }),
   uploadMagicClips: t.prismaField({
     type: 'Project',
     description: 'Makes scored vertical clips of an uploaded mp4 or mov (multipart request, at most 10 GB and 120 minutes); same rules as createMagicClips',
     authScopes: { clipsSubscription: true },
     args: { input: t.arg({ type: UploadMagicClipsInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadMagicClips(ctx.app, currentUser(ctx), input, await uploadedFile(file), uploadMagicClipsReader.kept(ctx))),
+    resolve: async (query, _root, { input, file }, ctx) =>
+      withQuery(ctx, query, await uploadMagicClips(ctx.app, currentUser(ctx), input, await uploadedFile(file), uploadMagicClipsReader.kept(ctx))),
   }),
 }));

@@ -46,7 +46,9 @@ export const PresetType = builder.prismaObject('Preset', {
 const UpdatePresetInput = inputFromSchema('UpdatePresetInput', updatePresetBody, 'The fields to change, at least one, as in PUT /v1/presets/{id}');
 
 /** The body of updatePreset as the service reads it, against the preset; the REST route checks its body with it. */
-export const updatePresetReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) => readPresetUpdate(ctx.app.db, currentUser(ctx).id, String(id), input));
+export const updatePresetReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) =>
+  readPresetUpdate(ctx.app.db, currentUser(ctx).id, String(id), input),
+);
 
 builder.queryFields((t) => ({
   presets: t.connection(

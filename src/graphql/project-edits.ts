@@ -9,12 +9,16 @@ import { ProjectStatusEnum } from './projects.js';
 const UpdateProjectInput = inputFromSchema('UpdateProjectInput', updateProjectBody, 'The fields of PUT /v1/projects/{id}, all optional, at least one');
 
 /** The body of updateProject as the service reads it, against the project; the REST route checks its body with it. */
-export const updateProjectReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) => readProjectUpdate(ctx.app, currentUser(ctx).id, String(id), input));
+export const updateProjectReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) =>
+  readProjectUpdate(ctx.app, currentUser(ctx).id, String(id), input),
+);
 
 const UpdateProjectResultType = builder.objectRef<UpdateResult>('UpdateProjectResult').implement({
   description: 'The answer to a project update; re-export the project to see the changes',
   fields: (t) => ({
-    message: t.exposeString('message', { description: '"Project updated successfully", or "Project update accepted" when AI B-roll clips are being generated' }),
+    message: t.exposeString('message', {
+      description: '"Project updated successfully", or "Project update accepted" when AI B-roll clips are being generated',
+    }),
     id: t.exposeID('id'),
     status: t.field({ type: ProjectStatusEnum, description: "the project's status after the update", resolve: (r) => r.status }),
   }),

@@ -102,13 +102,22 @@ export const ProjectType = builder.prismaObject('Project', {
     jobId: t.loadable({
       type: 'ID',
       nullable: true,
-      description: 'The background job working on the project now (its pipeline, AI B-roll or a render), else the last one that did; follow it with `jobEvents`',
+      description:
+        'The background job working on the project now (its pipeline, AI B-roll or a render), else the last one that did; follow it with `jobEvents`',
       // a page of projects asks once
       load: (ids: string[], ctx: Context) => ctx.app.jobs.currentJobIds('projectId', ids, PROJECT_STEP_JOB_NAMES),
       resolve: (p) => p.id,
     }),
-    downloadUrl: t.string({ nullable: true, description: 'The rendered video, once exported', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null) }),
-    directUrl: t.string({ nullable: true, description: 'The rendered video, playable in place', resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null) }),
+    downloadUrl: t.string({
+      nullable: true,
+      description: 'The rendered video, once exported',
+      resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey, { download: `${p.title}.mp4` }) : null),
+    }),
+    directUrl: t.string({
+      nullable: true,
+      description: 'The rendered video, playable in place',
+      resolve: (p, _a, ctx) => (p.renderedKey ? ctx.app.storage.url(p.renderedKey) : null),
+    }),
     previewUrl: t.string({
       nullable: true,
       description: 'A small, low-frame-rate preview of the rendered video, playable in place',
@@ -176,13 +185,15 @@ builder.mutationFields((t) => ({
     type: 'Project',
     description: 'Creates a project from a public mp4 or mov URL; every violated field is reported at once and nothing is stored then',
     args: { input: t.arg({ type: CreateProjectInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx), input, createProjectReader.kept(ctx))),
+    resolve: async (query, _root, { input }, ctx) =>
+      withQuery(ctx, query, await createProject(ctx.app, currentUser(ctx), input, createProjectReader.kept(ctx))),
   }),
   uploadProject: t.prismaField({
     type: 'Project',
     description: 'Creates a project from an uploaded mp4 or mov file (multipart request); the fields are checked before the file is read',
     args: { input: t.arg({ type: UploadProjectInput, required: true }), file: t.arg({ type: 'Upload', required: true }) },
-    resolve: async (query, _root, { input, file }, ctx) => withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx), input, await uploadedFile(file), uploadProjectReader.kept(ctx))),
+    resolve: async (query, _root, { input, file }, ctx) =>
+      withQuery(ctx, query, await uploadProject(ctx.app, currentUser(ctx), input, await uploadedFile(file), uploadProjectReader.kept(ctx))),
   }),
 }));
 

@@ -1,5 +1,15 @@
 import { PLATFORM_KEYS } from '../catalog/platforms.js';
-import { MAX_WINDOW_DAYS, profileStats, publishingStats, STATS_METRICS, type Comparison, type ProfileStats, type PublishingStats, type StatsDay, type StatsPeriod } from '../stats/service.js';
+import {
+  MAX_WINDOW_DAYS,
+  profileStats,
+  publishingStats,
+  STATS_METRICS,
+  type Comparison,
+  type ProfileStats,
+  type PublishingStats,
+  type StatsDay,
+  type StatsPeriod,
+} from '../stats/service.js';
 import { builder } from './builder.js';
 import { currentUser } from './context.js';
 

@@ -1,5 +1,12 @@
 import { PLATFORM_KEYS } from '../catalog/platforms.js';
-import { disconnectProfileAccount, platformStatuses, RETURN_URL_DESCRIPTION, startConnection, type Authorization, type PlatformStatus } from '../publishing/connections.js';
+import {
+  disconnectProfileAccount,
+  platformStatuses,
+  RETURN_URL_DESCRIPTION,
+  startConnection,
+  type Authorization,
+  type PlatformStatus,
+} from '../publishing/connections.js';
 import { listPublications } from '../publishing/listing.js';
 import { cancelPublication, findPublication, publishProject, readPublish } from '../publishing/publish.js';
 import { publicationEvent, type PublicationEvent } from '../publishing/events.js';
@@ -12,7 +19,10 @@ import { inputFromSchema } from './inputs.js';
 
 const PublishStatusEnum = builder.enumType('PublishStatus', { values: ['published', 'scheduled', 'processing', 'failed'] as const });
 const SyncStatusEnum = builder.enumType('SyncStatus', { values: ['synced', 'pending', 'failed'] as const });
-const PlatformEnum = builder.enumType('PlatformKey', { description: 'The six social platforms under their neutral keys', values: PLATFORM_KEYS as unknown as readonly [string, ...string[]] });
+const PlatformEnum = builder.enumType('PlatformKey', {
+  description: 'The six social platforms under their neutral keys',
+  values: PLATFORM_KEYS as unknown as readonly [string, ...string[]],
+});
 
 const PostAnalyticsType = builder.objectRef<PostAnalytics>('PostAnalytics').implement({
   description: "A post's totals as of the latest analytics sync",
@@ -90,7 +100,7 @@ builder.queryFields((t) => ({
   publications: t.field({
     type: PublicationsPageType,
     description:
-      'Your publications with their project, totals and posts; sortBy publishedAt (default), views or engagement; the cursor pins the first page\'s instant, so pages neither repeat nor skip while publications arrive and totals grow',
+      "Your publications with their project, totals and posts; sortBy publishedAt (default), views or engagement; the cursor pins the first page's instant, so pages neither repeat nor skip while publications arrive and totals grow",
     args: {
       platform: t.arg.string(),
       profileId: t.arg.string(),
@@ -115,7 +125,9 @@ builder.queryFields((t) => ({
 }));
 
 /** The body of publishProject as the service reads it, with the project and the profile's accounts; the REST route checks its body with it. */
-export const publishProjectReader = bodyReader((ctx, { projectId, input }: { projectId: string | number; input: unknown }) => readPublish(ctx.app, currentUser(ctx), String(projectId), input));
+export const publishProjectReader = bodyReader((ctx, { projectId, input }: { projectId: string | number; input: unknown }) =>
+  readPublish(ctx.app, currentUser(ctx), String(projectId), input),
+);
 
 builder.mutationFields((t) => ({
   publishProject: t.field({
@@ -169,7 +181,8 @@ builder.subscriptionFields((t) => ({
       const events = ctx.app.pubsub.subscribe('publicationUpdated', found.id)[Symbol.asyncIterator]();
       const first = events.next();
       const current = await publicationEvent(ctx.app, found.id);
-      const ended = (e: PublicationEvent) => e.status === 'cancelled' || (e.status !== 'scheduled' && e.posts.every((p) => p.publishStatus === 'published' || p.publishStatus === 'failed'));
+      const ended = (e: PublicationEvent) =>
+        e.status === 'cancelled' || (e.status !== 'scheduled' && e.posts.every((p) => p.publishStatus === 'published' || p.publishStatus === 'failed'));
       return (async function* () {
         try {
           if (!current) return;
@@ -214,9 +227,14 @@ const SocialAccountType = builder.objectRef<AccountRow>('SocialAccount').impleme
     handle: t.exposeString('handle', { nullable: true }),
     isPrivate: t.exposeBoolean('isPrivate', { description: 'a private account cannot post public shortvideo posts' }),
     followers: t.exposeInt('followers', { description: 'as of the latest analytics sync' }),
-    connector: t.exposeString('connector', { description: "what publishes for it: the platform's key for an account connected through its OAuth flow, sandbox for one connected by the operator CLI" }),
+    connector: t.exposeString('connector', {
+      description: "what publishes for it: the platform's key for an account connected through its OAuth flow, sandbox for one connected by the operator CLI",
+    }),
     status: t.field({ type: AccountStatusEnum, resolve: (a) => a.status }),
-    statusReason: t.exposeString('statusReason', { nullable: true, description: 'why it is disconnected: by its owner, or a refresh of its authorisation the platform refused' }),
+    statusReason: t.exposeString('statusReason', {
+      nullable: true,
+      description: 'why it is disconnected: by its owner, or a refresh of its authorisation the platform refused',
+    }),
     connectedAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -281,11 +299,13 @@ builder.mutationFields((t) => ({
       platform: t.arg({ type: PlatformEnum, required: true }),
       returnUrl: t.arg.string({ description: RETURN_URL_DESCRIPTION }),
     },
-    resolve: (_root, args, ctx) => startConnection(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform, returnUrl: args.returnUrl }),
+    resolve: (_root, args, ctx) =>
+      startConnection(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform, returnUrl: args.returnUrl }),
   }),
   disconnectAccount: t.field({
     type: SocialAccountType,
-    description: "Disconnects a profile's account on a platform: its tokens are forgotten, its posts and history kept; publishing to it is refused until it is connected again",
+    description:
+      "Disconnects a profile's account on a platform: its tokens are forgotten, its posts and history kept; publishing to it is refused until it is connected again",
     args: { profileId: t.arg.id({ required: true }), platform: t.arg({ type: PlatformEnum, required: true }) },
     resolve: (_root, args, ctx) => disconnectProfileAccount(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform }),
   }),

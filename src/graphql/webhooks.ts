@@ -9,8 +9,7 @@ export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus
 });
 
 export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
-  description:
-    'One webhook sent to you, signed as Standard Webhooks says (webhook-id is this id, the same at every attempt and redelivery)',
+  description: 'One webhook sent to you, signed as Standard Webhooks says (webhook-id is this id, the same at every attempt and redelivery)',
   fields: (t) => ({
     id: t.exposeID('id'),
     event: t.exposeString('event', { description: 'e.g. project.completed, export.failed, magic_clips.completed' }),
@@ -51,8 +50,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { id }, ctx) => getWebhookDelivery(ctx.app, currentUser(ctx).id, String(id)),
   }),
   webhookSecret: t.string({
-    description:
-      'The secret that signs your webhooks (whsec_ followed by the base64 key): verify `webhook-signature` with it. Keep it private.',
+    description: 'The secret that signs your webhooks (whsec_ followed by the base64 key): verify `webhook-signature` with it. Keep it private.',
     resolve: (_root, _args, ctx) => getWebhookSecret(ctx.app, currentUser(ctx).id),
   }),
 }));

@@ -52,7 +52,12 @@ export function registerCors(fastify: FastifyInstance, config: Config): void {
     const allowed = allows(origin);
     if (allowed) reply.header('access-control-allow-origin', config.corsOrigins === '*' ? '*' : origin);
     if (req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-      if (allowed) reply.headers({ 'access-control-allow-methods': METHODS, 'access-control-allow-headers': REQUEST_HEADERS, 'access-control-max-age': PREFLIGHT_MAX_AGE });
+      if (allowed)
+        reply.headers({
+          'access-control-allow-methods': METHODS,
+          'access-control-allow-headers': REQUEST_HEADERS,
+          'access-control-max-age': PREFLIGHT_MAX_AGE,
+        });
       return reply.code(204).send();
     }
     if (allowed) reply.header('access-control-expose-headers', EXPOSED_HEADERS);

@@ -7,10 +7,7 @@ import { sendError } from './errors.js';
 /** What a store may add to an object for conditional requests (the local store does). */
 type Versioned = { etag?: string; lastModified?: Date };
 
-export type RangeRequest =
-  | { kind: 'none' }
-  | { kind: 'unsatisfiable' }
-  | { kind: 'range'; range: ByteRange };
+export type RangeRequest = { kind: 'none' } | { kind: 'unsatisfiable' } | { kind: 'range'; range: ByteRange };
 
 /**
  * Reads a Range header against an object of `size` bytes. One range (`a-b`,
@@ -21,7 +18,10 @@ export function parseRange(header: string | undefined, size: number): RangeReque
   if (!header) return { kind: 'none' };
   const m = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
   if (!m) return { kind: 'none' };
-  const specs = m[1].split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = m[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (specs.length !== 1) return { kind: 'none' };
   const spec = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]);
   if (!spec || (spec[1] === '' && spec[2] === '')) return { kind: 'none' };
@@ -119,7 +119,10 @@ async function serveFile(req: FastifyRequest, reply: FastifyReply, storage: Stor
     if (wanted.kind === 'unsatisfiable') {
       reply.header('content-range', `bytes */${obj.size}`);
       reply.removeHeader('content-disposition');
-      return reply.code(416).type('application/json').send({ error: 'BAD_REQUEST', message: `Range not satisfiable: the file has ${obj.size} bytes` });
+      return reply
+        .code(416)
+        .type('application/json')
+        .send({ error: 'BAD_REQUEST', message: `Range not satisfiable: the file has ${obj.size} bytes` });
     }
     const range = wanted.kind === 'range' ? wanted.range : undefined;
     const length = range ? range.end - range.start + 1 : obj.size;

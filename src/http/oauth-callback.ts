@@ -63,7 +63,9 @@ export function registerOAuthCallback(fastify: FastifyInstance, app: App): void 
     if (next) return reply.redirect(next, 303);
     if (outcome.ok) {
       const name = outcome.account.handle ? ` as ${outcome.account.handle}` : '';
-      return reply.type('text/html; charset=utf-8').send(page('Account connected', `Your ${outcome.platform} account is connected${name}. You can close this window.`));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(page('Account connected', `Your ${outcome.platform} account is connected${name}. You can close this window.`));
     }
     return reply.code(400).type('text/html; charset=utf-8').send(page('Account not connected', outcome.message));
   });

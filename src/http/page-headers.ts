@@ -6,7 +6,9 @@
  */
 export function pageHeaders(policy: readonly string[]): Record<string, string> {
   return {
-    'content-security-policy': ["default-src 'none'", ...policy, "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; '),
+    'content-security-policy': ["default-src 'none'", ...policy, "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join(
+      '; ',
+    ),
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
   };

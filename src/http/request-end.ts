@@ -76,7 +76,11 @@ export function endingWith(source: Readable, ended: Promise<void>): Readable {
   // `finished` also reports a source that broke before this stream was made, whose error event has gone
   finished(source, (e) => {
     if (e) out.destroy(e);
-    else ended.then(() => out.end(), () => {});
+    else
+      ended.then(
+        () => out.end(),
+        () => {},
+      );
   });
   source.pipe(out, { end: false });
   return out;

@@ -66,7 +66,11 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     // rather than by Node itself with an empty 400
     // Node ends a request whose head is slow (answered 408 by clientErrorHandler); it looks every
     // connectionsCheckingInterval, so that is kept well under the limit
-    http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.ceil(limits.headersTimeoutMs / 4)) },
+    http: {
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(5_000, Math.ceil(limits.headersTimeoutMs / 4)),
+    },
   });
   trackRequests(fastify.server);
   watchRequestBodies(fastify.server, limits);
@@ -90,10 +94,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     return payload;
   });
   fastify.addHook('onResponse', async (req, reply) => {
-    httpDuration.observe(
-      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    httpDuration.observe({ method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
   // JSON bodies that fail to parse are the caller's error, in the format of the door
@@ -140,7 +141,8 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
         for (const upload of findUploads(req.body)) {
           (upload as { promise: Promise<FileUpload> }).promise = upload.promise.then((file) => ({
             ...file,
-            createReadStream: ((options?: Parameters<FileUpload['createReadStream']>[0]) => endingWith(file.createReadStream(options), ended)) as FileUpload['createReadStream'],
+            createReadStream: ((options?: Parameters<FileUpload['createReadStream']>[0]) =>
+              endingWith(file.createReadStream(options), ended)) as FileUpload['createReadStream'],
           }));
           upload.promise.catch(() => {}); // read (and reported) by the operation
         }
@@ -188,7 +190,11 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
     socket.on('error', () => {});
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/graphql') {
       // only /graphql switches protocols (to WebSocket); elsewhere Node no longer reads the request as HTTP
-      endWithError(socket, req.url ?? '/', new AppError('BAD_REQUEST', `${req.url?.split('?')[0].slice(0, 200)} does not switch protocols: only /graphql takes a WebSocket upgrade`));
+      endWithError(
+        socket,
+        req.url ?? '/',
+        new AppError('BAD_REQUEST', `${req.url?.split('?')[0].slice(0, 200)} does not switch protocols: only /graphql takes a WebSocket upgrade`),
+      );
       lingerAndClose(socket);
       return;
     }
@@ -244,7 +250,10 @@ function lingerAndClose(socket: Socket): void {
 function yogaRefusal(req: { method: string; headers: IncomingMessage['headers'] }, status: number): AppError {
   const code = codeForStatus(status);
   if (code === 'UNSUPPORTED_MEDIA_TYPE') {
-    return new AppError(code, `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send application/json, or multipart/form-data for an upload`);
+    return new AppError(
+      code,
+      `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send application/json, or multipart/form-data for an upload`,
+    );
   }
   return new AppError(code, `The GraphQL request was refused (HTTP ${status}) for its method, headers or body`);
 }

@@ -111,7 +111,8 @@ export function serveGraphQLOverWebSocket(app: App, graphql: GraphQLServer): Gra
     const closed = server.opened(
       {
         protocol: socket.protocol,
-        send: (data) => new Promise<void>((resolve, reject) => (socket.readyState === socket.OPEN ? socket.send(data, (err) => (err ? reject(err) : resolve())) : resolve())),
+        send: (data) =>
+          new Promise<void>((resolve, reject) => (socket.readyState === socket.OPEN ? socket.send(data, (err) => (err ? reject(err) : resolve())) : resolve())),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
           socket.on('message', async (data) => {
@@ -134,7 +135,10 @@ export function serveGraphQLOverWebSocket(app: App, graphql: GraphQLServer): Gra
     });
   });
 
-  const idle = limits.wsIdleTimeoutMs > 0 ? setInterval(() => closeIdle(busyAt, limits.wsIdleTimeoutMs), Math.max(50, Math.min(5_000, limits.wsIdleTimeoutMs / 4))) : undefined;
+  const idle =
+    limits.wsIdleTimeoutMs > 0
+      ? setInterval(() => closeIdle(busyAt, limits.wsIdleTimeoutMs), Math.max(50, Math.min(5_000, limits.wsIdleTimeoutMs / 4)))
+      : undefined;
   idle?.unref();
 
   return {

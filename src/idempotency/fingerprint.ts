@@ -42,7 +42,13 @@ export function canonicalJson(value: unknown): string {
       continue;
     }
     if (isPlainObject(v)) {
-      const order = Object.keys(Object.fromEntries(Object.keys(v).sort().map((k) => [k, true])));
+      const order = Object.keys(
+        Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, true]),
+        ),
+      );
       // ...and is left out of an object
       const fields = order.map((k) => [k, toJsonValue(v[k], k)] as const).filter(([, x]) => !skipped(x));
       out.push('{');

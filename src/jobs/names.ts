@@ -20,7 +20,17 @@ export const JOB_NAMES = {
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 /** Jobs whose events move a project (their data carries projectId). */
-export const PROJECT_JOB_NAMES: ReadonlySet<string> = new Set([JOB_NAMES.processProject, JOB_NAMES.renderExport, JOB_NAMES.processMagicClips, JOB_NAMES.renderClip]);
+export const PROJECT_JOB_NAMES: ReadonlySet<string> = new Set([
+  JOB_NAMES.processProject,
+  JOB_NAMES.renderExport,
+  JOB_NAMES.processMagicClips,
+  JOB_NAMES.renderClip,
+]);
 
 /** Jobs that run a whole step of one project (its pipeline, AI B-roll, a render): the job a project names as its own. */
-export const PROJECT_STEP_JOB_NAMES: readonly string[] = [JOB_NAMES.processProject, JOB_NAMES.generateBroll, JOB_NAMES.renderExport, JOB_NAMES.processMagicClips];
+export const PROJECT_STEP_JOB_NAMES: readonly string[] = [
+  JOB_NAMES.processProject,
+  JOB_NAMES.generateBroll,
+  JOB_NAMES.renderExport,
+  JOB_NAMES.processMagicClips,
+];

@@ -24,7 +24,9 @@ export async function assertDecodes(file: string, p: ProbeResult): Promise<void>
   const what = p.kind === 'IMAGE' ? 'image' : 'video';
   if (!decoded?.frames || decoded.width === null || decoded.height === null) {
     throw new NotMediaError(
-      p.kind === 'IMAGE' ? 'The image cannot be decoded: the file is damaged or not an image' : "The video's first frames cannot be decoded: the file is truncated or damaged",
+      p.kind === 'IMAGE'
+        ? 'The image cannot be decoded: the file is damaged or not an image'
+        : "The video's first frames cannot be decoded: the file is truncated or damaged",
     );
   }
   const { min, max } = PICTURE_SIDE_PX;

@@ -136,9 +136,25 @@ export function safeFileName(name: string): string {
 }
 
 const EXT_KIND: Record<string, MediaKind> = {
-  mp4: 'VIDEO', mov: 'VIDEO', m4v: 'VIDEO', webm: 'VIDEO', mkv: 'VIDEO', avi: 'VIDEO',
-  mp3: 'AUDIO', m4a: 'AUDIO', aac: 'AUDIO', wav: 'AUDIO', ogg: 'AUDIO', oga: 'AUDIO', flac: 'AUDIO', opus: 'AUDIO',
-  png: 'IMAGE', jpg: 'IMAGE', jpeg: 'IMAGE', gif: 'IMAGE', webp: 'IMAGE',
+  mp4: 'VIDEO',
+  mov: 'VIDEO',
+  m4v: 'VIDEO',
+  webm: 'VIDEO',
+  mkv: 'VIDEO',
+  avi: 'VIDEO',
+  mp3: 'AUDIO',
+  m4a: 'AUDIO',
+  aac: 'AUDIO',
+  wav: 'AUDIO',
+  ogg: 'AUDIO',
+  oga: 'AUDIO',
+  flac: 'AUDIO',
+  opus: 'AUDIO',
+  png: 'IMAGE',
+  jpg: 'IMAGE',
+  jpeg: 'IMAGE',
+  gif: 'IMAGE',
+  webp: 'IMAGE',
 };
 
 export function guessKind(contentType: string, name: string): MediaKind {

@@ -21,7 +21,11 @@ type Deps = Pick<App, 'config' | 'db' | 'storage'>;
 export async function addMusicTrack(app: Deps, name: string, url: string): Promise<MusicTrack> {
   const checked = await checkMediaUrl(app, url);
   const track = await app.db.musicTrack.create({ data: { name, sourceUrl: checked.url, status: 'pending' } });
-  const ext = path.extname(checked.fileName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6);
+  const ext = path
+    .extname(checked.fileName)
+    .toLowerCase()
+    .replace(/[^.a-z0-9]/g, '')
+    .slice(0, 6);
   const key = `music/${track.id}/track${ext}`;
   try {
     const res = await downloadMedia(app, checked.url, MAX_TRACK_BYTES);
@@ -41,12 +45,12 @@ export async function addMusicTrack(app: Deps, name: string, url: string): Promi
   } catch (e) {
     await app.storage.delete(key).catch(() => {});
     await app.db.musicTrack.delete({ where: { id: track.id } }).catch(() => {});
-    if (e instanceof NotMediaError) throw new AppError('VALIDATION_ERROR', `url: ${e.message}`, { details: [{ field: 'url', message: e.message, value: url }] });
+    if (e instanceof NotMediaError)
+      throw new AppError('VALIDATION_ERROR', `url: ${e.message}`, { details: [{ field: 'url', message: e.message, value: url }] });
     if (isFetchError(e)) throw new AppError('VALIDATION_ERROR', `url: ${e.message}`, { details: [{ field: 'url', message: e.message, value: url }] });
     throw e;
   }
 }
 
 /** The catalogue, alphabetical: only tracks that are ready to use. */
-export const listMusicTracks = (app: Pick<App, 'db'>) =>
-  app.db.musicTrack.findMany({ where: { status: 'ready' }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+export const listMusicTracks = (app: Pick<App, 'db'>) => app.db.musicTrack.findMany({ where: { status: 'ready' }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });

@@ -26,7 +26,11 @@ export function metadataOf(kind: MediaKind, p: ProbeResult, fileSize: number): M
 }
 
 const storageKey = (id: string, fileName: string) => {
-  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 6);
+  const ext = path
+    .extname(fileName)
+    .toLowerCase()
+    .replace(/[^.a-z0-9]/g, '')
+    .slice(0, 6);
   return `user-media/${id}/source${ext || ''}`;
 };
 
@@ -98,7 +102,19 @@ async function finishEntry(app: App, id: string, key: string, size: number, cont
 
 function guessContentType(kind: MediaKind, fileName: string): string {
   const ext = path.extname(fileName).slice(1).toLowerCase();
-  const byExt: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mp3: 'audio/mpeg', m4a: 'audio/mp4', wav: 'audio/wav', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+  const byExt: Record<string, string> = {
+    mp4: 'video/mp4',
+    mov: 'video/quicktime',
+    webm: 'video/webm',
+    mp3: 'audio/mpeg',
+    m4a: 'audio/mp4',
+    wav: 'audio/wav',
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    gif: 'image/gif',
+    webp: 'image/webp',
+  };
   return byExt[ext] ?? (kind === 'AUDIO' ? 'audio/mpeg' : kind === 'IMAGE' ? 'image/png' : 'video/mp4');
 }
 
@@ -155,5 +171,5 @@ export async function getUserMedia(app: App, userId: string, id: string): Promis
 
 /** The URL of an entry: the stored file once ready, the source link before. */
 export function mediaUrl(app: App, entry: Pick<UserMedia, 'storageKey' | 'sourceUrl' | 'fileName'>): string {
-  return entry.storageKey ? app.storage.url(entry.storageKey) : entry.sourceUrl ?? '';
+  return entry.storageKey ? app.storage.url(entry.storageKey) : (entry.sourceUrl ?? '');
 }

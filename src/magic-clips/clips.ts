@@ -67,7 +67,10 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
       const t1 = performance.now();
       await app.storage.put(keys.outputKey, createReadStream(out.video), { contentType: 'video/mp4' });
       await app.storage.put(keys.previewKey, createReadStream(out.preview), { contentType: 'video/mp4' });
-      ctx.log.info({ clipId, projectId: project.id, seconds: out.duration, renderMs: Math.round(t1 - t0), storeMs: Math.round(performance.now() - t1) }, 'clip rendered');
+      ctx.log.info(
+        { clipId, projectId: project.id, seconds: out.duration, renderMs: Math.round(t1 - t0), storeMs: Math.round(performance.now() - t1) },
+        'clip rendered',
+      );
     });
     await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'completed', ...keys, failureReason: null } });
   } catch (e) {
@@ -98,10 +101,23 @@ async function cropFor(app: App, project: Project, clip: MagicClip, source: () =
     { fps: FACE_SAMPLE_FPS },
   );
   const faces = samples.filter((s) => s.face).length;
-  ctx.log.info({ clipId: clip.id, projectId: project.id, seconds: duration, samples: samples.length, faces, shotChanges: shotChanges.length, ms: Math.round(performance.now() - t0) }, 'faces tracked');
+  ctx.log.info(
+    {
+      clipId: clip.id,
+      projectId: project.id,
+      seconds: duration,
+      samples: samples.length,
+      faces,
+      shotChanges: shotChanges.length,
+      ms: Math.round(performance.now() - t0),
+    },
+    'faces tracked',
+  );
   await ctx.touch(0);
   const found = faces > 0;
-  const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect: CLIP_SIZE.width / CLIP_SIZE.height, duration }) : null;
+  const path = found
+    ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect: CLIP_SIZE.width / CLIP_SIZE.height, duration })
+    : null;
   await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: cropPathColumn.write(path ?? { none: true }) } });
   return path;
 }

@@ -107,14 +107,16 @@ async function chooseClips(app: App, project: Project, meta: VideoMeta, words: W
     await tx.$queryRaw`SELECT 1 FROM "Project" WHERE id = ${project.id}::uuid FOR UPDATE`;
     if ((await tx.magicClip.count({ where: { projectId: project.id } })) > 0) return;
     await tx.magicClip.createMany({
-      data: moments.map((m) => padded(m, speech, meta.duration)).map((m) => ({
-        projectId: project.id,
-        title: m.title,
-        startTime: m.start,
-        endTime: m.end,
-        duration: Math.round((m.end - m.start) * 1000) / 1000,
-        viralityScores: viralityScoresColumn.write(m.scores),
-      })),
+      data: moments
+        .map((m) => padded(m, speech, meta.duration))
+        .map((m) => ({
+          projectId: project.id,
+          title: m.title,
+          startTime: m.start,
+          endTime: m.end,
+          duration: Math.round((m.end - m.start) * 1000) / 1000,
+          viralityScores: viralityScoresColumn.write(m.scores),
+        })),
     });
   });
   return true;
@@ -129,7 +131,11 @@ function padded<M extends { start: number; end: number }>(m: M, speech: readonly
   const before = speech.filter((w) => w.endTime <= m.start + 1e-6).at(-1)?.endTime ?? 0;
   const after = speech.find((w) => w.startTime >= m.end - 1e-6)?.startTime ?? duration;
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { ...m, start: r(Math.max(0, m.start - Math.min(LEAD_IN, (m.start - before) / 2))), end: r(Math.min(duration, m.end + Math.min(TAIL, (after - m.end) / 2))) };
+  return {
+    ...m,
+    start: r(Math.max(0, m.start - Math.min(LEAD_IN, (m.start - before) / 2))),
+    end: r(Math.min(duration, m.end + Math.min(TAIL, (after - m.end) / 2))),
+  };
 }
 
 /** One render job per clip not yet ended; a clip job that finds its clip ended does nothing. */
@@ -139,6 +145,7 @@ async function queueClips(app: App, project: Project, report: Reporter) {
   await report('clips', (ended / clips.length) * 100, { done: ended, total: clips.length });
   for (const clip of clips) {
     // once per clip: a run of the pipeline after a crash does not queue a second render of a clip
-    if (clip.status === 'processing') await app.jobs.enqueue(JOB_NAMES.renderClip, { clipId: clip.id, projectId: project.id, userId: project.userId }, { once: { clipId: clip.id } });
+    if (clip.status === 'processing')
+      await app.jobs.enqueue(JOB_NAMES.renderClip, { clipId: clip.id, projectId: project.id, userId: project.userId }, { once: { clipId: clip.id } });
   }
 }

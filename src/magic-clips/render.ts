@@ -77,11 +77,15 @@ export async function renderClip(
   const graph = buildRenderGraph(plan);
   const video = path.join(dir, 'clip.mp4');
   const preview = path.join(dir, 'preview.mp4');
-  await renderVideo(graph, { video, preview }, {
-    onProgress: opts.onProgress,
-    timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
-    stallMs: app.config.renderStallMs,
-    niceness: renderNiceness(app.config),
-  });
+  await renderVideo(
+    graph,
+    { video, preview },
+    {
+      onProgress: opts.onProgress,
+      timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
+      stallMs: app.config.renderStallMs,
+      niceness: renderNiceness(app.config),
+    },
+  );
   return { video, preview, duration: graph.duration };
 }

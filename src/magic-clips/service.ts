@@ -59,7 +59,8 @@ export const magicClipsKind: ProjectKindDef<MagicClipsSettings> = {
 };
 
 /** POST /v1/projects/magic-clips: the source is fetched by the pipeline (a file, or a platform page read by yt-dlp). */
-export const createMagicClips = (app: App, user: AuthUser, body: unknown, read?: MagicClipsSettings): Promise<Project> => createFromUrl(app, magicClipsKind, user, body, read);
+export const createMagicClips = (app: App, user: AuthUser, body: unknown, read?: MagicClipsSettings): Promise<Project> =>
+  createFromUrl(app, magicClipsKind, user, body, read);
 
 /**
  * POST /v1/projects/magic-clips/upload: the fields (and the credit) are

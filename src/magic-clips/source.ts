@@ -36,12 +36,17 @@ export function ytdlpArgs(url: string): string[] {
     '--ignore-config',
     '--no-cache-dir',
     '--no-playlist',
-    '--playlist-items', '1',
+    '--playlist-items',
+    '1',
     '--no-warnings',
-    '--socket-timeout', String(YTDLP_SOCKET_TIMEOUT_S),
-    '-f', FORMAT,
-    '--print', '%(.{duration,is_live})j',
-    '--print', 'urls',
+    '--socket-timeout',
+    String(YTDLP_SOCKET_TIMEOUT_S),
+    '-f',
+    FORMAT,
+    '--print',
+    '%(.{duration,is_live})j',
+    '--print',
+    'urls',
     '--',
     url,
   ];
@@ -70,7 +75,10 @@ export interface ClipSourceOptions {
 export function onVideoPlatform(url: string, hosts: readonly string[]): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+    host = new URL(url).hostname
+      .toLowerCase()
+      .replace(/\.$/, '')
+      .replace(/^\[(.*)\]$/, '$1');
   } catch {
     return false;
   }
@@ -97,13 +105,17 @@ export function fetchClipSource(app: Pick<App, 'config' | 'storage'>, input: Cli
       served.discard();
       if (served.kind === 'text') throw new ProjectFailure('The URL serves text, not a video or a video page');
       if (!onVideoPlatform(input.url, app.config.videoPlatformHosts)) {
-        throw new ProjectFailure(`The URL serves a web page, not a video, and ${new URL(input.url).hostname} is not one of the video platforms whose pages are read`);
+        throw new ProjectFailure(
+          `The URL serves a web page, not a video, and ${new URL(input.url).hostname} is not one of the video platforms whose pages are read`,
+        );
       }
 
       const page = await findPageMedia(app.config, input.url, { timeoutMs: options.ytdlpTimeoutMs ?? YTDLP_TIMEOUT_MS, signal });
       if (page.isLive) throw new ProjectFailure('The video is a live stream: give the URL of a recorded video');
       if (page.duration !== undefined && page.duration > input.maxSeconds) {
-        throw new ProjectFailure(`The video is ${Math.round(page.duration / 60)} minutes long; at most ${Math.round(input.maxSeconds / 60)} minutes are accepted`);
+        throw new ProjectFailure(
+          `The video is ${Math.round(page.duration / 60)} minutes long; at most ${Math.round(input.maxSeconds / 60)} minutes are accepted`,
+        );
       }
       const media = await download(page.url);
       if (isMedia(media.kind)) return media.response;
@@ -168,7 +180,11 @@ export interface PageMedia {
  * media URL; downloads nothing. The time limit, the caller's signal or an answer too long
  * kills it and all it started (runProgram).
  */
-export async function findPageMedia(config: Pick<Config, 'ytdlpPath' | 'searchPath' | 'dataDir'>, url: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<PageMedia> {
+export async function findPageMedia(
+  config: Pick<Config, 'ytdlpPath' | 'searchPath' | 'dataDir'>,
+  url: string,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<PageMedia> {
   const program = findExecutable(config.ytdlpPath, config.searchPath);
   if (!program) throw notInstalled(config.ytdlpPath);
   return inWorkDir(config.dataDir, 'ytdlp', async (dir) => {
@@ -214,7 +230,10 @@ function readAnswer(stdout: string): PageMedia | null {
 
 /** yt-dlp's last error as one line for a person: without its prefixes, causes and pleas to report. */
 function ytdlpError(stderr: string, code: number | null): string {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const line = lines.filter((l) => l.startsWith('ERROR:')).at(-1) ?? lines.at(-1);
   if (!line) return `yt-dlp exited with code ${code}`;
   const text = line

@@ -120,13 +120,35 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  */
 export async function measureLoudness(mediaPath: string, opts: { signal?: AbortSignal } = {}): Promise<{ loudness: number | null; peak: number | null }> {
   let log = '';
-  await runProgram('ffmpeg', ['-hide_banner', '-nostats', '-nostdin', '-loglevel', 'info', '-i', mediaPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', EBUR128_FILTER, '-f', 'null', '-'], {
-    signal: opts.signal,
-    onStderrLine: (line) => {
-      // keep only the summary (the per-frame log is at level verbose)
-      if (line.includes('Summary:') || log) log += `${line}\n`;
+  await runProgram(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostats',
+      '-nostdin',
+      '-loglevel',
+      'info',
+      '-i',
+      mediaPath,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-sn',
+      '-dn',
+      '-af',
+      EBUR128_FILTER,
+      '-f',
+      'null',
+      '-',
+    ],
+    {
+      signal: opts.signal,
+      onStderrLine: (line) => {
+        // keep only the summary (the per-frame log is at level verbose)
+        if (line.includes('Summary:') || log) log += `${line}\n`;
+      },
     },
-  });
+  );
   return parseEbur128(log);
 }
 

@@ -65,7 +65,10 @@ const rate = (s?: string) => {
 export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<ProbeResult> {
   let stdout: string;
   try {
-    ({ stdout } = await runProgram('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], { timeoutMs, maxStdout: 16 * 1024 * 1024 }));
+    ({ stdout } = await runProgram('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], {
+      timeoutMs,
+      maxStdout: 16 * 1024 * 1024,
+    }));
   } catch (e) {
     const failure = e instanceof ProgramError ? e.failure : undefined;
     if (failure === 'missing') throw new Error('ffprobe is not installed (Debian package ffmpeg)');
@@ -94,11 +97,13 @@ export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<
           codec: v.codec_name ?? 'unknown',
           width: (swap ? v.height : v.width) ?? 0,
           height: (swap ? v.width : v.height) ?? 0,
-          fps: isImage ? null : rate(v.avg_frame_rate) ?? rate(v.r_frame_rate),
+          fps: isImage ? null : (rate(v.avg_frame_rate) ?? rate(v.r_frame_rate)),
           rotation,
         }
       : null,
-    audio: audio ? { index: audio.index ?? 0, codec: audio.codec_name ?? 'unknown', sampleRate: Number(audio.sample_rate) || null, channels: audio.channels ?? null } : null,
+    audio: audio
+      ? { index: audio.index ?? 0, codec: audio.codec_name ?? 'unknown', sampleRate: Number(audio.sample_rate) || null, channels: audio.channels ?? null }
+      : null,
     kind: isImage ? 'IMAGE' : v ? 'VIDEO' : 'AUDIO',
   };
 }

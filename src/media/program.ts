@@ -99,7 +99,15 @@ export class ProgramError extends Error {
 
   constructor(
     message: string,
-    details: { program: string; failure: ProgramFailure; code?: number | null; signal?: NodeJS.Signals | null; stderr?: string; stdout?: string; cause?: unknown },
+    details: {
+      program: string;
+      failure: ProgramFailure;
+      code?: number | null;
+      signal?: NodeJS.Signals | null;
+      stderr?: string;
+      stdout?: string;
+      cause?: unknown;
+    },
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ProgramError';
@@ -220,7 +228,10 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   }
 
   const timer = timeoutMs
-    ? setTimeout(() => stop(new ProgramError(`${name} timed out after ${timeoutMs} ms`, { program: name, failure: 'timeout', stdout, stderr: redact(String(stderr)) })), timeoutMs)
+    ? setTimeout(
+        () => stop(new ProgramError(`${name} timed out after ${timeoutMs} ms`, { program: name, failure: 'timeout', stdout, stderr: redact(String(stderr)) })),
+        timeoutMs,
+      )
     : undefined;
   const onAbort = () => stop(signal!.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -244,7 +255,9 @@ export function startProgram(file: string, args: readonly string[], options: Pro
       if (stopped) return reject(stopped.reason);
       if (spawnError) return reject(startError(name, spawnError));
       if (code === 0) return resolve({ stdout, stderr: tail });
-      reject(new ProgramError(exitMessage(name, code, sig, tail, options.quoteLines), { program: name, failure: 'exit', code, signal: sig, stderr: tail, stdout }));
+      reject(
+        new ProgramError(exitMessage(name, code, sig, tail, options.quoteLines), { program: name, failure: 'exit', code, signal: sig, stderr: tail, stdout }),
+      );
     });
   });
   // the caller may only stop a run, never read its end: no unhandled rejection then
@@ -287,7 +300,11 @@ export function runProgram(file: string, args: readonly string[], options: Progr
  * process, but leads no group: a blocking run cannot watch one, so its time limit kills the
  * program alone. For programs that start none (fc-list).
  */
-export function runProgramSync(file: string, args: readonly string[], options: Pick<ProgramOptions, 'cwd' | 'env' | 'timeoutMs' | 'maxStdout' | 'name'> = {}): ProgramResult {
+export function runProgramSync(
+  file: string,
+  args: readonly string[],
+  options: Pick<ProgramOptions, 'cwd' | 'env' | 'timeoutMs' | 'maxStdout' | 'name'> = {},
+): ProgramResult {
   const name = options.name ?? path.basename(file);
   const [command, commandArgs] = tiedToThisProcess(file, args, programSearchPath(options.env));
   const ran = spawnSync(command, commandArgs, {
@@ -302,11 +319,20 @@ export function runProgramSync(file: string, args: readonly string[], options: P
   const stdout = ran.stdout ?? '';
   const stderr = (ran.stderr ?? '').slice(-STDERR_TAIL);
   const error = ran.error as NodeJS.ErrnoException | undefined;
-  if (error?.code === 'ETIMEDOUT') throw new ProgramError(`${name} timed out after ${options.timeoutMs} ms`, { program: name, failure: 'timeout', stdout, stderr });
-  if (error?.code === 'ENOBUFS') throw new ProgramError(`${name} wrote more than ${options.maxStdout ?? MAX_STDOUT} characters`, { program: name, failure: 'output', stdout, stderr });
+  if (error?.code === 'ETIMEDOUT')
+    throw new ProgramError(`${name} timed out after ${options.timeoutMs} ms`, { program: name, failure: 'timeout', stdout, stderr });
+  if (error?.code === 'ENOBUFS')
+    throw new ProgramError(`${name} wrote more than ${options.maxStdout ?? MAX_STDOUT} characters`, { program: name, failure: 'output', stdout, stderr });
   if (error) throw startError(name, error);
   if (ran.status === 0) return { stdout, stderr };
-  throw new ProgramError(exitMessage(name, ran.status, ran.signal, stderr), { program: name, failure: 'exit', code: ran.status, signal: ran.signal, stderr, stdout });
+  throw new ProgramError(exitMessage(name, ran.status, ran.signal, stderr), {
+    program: name,
+    failure: 'exit',
+    code: ran.status,
+    signal: ran.signal,
+    stderr,
+    stdout,
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -356,7 +382,12 @@ export function runFfmpegCommand(
       }
     };
 
-  const timer = timeoutMs ? setTimeout(() => stop(new ProgramError(`${name} timed out after ${timeoutMs} ms`, { program: name, failure: 'timeout', stderr: redact(String(stderr)) })), timeoutMs) : undefined;
+  const timer = timeoutMs
+    ? setTimeout(
+        () => stop(new ProgramError(`${name} timed out after ${timeoutMs} ms`, { program: name, failure: 'timeout', stderr: redact(String(stderr)) })),
+        timeoutMs,
+      )
+    : undefined;
   const onAbort = () => stop(signal!.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -374,10 +405,19 @@ export function runFfmpegCommand(
       // fluent-ffmpeg's words for an exit name no code: the process says how it ended
       if (proc && (proc.exitCode !== null || proc.signalCode !== null)) {
         const { exitCode: code, signalCode: sig } = proc;
-        return reject(new ProgramError(exitMessage(name, code, sig, tail, options.quoteLines), { program: name, failure: 'exit', code, signal: sig, stderr: tail }));
+        return reject(
+          new ProgramError(exitMessage(name, code, sig, tail, options.quoteLines), { program: name, failure: 'exit', code, signal: sig, stderr: tail }),
+        );
       }
       const missing = err.message === 'Cannot find ffmpeg';
-      reject(new ProgramError(missing ? `${name} is not installed or not on PATH` : `${name} could not start: ${redact(err.message)}`, { program: name, failure: missing ? 'missing' : 'unstartable', stderr: tail, cause: err }));
+      reject(
+        new ProgramError(missing ? `${name} is not installed or not on PATH` : `${name} could not start: ${redact(err.message)}`, {
+          program: name,
+          failure: missing ? 'missing' : 'unstartable',
+          stderr: tail,
+          cause: err,
+        }),
+      );
     };
     command.on('start', () => {
       proc = (command as unknown as { ffmpegProc?: ChildProcess }).ffmpegProc;

@@ -72,7 +72,13 @@ export function sentencesOf(words: readonly TimedWord[]): Sentence[] {
     if (spoken.length > 0) {
       const first = words[spoken[0]];
       const last = words[spoken[spoken.length - 1]];
-      out.push({ first: open[0], last: open[open.length - 1], start: first.startTime, end: Math.max(first.startTime, last.endTime), text: joinText(open.map((i) => words[i].text)) });
+      out.push({
+        first: open[0],
+        last: open[open.length - 1],
+        start: first.startTime,
+        end: Math.max(first.startTime, last.endTime),
+        text: joinText(open.map((i) => words[i].text)),
+      });
     }
     open = carry;
   };

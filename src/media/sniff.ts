@@ -72,7 +72,10 @@ export function sniffMedia(firstBytes: Buffer, contentType?: string): SniffResul
   }
   if (isMediaSignature(firstBytes)) return 'media';
   if (!looksLikeText(firstBytes.subarray(0, 4096))) return 'unknown';
-  const head = firstBytes.toString('utf8', 0, Math.min(firstBytes.length, 4096)).replace(/^\uFEFF/, '').trimStart();
+  const head = firstBytes
+    .toString('utf8', 0, Math.min(firstBytes.length, 4096))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (head.startsWith('<') && HTML_MARKERS.test(head)) return 'html';
   if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   return 'text';

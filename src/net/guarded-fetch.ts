@@ -375,9 +375,7 @@ export function createGuardedFetch(deps: NetworkDeps = {}) {
         headers: { ...hopHeaders, host: target.host },
         lookup,
         agent: false, // no pooled sockets: each hop connects to the address checked for it
-        ...(target.username || target.password
-          ? { auth: `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}` }
-          : {}),
+        ...(target.username || target.password ? { auth: `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}` } : {}),
         ...(deps.ca ? { ca: deps.ca } : {}),
       };
       return new Promise((resolveHop, rejectHop) => {
@@ -395,7 +393,9 @@ export function createGuardedFetch(deps: NetworkDeps = {}) {
         });
         req.on('error', (err) => {
           clearTimeout(firstByte);
-          rejectHop(err instanceof FetchError ? err : failure ?? new FetchFailed('connection', describeNetError(err as NodeJS.ErrnoException, host), target.href));
+          rejectHop(
+            err instanceof FetchError ? err : (failure ?? new FetchFailed('connection', describeNetError(err as NodeJS.ErrnoException, host), target.href)),
+          );
         });
         req.once('close', () => clearTimeout(firstByte));
         if (failure) req.destroy(failure);
@@ -433,7 +433,10 @@ export function createGuardedFetch(deps: NetworkDeps = {}) {
         out.push(null);
       });
       res.on('error', (err) => {
-        destroyBody(out, err instanceof FetchError ? err : failure ?? new FetchFailed('connection', 'The connection broke before the whole file was received', href));
+        destroyBody(
+          out,
+          err instanceof FetchError ? err : (failure ?? new FetchFailed('connection', 'The connection broke before the whole file was received', href)),
+        );
       });
       res.once('close', () => {
         if (!ended && !out.destroyed) {

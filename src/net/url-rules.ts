@@ -6,7 +6,11 @@ import type { PlatformKey } from '../catalog/platforms.js';
 
 /** Domains (and their subdomains) whose URLs are pages, not media files. */
 export const SOCIAL_MEDIA_DOMAINS: ReadonlyArray<{ kind: PlatformKey; label: string; domains: readonly string[] }> = [
-  { kind: 'videoshare', label: 'a video-sharing platform', domains: ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'dailymotion.com', 'dai.ly'] },
+  {
+    kind: 'videoshare',
+    label: 'a video-sharing platform',
+    domains: ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'dailymotion.com', 'dai.ly'],
+  },
   { kind: 'shortvideo', label: 'a short-video platform', domains: ['tiktok.com'] },
   { kind: 'photoshare', label: 'a photo and reels platform', domains: ['instagram.com', 'instagr.am'] },
   { kind: 'microblog', label: 'a microblogging platform', domains: ['twitter.com', 'x.com', 'threads.net', 'threads.com'] },
@@ -111,7 +115,7 @@ export function fileSharingProblem(url: string | URL): string | null {
   if (onDomain(host, 'sharepoint.com')) {
     if (/^\/:f:\//.test(path)) return `This is a SharePoint folder link: ${DIRECT_LINK_HINT} (its link with download=1)`;
     if (/\/_layouts\/15\/download\.aspx$/i.test(path) || downloadFlag) return null;
-    return 'This SharePoint link opens a viewer page: send the file\'s sharing link with download=1';
+    return "This SharePoint link opens a viewer page: send the file's sharing link with download=1";
   }
 
   // Box

@@ -129,7 +129,12 @@ export function platformError(name: string, kind: PlatformErrorKind, says: strin
 
 /** A platform's answer that fits none of its documented shapes: a passing fault of the platform, tried again later. */
 export function unexpected(name: string, res: PlatformResponse, what: string): PlatformError {
-  return platformError(name, 'retry', `unexpected answer to ${what} (HTTP ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''})`, retryAfterMs(res.headers));
+  return platformError(
+    name,
+    'retry',
+    `unexpected answer to ${what} (HTTP ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''})`,
+    retryAfterMs(res.headers),
+  );
 }
 
 /**

@@ -119,7 +119,9 @@ const problemOf = (res: PlatformResponse): Problem => (res.json && typeof res.js
 /** The platform's own words: the problem's detail, and each error's message. */
 function said(res: PlatformResponse): string {
   const p = problemOf(res);
-  const parts = [p.detail ?? p.title, ...(p.errors ?? []).map((e) => e.message ?? e.detail ?? e.title)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const parts = [p.detail ?? p.title, ...(p.errors ?? []).map((e) => e.message ?? e.detail ?? e.title)].filter(
+    (s): s is string => typeof s === 'string' && s.length > 0,
+  );
   return [...new Set(parts)].join('; ') || `HTTP ${res.status}`;
 }
 
@@ -315,8 +317,8 @@ async function finalizeUpload(http: PlatformHttp, token: string, mediaId: string
 
 async function mediaStatus(http: PlatformHttp, token: string, mediaId: string): Promise<Processing & { mediaKey?: string }> {
   const res = await http.request({ url: `${API}/media/upload`, token, query: { command: 'STATUS', media_id: mediaId } });
-  const processing = processingOf(res, 'reading the upload\'s processing');
-  const key = dataOf(res, 'reading the upload\'s processing').media_key;
+  const processing = processingOf(res, "reading the upload's processing");
+  const key = dataOf(res, "reading the upload's processing").media_key;
   return { ...processing, mediaKey: typeof key === 'string' ? key : undefined };
 }
 
@@ -362,7 +364,7 @@ async function findPost(http: PlatformHttp, tokens: TokenSet, mediaKey: string, 
       'tweet.fields': 'attachments,created_at',
     },
   });
-  if (res.status !== 200) throw errors.refusal(res, 'looking for the post among the account\'s recent posts');
+  if (res.status !== 200) throw errors.refusal(res, "looking for the post among the account's recent posts");
   const posts = (res.json as { data?: Array<{ id?: string; attachments?: { media_keys?: string[] } }> } | null)?.data ?? [];
   return posts.find((t) => typeof t.id === 'string' && t.attachments?.media_keys?.includes(mediaKey))?.id ?? null;
 }
@@ -456,12 +458,12 @@ function connector(http: PlatformHttp): PlatformConnector {
         token: tokensOf(account).accessToken,
         query: { 'tweet.fields': 'public_metrics,attachments', expansions: 'attachments.media_keys', 'media.fields': 'public_metrics' },
       });
-      const data = dataOf(res, 'reading the post\'s metrics');
+      const data = dataOf(res, "reading the post's metrics");
       const m = (data.public_metrics ?? {}) as Record<string, number | undefined>;
       const keys: string[] = data.attachments?.media_keys ?? [];
-      const media = ((res.json as { includes?: { media?: Array<{ media_key?: string; public_metrics?: { view_count?: number } }> } }).includes?.media ?? []).find((x) =>
-        keys.includes(x.media_key ?? ''),
-      );
+      const media = (
+        (res.json as { includes?: { media?: Array<{ media_key?: string; public_metrics?: { view_count?: number } }> } }).includes?.media ?? []
+      ).find((x) => keys.includes(x.media_key ?? ''));
       const n = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
       const impressions = n(m.impression_count);
       const metrics: PostMetrics = {

@@ -15,7 +15,8 @@ export function tokenSetFrom(json: Record<string, unknown>, now = Date.now(), pr
     accessToken: String(json.access_token),
     refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : previous?.refreshToken,
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now + expiresIn * 1000).toISOString() : undefined,
-    refreshExpiresAt: Number.isFinite(refreshExpiresIn) && refreshExpiresIn > 0 ? new Date(now + refreshExpiresIn * 1000).toISOString() : previous?.refreshExpiresAt,
+    refreshExpiresAt:
+      Number.isFinite(refreshExpiresIn) && refreshExpiresIn > 0 ? new Date(now + refreshExpiresIn * 1000).toISOString() : previous?.refreshExpiresAt,
     scope: typeof json.scope === 'string' ? json.scope : previous?.scope,
     extra: previous?.extra,
   };
@@ -23,7 +24,10 @@ export function tokenSetFrom(json: Record<string, unknown>, now = Date.now(), pr
 
 const grantErrorOf = (res: PlatformResponse) => {
   const body = (res.json ?? {}) as Record<string, unknown>;
-  return { code: typeof body.error === 'string' ? body.error : undefined, description: typeof body.error_description === 'string' ? body.error_description : undefined };
+  return {
+    code: typeof body.error === 'string' ? body.error : undefined,
+    description: typeof body.error_description === 'string' ? body.error_description : undefined,
+  };
 };
 
 /**
@@ -44,7 +48,11 @@ const tokenEndpoint = (name: string): PlatformErrorRule => ({
     const { code } = grantErrorOf(res);
     // a wrong secret, a client switched off: the operator's to mend, not the user's
     if (code === 'invalid_client' || code === 'unauthorized_client') {
-      return { kind: 'retry', says: `${what} failed: the platform refused this service's OAuth client (${said}); check ${name.toUpperCase()}_CLIENT_ID and ${name.toUpperCase()}_CLIENT_SECRET`, retryAfterMs: null };
+      return {
+        kind: 'retry',
+        says: `${what} failed: the platform refused this service's OAuth client (${said}); check ${name.toUpperCase()}_CLIENT_ID and ${name.toUpperCase()}_CLIENT_SECRET`,
+        retryAfterMs: null,
+      };
     }
     return { kind: 'reauthorize' };
   },
@@ -69,7 +77,15 @@ function clientParams(flow: OAuthFlow, settings: PlatformSettings, form: URLSear
   }
 }
 
-async function tokenCall(name: string, flow: OAuthFlow, http: PlatformHttp, settings: PlatformSettings, form: URLSearchParams, what: string, previous?: TokenSet) {
+async function tokenCall(
+  name: string,
+  flow: OAuthFlow,
+  http: PlatformHttp,
+  settings: PlatformSettings,
+  form: URLSearchParams,
+  what: string,
+  previous?: TokenSet,
+) {
   const headers: Record<string, string> = {};
   clientParams(flow, settings, form, headers);
   const res = await http.request({ method: 'POST', url: flow.tokenUrl, headers, body: form });
@@ -90,7 +106,8 @@ export function standardExchange(name: string, flow: OAuthFlow) {
 /** RFC 6749 6. Without a refresh token there is nothing to refresh: the user connects again. */
 export function standardRefresh(name: string, flow: OAuthFlow) {
   return async (http: PlatformHttp, settings: PlatformSettings, tokens: TokenSet) => {
-    if (!tokens.refreshToken) throw platformError(name, 'reauthorize', 'the access token expired and the platform gave no refresh token; connect the account again');
+    if (!tokens.refreshToken)
+      throw platformError(name, 'reauthorize', 'the access token expired and the platform gave no refresh token; connect the account again');
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
     return tokenCall(name, flow, http, settings, form, 'refreshing the access token', tokens);
   };
@@ -103,7 +120,12 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** The URL a user's browser opens to consent (RFC 6749 4.1.1; RFC 7636 4.3 when `codeChallenge` is given). */
-export function authorizeUrl(http: PlatformHttp, flow: OAuthFlow, settings: PlatformSettings, input: { redirectUri: string; state: string; codeChallenge?: string }): string {
+export function authorizeUrl(
+  http: PlatformHttp,
+  flow: OAuthFlow,
+  settings: PlatformSettings,
+  input: { redirectUri: string; state: string; codeChallenge?: string },
+): string {
   const url = new URL(http.resolve(flow.authorizeUrl));
   const params: Record<string, string> = {
     [flow.clientIdParam ?? 'client_id']: settings.clientId,

@@ -198,7 +198,8 @@ const errors = platformErrors(NAME, {
     if (!e) return { kind: 'unexpected' };
     const code = Number(e.code);
     const sub = Number(e.error_subcode);
-    if (code === 190 || code === 102) return sub === APP_REMOVED ? { kind: 'disconnected', says: `${what}: ${said}; the account removed this app` } : { kind: 'reauthorize' };
+    if (code === 190 || code === 102)
+      return sub === APP_REMOVED ? { kind: 'disconnected', says: `${what}: ${said}; the account removed this app` } : { kind: 'reauthorize' };
     if (sub === PUBLISHING_LIMIT) return { kind: 'retry', retryAfterMs: PUBLISHING_LIMIT_WAIT_MS };
     if (sub === SPAM_RESTRICTED) return { kind: 'bad_request' };
     if (THROTTLED.has(code) || isBusinessUseCaseLimit(code)) return { kind: 'retry' };
@@ -313,7 +314,7 @@ interface PhotoshareContent {
 
 function contentOf(post: OutgoingPost): PhotoshareContent {
   const c = post.content as Partial<PhotoshareContent>;
-  if (c.format !== 'reel' && c.format !== 'story') throw errors.badRequest('the post\'s format must be reel or story');
+  if (c.format !== 'reel' && c.format !== 'story') throw errors.badRequest("the post's format must be reel or story");
   // stories carry no caption and take replies, not comments, on the platform
   if (c.format === 'story' && c.content !== undefined) throw errors.badRequest('a story carries no caption; leave content out');
   if (c.format === 'story' && c.firstComment !== undefined) throw errors.badRequest('a story takes no comments; leave firstComment out');
@@ -374,7 +375,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
   const call = (account: ConnectedAccount, c: GraphCall, what: string) => graph(http, credentialsOf(account).accessToken, c, what);
 
   async function containerStatus(account: ConnectedAccount, containerId: string): Promise<{ code: ContainerStatus; status: string }> {
-    const json = await call(account, { path: containerId, query: { fields: 'status_code,status' } }, 'reading the upload\'s status');
+    const json = await call(account, { path: containerId, query: { fields: 'status_code,status' } }, "reading the upload's status");
     return { code: json.status_code as ContainerStatus, status: typeof json.status === 'string' ? json.status : '' };
   }
 
@@ -515,7 +516,13 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
   }
 
   /** Publishes the container once: a container already published gives the post it became. */
-  async function publishContainer(account: ConnectedAccount, _post: OutgoingPost, content: PhotoshareContent, ref: string, progress: Progress | null): Promise<string> {
+  async function publishContainer(
+    account: ConnectedAccount,
+    _post: OutgoingPost,
+    content: PhotoshareContent,
+    ref: string,
+    progress: Progress | null,
+  ): Promise<string> {
     const { code, status } = await containerStatus(account, ref);
     if (code === 'PUBLISHED') return findPublished(account, content, progress);
     if (code === 'IN_PROGRESS') throw errors.retry('the upload is still being processed', CHECK_AFTER_MS);
@@ -530,7 +537,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
   async function firstComment(account: ConnectedAccount, post: OutgoingPost, progress: Progress, mediaId: string, message: string): Promise<void> {
     if (progress.commentId || progress.commentError) return;
     if (progress.commenting) {
-      const listing = await call(account, { path: `${mediaId}/comments`, query: { fields: 'id,text,username' } }, 'reading the post\'s comments');
+      const listing = await call(account, { path: `${mediaId}/comments`, query: { fields: 'id,text,username' } }, "reading the post's comments");
       const username = credentialsOf(account).extra?.username;
       const mine = ((listing.data ?? []) as Array<{ id?: string; text?: string; username?: string }>).find(
         (c) => c.text === message && (!username || c.username === username),
@@ -554,13 +561,14 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
   async function finalize(account: ConnectedAccount, post: OutgoingPost, ref: string): Promise<PublishedPost> {
     const content = contentOf(post);
     const saved = progressOf(post);
-    const progress: Progress = saved?.containerId === ref ? { ...saved } : { containerId: ref, uri: `${RUPLOAD}/${ref}`, size: 0, uploaded: 0, createdAt: new Date(0).toISOString() };
+    const progress: Progress =
+      saved?.containerId === ref ? { ...saved } : { containerId: ref, uri: `${RUPLOAD}/${ref}`, size: 0, uploaded: 0, createdAt: new Date(0).toISOString() };
     if (!progress.mediaId) {
       progress.mediaId = await publishContainer(account, post, content, ref, saved?.containerId === ref ? saved : null);
       await post.saveProgress({ ...progress });
     }
     if (content.firstComment) await firstComment(account, post, progress, progress.mediaId, content.firstComment);
-    const media = await call(account, { path: progress.mediaId, query: { fields: 'permalink' } }, 'reading the post\'s address');
+    const media = await call(account, { path: progress.mediaId, query: { fields: 'permalink' } }, "reading the post's address");
     if (typeof media.permalink !== 'string') throw errors.retry(`the post ${progress.mediaId} has no address yet`);
     return { platformPostId: progress.mediaId, platformPostUrl: media.permalink };
   }
@@ -577,7 +585,7 @@ export function createPhotoshareConnector(http: PlatformHttp): PlatformConnector
     const metric = METRICS[String(media.media_product_type)] ?? METRICS.REELS;
     let insights: Record<string, unknown>;
     try {
-      insights = await call(account, { path: `${mediaId}/insights`, query: { metric } }, 'reading the post\'s insights');
+      insights = await call(account, { path: `${mediaId}/insights`, query: { metric } }, "reading the post's insights");
     } catch (err) {
       // a post seen by too few people has no insights yet (code 10): nothing to count
       if (err instanceof PlatformError && /not enough viewers/i.test(err.message)) insights = { data: [] };

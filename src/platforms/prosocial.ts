@@ -209,7 +209,9 @@ async function initializeUpload(http: PlatformHttp, token: string, owner: string
   const valid =
     typeof value.video === 'string' &&
     instructions.length > 0 &&
-    instructions.every((p, i) => typeof p.uploadUrl === 'string' && p.firstByte === i * partSize && (p.lastByte - p.firstByte + 1 === partSize || i === instructions.length - 1)) &&
+    instructions.every(
+      (p, i) => typeof p.uploadUrl === 'string' && p.firstByte === i * partSize && (p.lastByte - p.firstByte + 1 === partSize || i === instructions.length - 1),
+    ) &&
     instructions[instructions.length - 1].lastByte === size - 1;
   if (!valid) throw errors.unexpected(res, 'starting the video upload');
   return {
@@ -236,8 +238,15 @@ async function uploadParts(http: PlatformHttp, post: OutgoingPost, media: PostMe
   for await (const bytes of parts) {
     if (next === missing.length) throw errors.retry(`the video is longer than the ${media.size} bytes it was stored with`);
     const { p, i } = missing[next++];
-    if (bytes.length !== p.lastByte - p.firstByte + 1) throw errors.retry(`part ${i + 1} of the video read ${bytes.length} bytes, not ${p.lastByte - p.firstByte + 1}`);
-    const res = await http.request({ method: 'PUT', url: p.uploadUrl, headers: { 'content-type': 'application/octet-stream' }, body: bytes, timeoutMs: PART_TIMEOUT_MS });
+    if (bytes.length !== p.lastByte - p.firstByte + 1)
+      throw errors.retry(`part ${i + 1} of the video read ${bytes.length} bytes, not ${p.lastByte - p.firstByte + 1}`);
+    const res = await http.request({
+      method: 'PUT',
+      url: p.uploadUrl,
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+      timeoutMs: PART_TIMEOUT_MS,
+    });
     const etag = res.headers.get('etag');
     if (res.status !== 200 && res.status !== 201) throw errors.refusal(res, `uploading part ${i + 1} of the video`);
     if (!etag) throw errors.unexpected(res, `uploading part ${i + 1} of the video`);
@@ -261,10 +270,11 @@ async function finalizeUpload(http: PlatformHttp, token: string, progress: Progr
 async function videoStatus(http: PlatformHttp, token: string, video: string): Promise<{ status: VideoStatus; reason?: string } | null> {
   const res = await rest(http, token, { url: `${REST}/videos/${encodeURIComponent(video)}` });
   if (res.status === 404) return null;
-  if (res.status !== 200) throw errors.refusal(res, 'reading the video\'s status');
+  if (res.status !== 200) throw errors.refusal(res, "reading the video's status");
   const body = isRecord(res.json) ? res.json : {};
   const status = body.status;
-  if (status !== 'WAITING_UPLOAD' && status !== 'PROCESSING' && status !== 'AVAILABLE' && status !== 'PROCESSING_FAILED') throw errors.unexpected(res, 'reading the video\'s status');
+  if (status !== 'WAITING_UPLOAD' && status !== 'PROCESSING' && status !== 'AVAILABLE' && status !== 'PROCESSING_FAILED')
+    throw errors.unexpected(res, "reading the video's status");
   return { status, reason: typeof body.processingFailureReason === 'string' ? body.processingFailureReason : undefined };
 }
 
@@ -310,7 +320,13 @@ export function littleText(text: string): string {
 
 const DUPLICATE = /duplicate of (urn:li:(?:share|ugcPost|activity):[\w-]+)/i;
 
-async function createPost(http: PlatformHttp, token: string, author: string, post: OutgoingPost, video: string): Promise<{ urn: string } | { duplicateOf: string }> {
+async function createPost(
+  http: PlatformHttp,
+  token: string,
+  author: string,
+  post: OutgoingPost,
+  video: string,
+): Promise<{ urn: string } | { duplicateOf: string }> {
   const res = await rest(http, token, {
     method: 'POST',
     url: `${REST}/posts`,
@@ -348,10 +364,23 @@ function analyticsEntity(urn: string): string {
   return `(${type === 'share' ? 'share' : 'ugc'}:${encodeURIComponent(urn)})`;
 }
 
-const POST_METRICS = { impressions: 'IMPRESSION', reach: 'MEMBERS_REACHED', likes: 'REACTION', comments: 'COMMENT', shares: 'RESHARE', clicks: 'LINK_CLICKS' } as const;
+const POST_METRICS = {
+  impressions: 'IMPRESSION',
+  reach: 'MEMBERS_REACHED',
+  likes: 'REACTION',
+  comments: 'COMMENT',
+  shares: 'RESHARE',
+  clicks: 'LINK_CLICKS',
+} as const;
 
 /** A total of one metric; the platform returns no element when it has none to count. */
-async function metricTotal(http: PlatformHttp, token: string, finder: 'memberCreatorPostAnalytics' | 'memberCreatorVideoAnalytics', urn: string, queryType: string): Promise<number> {
+async function metricTotal(
+  http: PlatformHttp,
+  token: string,
+  finder: 'memberCreatorPostAnalytics' | 'memberCreatorVideoAnalytics',
+  urn: string,
+  queryType: string,
+): Promise<number> {
   const res = await rest(http, token, { url: `${REST}/${finder}?q=entity&entity=${analyticsEntity(urn)}&queryType=${queryType}&aggregation=TOTAL` });
   if (res.status !== 200) throw errors.refusal(res, `reading the post's ${queryType.toLowerCase()} count`);
   const elements = isRecord(res.json) && Array.isArray(res.json.elements) ? res.json.elements : null;

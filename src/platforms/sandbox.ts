@@ -88,7 +88,7 @@ const MARKER_FAILURES: Readonly<Record<string, { kind: PlatformErrorKind; says: 
   reauthorize: { kind: 'reauthorize', says: (p) => `the ${p} account's authorisation has expired; connect it again ([sandbox:reauthorize])` },
   disconnected: { kind: 'disconnected', says: (p) => `the ${p} account is no longer connected ([sandbox:disconnected])` },
   flaky: { kind: 'retry', says: (p) => `the sandbox ${p} platform is busy ([sandbox:flaky])`, retryAfterMs: 0 },
-  'no-metrics': { kind: 'retry', says: () => 'the sandbox cannot read this post\'s metrics ([sandbox:no-metrics])' },
+  'no-metrics': { kind: 'retry', says: () => "the sandbox cannot read this post's metrics ([sandbox:no-metrics])" },
 };
 
 function markerFailure(marker: string, platform: string): PlatformError {

@@ -14,7 +14,16 @@ import type { PlatformKey } from '../catalog/platforms.js';
 import type { Config } from '../config.js';
 import { createPlatformHttp } from './http.js';
 import { standardRefresh } from './oauth-tokens.js';
-import { isPlatformError, PlatformError, type ConnectedAccount, type PlatformConnector, type PlatformDefinition, type PlatformHttp, type PlatformSettings, type TokenSet } from './types.js';
+import {
+  isPlatformError,
+  PlatformError,
+  type ConnectedAccount,
+  type PlatformConnector,
+  type PlatformDefinition,
+  type PlatformHttp,
+  type PlatformSettings,
+  type TokenSet,
+} from './types.js';
 import { createVault, type Vault } from './vault.js';
 
 /** How long before its expiry a token is refreshed. */
@@ -26,8 +35,11 @@ export type Availability = { available: true; settings: PlatformSettings } | { a
 export function availability(config: Config, key: PlatformKey): Availability {
   const p = config.platforms[key];
   const name = key.toUpperCase();
-  const missing = [!p.clientId && `${name}_CLIENT_ID`, !p.clientSecret && `${name}_CLIENT_SECRET`, !config.tokenEncryptionKey && 'TOKEN_ENCRYPTION_KEY'].filter(Boolean);
-  if (missing.length) return { available: false, reason: `not configured: set ${missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}` : missing[0]}` };
+  const missing = [!p.clientId && `${name}_CLIENT_ID`, !p.clientSecret && `${name}_CLIENT_SECRET`, !config.tokenEncryptionKey && 'TOKEN_ENCRYPTION_KEY'].filter(
+    Boolean,
+  );
+  if (missing.length)
+    return { available: false, reason: `not configured: set ${missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}` : missing[0]}` };
   return { available: true, settings: { clientId: p.clientId!, clientSecret: p.clientSecret!, baseUrl: p.baseUrl } };
 }
 
@@ -43,7 +55,10 @@ export function vaultOf(config: Config): Vault {
 
 /** Marks an account disconnected and forgets its tokens; `reason` is what its posts and its record say. */
 export async function disconnectAccount(app: App, accountId: string, reason: string): Promise<void> {
-  await app.db.socialAccount.updateMany({ where: { id: accountId }, data: { status: 'disconnected', statusReason: reason, tokens: null, tokenExpiresAt: null } });
+  await app.db.socialAccount.updateMany({
+    where: { id: accountId },
+    data: { status: 'disconnected', statusReason: reason, tokens: null, tokenExpiresAt: null },
+  });
   app.log.warn({ accountId, reason }, 'platform account disconnected');
 }
 
@@ -55,7 +70,14 @@ export const disconnectedError = (platform: string, reason: string | null) =>
  * The account's tokens, refreshed when they expire soon, or when `rejected`
  * (the access token the platform just refused) is still the current one.
  */
-async function freshTokens(app: App, def: PlatformDefinition, http: PlatformHttp, settings: PlatformSettings, accountId: string, rejected?: string): Promise<TokenSet> {
+async function freshTokens(
+  app: App,
+  def: PlatformDefinition,
+  http: PlatformHttp,
+  settings: PlatformSettings,
+  accountId: string,
+  rejected?: string,
+): Promise<TokenSet> {
   const vault = vaultOf(app.config);
   const stale = (current: TokenSet) =>
     rejected === undefined

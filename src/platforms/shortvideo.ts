@@ -166,7 +166,7 @@ const FAIL_REASONS: Readonly<Record<string, { kind: PlatformErrorKind; says: str
   picture_size_check_failed: { kind: 'bad_request', says: 'the picture size is outside 360-4096 pixels' },
   internal: { kind: 'retry', says: 'the platform failed on its side' },
   publish_cancelled: { kind: 'bad_request', says: 'the publish was cancelled' },
-  auth_removed: { kind: 'disconnected', says: 'the creator removed this service\'s access during the upload' },
+  auth_removed: { kind: 'disconnected', says: "the creator removed this service's access during the upload" },
   spam_risk_too_many_posts: { kind: 'bad_request', says: 'the account made too many posts through the API in the last 24 hours' },
   spam_risk_user_banned_from_posting: { kind: 'bad_request', says: 'the account is banned from posting' },
   spam_risk_text: { kind: 'bad_request', says: 'the caption was judged risky or spammy' },
@@ -261,12 +261,16 @@ async function send<T>(http: PlatformHttp, token: string, what: string, req: Api
 const call = async <T>(http: PlatformHttp, token: string, what: string, req: ApiCall): Promise<T> => (await send<T>(http, token, what, req)).data;
 
 function creatorInfo(http: PlatformHttp, token: string): Promise<CreatorInfo> {
-  return call<CreatorInfo>(http, token, 'reading the creator\'s posting options', { method: 'POST', path: '/post/publish/creator_info/query/' });
+  return call<CreatorInfo>(http, token, "reading the creator's posting options", { method: 'POST', path: '/post/publish/creator_info/query/' });
 }
 
 async function userInfo(http: PlatformHttp, token: string, fields: string[]) {
-  const data = await call<{ user?: Record<string, unknown> }>(http, token, 'reading the account', { method: 'GET', path: '/user/info/', query: { fields: fields.join(',') } });
-  if (!data.user) throw errors.retry('the account\'s information came back empty');
+  const data = await call<{ user?: Record<string, unknown> }>(http, token, 'reading the account', {
+    method: 'GET',
+    path: '/user/info/',
+    query: { fields: fields.join(',') },
+  });
+  if (!data.user) throw errors.retry("the account's information came back empty");
   return data.user;
 }
 
@@ -281,7 +285,11 @@ function postIdsOf(text: string): string[] {
 }
 
 async function fetchStatus(http: PlatformHttp, token: string, publishId: string): Promise<PublishStatus & { postIds: string[] }> {
-  const { data, res } = await send<PublishStatus>(http, token, 'reading the publish status', { method: 'POST', path: '/post/publish/status/fetch/', body: { publish_id: publishId } });
+  const { data, res } = await send<PublishStatus>(http, token, 'reading the publish status', {
+    method: 'POST',
+    path: '/post/publish/status/fetch/',
+    body: { publish_id: publishId },
+  });
   return { ...data, postIds: postIdsOf(res.text) };
 }
 
@@ -380,7 +388,10 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
         await post.saveProgress({ ...progress, uploadUrlDead: true });
         throw errors.retry(`the upload URL is no longer valid (HTTP ${res.status} at byte ${first}); the next attempt starts a new upload`);
       }
-      if (res.status === 416) throw errors.retry(`the platform has another count of the uploaded bytes (${res.headers.get('content-range') ?? 'unknown'}); the next attempt resumes from it`);
+      if (res.status === 416)
+        throw errors.retry(
+          `the platform has another count of the uploaded bytes (${res.headers.get('content-range') ?? 'unknown'}); the next attempt resumes from it`,
+        );
       if (res.status >= 500) throw errors.retry(`the upload failed on the platform's side at byte ${first} (HTTP ${res.status})`, retryAfterMs(res.headers));
       // the upload URL carries its token in the query: the message names the bytes, not the URL
       throw errors.unexpected(res, `the upload of bytes ${first}-${last}`);
@@ -404,7 +415,14 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
       },
     });
     if (!data.publish_id || !data.upload_url) throw errors.retry('the platform started the post without an upload URL');
-    const progress: Progress = { publishId: data.publish_id, uploadUrl: data.upload_url, uploadUrlIssuedAt: new Date().toISOString(), privacyLevel, videoSize: media.size, ...plan };
+    const progress: Progress = {
+      publishId: data.publish_id,
+      uploadUrl: data.upload_url,
+      uploadUrlIssuedAt: new Date().toISOString(),
+      privacyLevel,
+      videoSize: media.size,
+      ...plan,
+    };
     await post.saveProgress(progress as unknown as Record<string, unknown>);
     return progress;
   }
@@ -473,7 +491,7 @@ export function createShortvideoConnector(http: PlatformHttp): PlatformConnector
       if (!/^\d+$/.test(platformPostId)) {
         throw errors.badRequest(`post ${platformPostId} is not public, and the platform gives the counts of public videos only`);
       }
-      const data = await call<{ videos?: Array<Record<string, unknown>> }>(http, tokensOf(account).accessToken, 'reading the post\'s counts', {
+      const data = await call<{ videos?: Array<Record<string, unknown>> }>(http, tokensOf(account).accessToken, "reading the post's counts", {
         method: 'POST',
         path: '/video/query/',
         query: { fields: 'id,view_count,like_count,comment_count,share_count' },
@@ -497,8 +515,11 @@ export const shortvideoPlatform: PlatformDefinition = {
   oauth,
 
   async identify(http, _settings, tokens): Promise<AccountIdentity> {
-    const [user, creator] = await Promise.all([userInfo(http, tokens.accessToken, ['open_id', 'union_id', 'display_name', 'follower_count']), creatorInfo(http, tokens.accessToken)]);
-    if (typeof user.open_id !== 'string' || !user.open_id) throw errors.retry('the account\'s information has no open_id');
+    const [user, creator] = await Promise.all([
+      userInfo(http, tokens.accessToken, ['open_id', 'union_id', 'display_name', 'follower_count']),
+      creatorInfo(http, tokens.accessToken),
+    ]);
+    if (typeof user.open_id !== 'string' || !user.open_id) throw errors.retry("the account's information has no open_id");
     const username = creator.creator_username || undefined;
     return {
       externalId: user.open_id,

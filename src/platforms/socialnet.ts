@@ -169,7 +169,8 @@ const GRAPH_ERRORS: PlatformErrorRule = {
     // an outage is waited out, whatever code comes with it
     if (passing(res)) return undefined;
     if (code === 190 || code === 102) {
-      if (err.error_subcode !== undefined && GONE.has(err.error_subcode)) return { kind: 'disconnected', says: `the Page's authorisation is gone (${said}); connect it again` };
+      if (err.error_subcode !== undefined && GONE.has(err.error_subcode))
+        return { kind: 'disconnected', says: `the Page's authorisation is gone (${said}); connect it again` };
       return { kind: 'reauthorize' };
     }
     // a permission taken back (the app's, or the person's task on the Page): only a new consent helps
@@ -408,7 +409,11 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
     const problem = failure(s);
     if (problem) throw errors.badRequest(problem);
     const uploaded = s.uploading_phase?.status === 'complete' || publishingStarted(s);
-    return { uploaded, offset: uploaded ? 0 : Math.max(0, Number(s.uploading_phase?.bytes_transferred ?? 0)), finished: saved.finished || publishingStarted(s) };
+    return {
+      uploaded,
+      offset: uploaded ? 0 : Math.max(0, Number(s.uploading_phase?.bytes_transferred ?? 0)),
+      finished: saved.finished || publishingStarted(s),
+    };
   }
 
   return {
@@ -442,7 +447,7 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
     },
 
     async fetchPostMetrics(account, platformPostId): Promise<PostMetrics> {
-      const json = await graph(http, 'reading the reel\'s metrics', {
+      const json = await graph(http, "reading the reel's metrics", {
         url: `${GRAPH}/${platformPostId}/video_insights`,
         token: tokenOf(account),
         query: { metric: METRICS.join(',') },
@@ -465,7 +470,11 @@ export function createSocialnetConnector(http: PlatformHttp): PlatformConnector 
     },
 
     async fetchFollowers(account) {
-      const json = await graph(http, 'reading the Page\'s followers', { url: `${GRAPH}/${pageOf(account)}`, token: tokenOf(account), query: { fields: 'followers_count' } });
+      const json = await graph(http, "reading the Page's followers", {
+        url: `${GRAPH}/${pageOf(account)}`,
+        token: tokenOf(account),
+        query: { fields: 'followers_count' },
+      });
       return followerCount(KEY, json.followers_count ?? 0);
     },
   };

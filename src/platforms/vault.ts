@@ -36,7 +36,8 @@ export function createVault(secret: string): Vault {
     open<T>(sealed: string): T {
       const [version, id, iv, tag, data] = sealed.split('.');
       if (version !== 'v1' || !data) throw new Error('the stored tokens are not in a known sealed form');
-      if (id !== keyId) throw new Error('the stored tokens were sealed under another TOKEN_ENCRYPTION_KEY; set the key they were sealed with, or connect the account again');
+      if (id !== keyId)
+        throw new Error('the stored tokens were sealed under another TOKEN_ENCRYPTION_KEY; set the key they were sealed with, or connect the account again');
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);

@@ -119,7 +119,13 @@ const RATE_LIMITS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
  */
 export function untilQuotaReset(now = new Date()): number {
   const pacificHour = (at: Date) => Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', hourCycle: 'h23' }).format(at));
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hourCycle: 'h23', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Los_Angeles',
+    hourCycle: 'h23',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(now);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const elapsed = ((part('hour') * 60 + part('minute')) * 60 + part('second')) * 1000 + now.getUTCMilliseconds();
   let at = now.getTime() + DAY_MS - elapsed;
@@ -347,7 +353,13 @@ async function ourComment(http: PlatformHttp, token: string, videoId: string, ch
 async function postComment(http: PlatformHttp, token: string, videoId: string, text: string): Promise<string> {
   const res = await call(
     http,
-    { method: 'POST', url: `${API}/commentThreads`, token, query: { part: 'snippet' }, body: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: text } } } } },
+    {
+      method: 'POST',
+      url: `${API}/commentThreads`,
+      token,
+      query: { part: 'snippet' },
+      body: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: text } } } },
+    },
     'posting the first comment',
   );
   const id = (res.json as { id?: unknown } | null)?.id;

@@ -28,8 +28,21 @@ const updateShape = {
 
 /** The fields PUT /v1/presets/{id} accepts, in the order the spec lists them. */
 const UPDATE_FIELDS = [
-  'name', 'description', 'captions', 'hookTitle', 'logo', 'colorFilter', 'music', 'magicZooms', 'magicBrolls', 'magicBrollsTransitions',
-  'cleanAudio', 'eyeContactCorrection', 'magicBrollsPercentage', 'musicVolume', 'transitionSoundVolume',
+  'name',
+  'description',
+  'captions',
+  'hookTitle',
+  'logo',
+  'colorFilter',
+  'music',
+  'magicZooms',
+  'magicBrolls',
+  'magicBrollsTransitions',
+  'cleanAudio',
+  'eyeContactCorrection',
+  'magicBrollsPercentage',
+  'musicVolume',
+  'transitionSoundVolume',
 ] as const satisfies ReadonlyArray<keyof typeof updateShape>;
 
 /** PUT /v1/presets/{id}: some fields, at least one. */

@@ -67,12 +67,7 @@ export async function readPresetUpdate(db: Db, userId: string, id: string, input
  * template or theme, hook title, music (with its volume), zooms, B-roll and audio
  * clean-up. Projects have no logo or colour filter, so those stay unconfigured.
  */
-export async function createPresetFromProject(
-  db: Db,
-  userId: string,
-  projectId: string,
-  input: { name?: unknown; description?: unknown },
-): Promise<Preset> {
+export async function createPresetFromProject(db: Db, userId: string, projectId: string, input: { name?: unknown; description?: unknown }): Promise<Preset> {
   const project = isUuid(projectId) ? await db.project.findFirst({ where: { id: projectId, userId } }) : null;
   if (!project) throw notFound('Project');
   const e = new FieldErrors();

@@ -21,7 +21,12 @@ export const brollKey = (projectId: string, index: number) => `projects/${projec
  * `status` (nobody else writes its items then); returns false when the project
  * moved on meanwhile.
  */
-export async function generateMissingClips(app: App, project: Project, status: ProjectStatus, report: (stage: string, percent: number) => Promise<void>): Promise<boolean> {
+export async function generateMissingClips(
+  app: App,
+  project: Project,
+  status: ProjectStatus,
+  report: (stage: string, percent: number) => Promise<void>,
+): Promise<boolean> {
   const items = itemsColumn.read(project.items) ?? [];
   const todo = items.flatMap((item, index) => (item.type === 'ai-broll' && !('clipKey' in item && item.clipKey) ? [{ item, index }] : []));
   if (todo.length === 0) return true;

@@ -43,7 +43,13 @@ export function hookTitleOf(v: boolean | { text?: string; template?: string; top
   if (v === undefined) return undefined;
   if (v === false) return null;
   if (v === true) return defaultHook();
-  return { ...defaultHook(), ...(v.text ? { text: v.text } : {}), ...(v.template ? { template: v.template } : {}), ...(v.top !== undefined ? { top: v.top } : {}), ...(v.size !== undefined ? { size: v.size } : {}) };
+  return {
+    ...defaultHook(),
+    ...(v.text ? { text: v.text } : {}),
+    ...(v.template ? { template: v.template } : {}),
+    ...(v.top !== undefined ? { top: v.top } : {}),
+    ...(v.size !== undefined ? { size: v.size } : {}),
+  };
 }
 
 /** The music of a body for the library lookup: its id once that reads well. */

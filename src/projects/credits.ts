@@ -35,4 +35,5 @@ export function missingClips(p: Pick<Project, 'items'>): number {
 }
 
 /** A project that fails gives back the credits of the AI B-roll clips that will not be made. */
-export const refundMissingBroll = (tx: Prisma.TransactionClient, p: Pick<Project, 'id' | 'userId' | 'items'>) => refundAiBroll(tx, p.userId, missingClips(p), p.id);
+export const refundMissingBroll = (tx: Prisma.TransactionClient, p: Pick<Project, 'id' | 'userId' | 'items'>) =>
+  refundAiBroll(tx, p.userId, missingClips(p), p.id);

@@ -70,7 +70,8 @@ export const editKind: ProjectKindDef<ProjectSettings> = {
  * unreachable URL or a web page is refused at once), then stores the project
  * and queues its pipeline. Nothing is stored when anything is refused.
  */
-export const createProject = (app: App, user: AuthUser, body: unknown, read?: ProjectSettings): Promise<Project> => createFromUrl(app, editKind, user, body, read);
+export const createProject = (app: App, user: AuthUser, body: unknown, read?: ProjectSettings): Promise<Project> =>
+  createFromUrl(app, editKind, user, body, read);
 
 /**
  * POST /v1/projects/upload: the fields are checked before a byte of the file is

@@ -52,7 +52,12 @@ export const MOVES = {
     autoRender: { from: ['transcribing'], to: 'exporting', set: () => ({ transcriptionStatus: 'COMPLETED', ...progress('render', 0) }) },
     export: { from: ['completed'], to: 'exporting', set: () => ({ failureReason: null, ...progress('render', 0) }) },
     /** the render's end; the project webhook is due only when the render was the automatic one */
-    exported: { from: ['exporting'], to: 'completed', set: () => ({ failureReason: null, completedAt: new Date(), ...progress('done', 100) }), webhook: 'completed' },
+    exported: {
+      from: ['exporting'],
+      to: 'completed',
+      set: () => ({ failureReason: null, completedAt: new Date(), ...progress('done', 100) }),
+      webhook: 'completed',
+    },
     /** a failed render leaves the project completed with its previous output */
     exportFailed: { from: ['exporting'], to: 'completed', set: () => progress('failed', 0), webhook: 'failed' },
     /** an update with AI B-roll items: their clips are made next */
@@ -62,12 +67,19 @@ export const MOVES = {
     fail: { ...failed, from: ['processing', 'transcribing'], refund: (tx, p) => refundMissingBroll(tx, p) },
   },
   magic_clips: {
-    complete: { from: ['processing'], to: 'completed', set: () => ({ completedAt: new Date(), failureReason: null, ...progress('done', 100) }), webhook: 'completed' },
+    complete: {
+      from: ['processing'],
+      to: 'completed',
+      set: () => ({ completedAt: new Date(), failureReason: null, ...progress('done', 100) }),
+      webhook: 'completed',
+    },
     fail: {
       ...failed,
       from: ['processing'],
       refund: (tx, p, cause) =>
-        cause === 'caller' ? Promise.resolve(0) : refund(tx, p.userId, { kind: 'clip', amount: 1, reason: 'refund: the magic clips could not be made', subjectId: p.id }),
+        cause === 'caller'
+          ? Promise.resolve(0)
+          : refund(tx, p.userId, { kind: 'clip', amount: 1, reason: 'refund: the magic clips could not be made', subjectId: p.id }),
     },
   },
 } as const satisfies Record<ProjectKind, Record<string, MoveRule>>;
@@ -121,7 +133,10 @@ export async function move(app: App, project: Pick<Project, 'id' | 'kind'>, name
   });
   if (updated) {
     const reason = updated.status === 'failed' || name === 'exportFailed' ? { reason: updated.failureReason } : {};
-    withIds(logFor(app.log), { projectId: updated.id }).info({ status: updated.status, move: name, ...reason }, name === 'exportFailed' ? 'project export failed' : `project ${updated.status}`);
+    withIds(logFor(app.log), { projectId: updated.id }).info(
+      { status: updated.status, move: name, ...reason },
+      name === 'exportFailed' ? 'project export failed' : `project ${updated.status}`,
+    );
     publishProject(app, updated);
   }
   if (recorded?.created) await dispatchWebhook(app, recorded.deliveryId);
@@ -145,7 +160,10 @@ export const fail = (app: App, project: Pick<Project, 'id' | 'kind'>, reason: st
   });
 
 /** Each kind's webhook payload (DECISIONS.md, Webhook payloads), by the project's kind. */
-const WEBHOOK_PAYLOADS = { edit: editPayload, magic_clips: magicClipsPayload } as const satisfies Record<ProjectKind, (app: App, tx: Tx, p: Project, outcome: Outcome) => unknown>;
+const WEBHOOK_PAYLOADS = { edit: editPayload, magic_clips: magicClipsPayload } as const satisfies Record<
+  ProjectKind,
+  (app: App, tx: Tx, p: Project, outcome: Outcome) => unknown
+>;
 
 /**
  * Records a project's webhook (payload of DECISIONS.md) inside the move's

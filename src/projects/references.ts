@@ -135,8 +135,6 @@ export async function resolveLibrary(
 /** Library entries of the user among `ids`, in one query. */
 async function lookupMedia(app: App, userId: string, ids: string[]) {
   const unique = [...new Set(ids.filter(isUuid))];
-  const rows = unique.length
-    ? await app.db.userMedia.findMany({ where: { id: { in: unique }, userId }, select: { id: true, type: true, status: true } })
-    : [];
+  const rows = unique.length ? await app.db.userMedia.findMany({ where: { id: { in: unique }, userId }, select: { id: true, type: true, status: true } }) : [];
   return new Map(rows.map((m) => [m.id, m]));
 }

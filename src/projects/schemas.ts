@@ -43,7 +43,10 @@ export const hookTitleSchema = z
       fields({
         text: text(100).meta({ description: '1-100 characters; left out: written from the transcript' }),
         template: text(50)
-          .refine((t) => t === undefined || !!findHookTitleTemplate(t), `is not a hook-title template (one of ${HOOK_TITLE_TEMPLATES.map((t) => t.name).join(', ')})`)
+          .refine(
+            (t) => t === undefined || !!findHookTitleTemplate(t),
+            `is not a hook-title template (one of ${HOOK_TITLE_TEMPLATES.map((t) => t.name).join(', ')})`,
+          )
           .meta({ description: `${HOOK_TITLE_TEMPLATES.map((t) => t.name).join(', ')}` }),
         top: num(0, 80).meta({ description: 'percent from the top, 0-80' }),
         size: num(0, 80).meta({ description: '0-80' }),
@@ -57,7 +60,10 @@ export const hookTitleSchema = z
 export const musicSchema = fields(
   {
     userMediaId: z
-      .string({ error: (iss) => (iss.input === undefined ? 'is required' : iss.input === null ? 'must not be null' : 'must be the UUID of an AUDIO library file or a music track') })
+      .string({
+        error: (iss) =>
+          iss.input === undefined ? 'is required' : iss.input === null ? 'must not be null' : 'must be the UUID of an AUDIO library file or a music track',
+      })
       .regex(UUID_PATTERN, 'must be the UUID of an AUDIO library file or a music track')
       .meta({ description: 'an AUDIO file of your library or a music track (GET /v1/music)', graphql: 'ID' }),
     volume: num(1, 100, { required: true }).meta({ description: '1-100' }),
@@ -126,7 +132,11 @@ function noOverlap(items: unknown[], ctx: z.RefinementCtx) {
     const [prev, cur] = [sorted[k - 1], sorted[k]];
     if (cur.item.startTime < prev.item.endTime) {
       ctx.addIssue(
-        issue([cur.index, 'startTime'], `overlaps items[${prev.index}] (${prev.item.startTime}-${prev.item.endTime} s); items must not overlap`, cur.item.startTime),
+        issue(
+          [cur.index, 'startTime'],
+          `overlaps items[${prev.index}] (${prev.item.startTime}-${prev.item.endTime} s); items must not overlap`,
+          cur.item.startTime,
+        ),
       );
     }
   }
@@ -152,7 +162,13 @@ const dictionarySchema = z
   .superRefine((l, ctx) => {
     if (l.length > 100) ctx.addIssue(issue([], 'must have at most 100 items', l.length));
   })
-  .pipe(z.array(storableString({ error: DICTIONARY_WORD }).max(50, DICTIONARY_WORD).refine((w) => w.trim() !== '', DICTIONARY_WORD)))
+  .pipe(
+    z.array(
+      storableString({ error: DICTIONARY_WORD })
+        .max(50, DICTIONARY_WORD)
+        .refine((w) => w.trim() !== '', DICTIONARY_WORD),
+    ),
+  )
   .optional()
   .meta({ description: 'Words and names the transcription should know: at most 100, each 1-50 characters' });
 
@@ -226,8 +242,18 @@ function creationShape(source: 'url' | 'upload') {
 
 /** What presetId cannot be combined with (SPEC.md). */
 const PRESET_CONFLICTS = [
-  'templateName', 'userThemeId', 'hookTitle', 'music', 'items', 'magicZooms', 'magicBrolls', 'magicBrollsPercentage',
-  'removeSilencePace', 'removeBadTakes', 'captionPositionY', 'captionPositionX',
+  'templateName',
+  'userThemeId',
+  'hookTitle',
+  'music',
+  'items',
+  'magicZooms',
+  'magicBrolls',
+  'magicBrollsPercentage',
+  'removeSilencePace',
+  'removeBadTakes',
+  'captionPositionY',
+  'captionPositionX',
 ] as const;
 /** All that may accompany aiEditTemplate (SPEC.md). */
 const AI_TEMPLATE_COMPANIONS = new Set(['title', 'language', 'videoUrl', 'file', 'webhookUrl', 'dictionary', 'aiEditTemplate']);
@@ -274,30 +300,36 @@ const wordSchema = fields(
     id: z.unknown().optional().meta({ description: 'the id of a word of the current transcript; left out for a new word', graphql: 'ID' }),
     type: z
       .enum(WORD_TYPES, {
-        error: (iss) => (iss.input === undefined ? `is required: ${listed(WORD_TYPES)}` : iss.input === null ? 'must not be null' : `must be one of: ${WORD_TYPES.join(', ')}`),
+        error: (iss) =>
+          iss.input === undefined ? `is required: ${listed(WORD_TYPES)}` : iss.input === null ? 'must not be null' : `must be one of: ${WORD_TYPES.join(', ')}`,
       })
       .meta({ graphql: 'WordKind' }),
-    text: z.unknown().optional().meta({ description: `1-${MAX_WORD_CHARS} characters; ignored for a silence`, graphql: 'String' }),
+    text: z
+      .unknown()
+      .optional()
+      .meta({ description: `1-${MAX_WORD_CHARS} characters; ignored for a silence`, graphql: 'String' }),
     startTime: seconds({ required: true }),
     endTime: seconds({ required: true }),
   },
   `must be an object ${WORD_SHAPE}`,
-).superRefine(
-  (word, ctx) => {
-    if (!isPlainObject(word)) return;
-    // a silence's text is ignored (stored empty); a word or punctuation needs one
-    if (word.type !== 'silence') {
-      const t = wordText.safeParse(word.text, { reportInput: true });
-      if (!t.success) ctx.addIssue(issue(['text'], t.error.issues[0].message, ...(word.text === undefined ? [] : [word.text])));
-    }
-    const start = seconds().safeParse(word.startTime);
-    const end = seconds().safeParse(word.endTime);
-    if (start.success && end.success && start.data !== undefined && end.data !== undefined && end.data < start.data) {
-      ctx.addIssue(issue(['endTime'], 'must be greater than or equal to startTime', end.data));
-    }
-  },
-  { when: () => true },
-).meta({ description: 'A transcript element', graphql: 'WordInput' });
+)
+  .superRefine(
+    (word, ctx) => {
+      if (!isPlainObject(word)) return;
+      // a silence's text is ignored (stored empty); a word or punctuation needs one
+      if (word.type !== 'silence') {
+        const t = wordText.safeParse(word.text, { reportInput: true });
+        if (!t.success) ctx.addIssue(issue(['text'], t.error.issues[0].message, ...(word.text === undefined ? [] : [word.text])));
+      }
+      const start = seconds().safeParse(word.startTime);
+      const end = seconds().safeParse(word.endTime);
+      if (start.success && end.success && start.data !== undefined && end.data !== undefined && end.data < start.data) {
+        ctx.addIssue(issue(['endTime'], 'must be greater than or equal to startTime', end.data));
+      }
+    },
+    { when: () => true },
+  )
+  .meta({ description: 'A transcript element', graphql: 'WordInput' });
 
 /** Words in time order: each starts no earlier than the one before. */
 function inTimeOrder(words: unknown[], ctx: z.RefinementCtx) {

@@ -46,7 +46,14 @@ export async function createFromUrl<S extends CreationSettings>(app: App, kind: 
  * storage (413 once past the kind's maxBytes) and is judged by its content. A
  * refused or broken upload leaves no project, no file and no debit.
  */
-export async function createFromUpload<S extends CreationSettings>(app: App, kind: ProjectKindDef<S>, user: AuthUser, body: unknown, file: UploadedFile, read?: S): Promise<Project> {
+export async function createFromUpload<S extends CreationSettings>(
+  app: App,
+  kind: ProjectKindDef<S>,
+  user: AuthUser,
+  body: unknown,
+  file: UploadedFile,
+  read?: S,
+): Promise<Project> {
   let settings: S;
   try {
     settings = read ?? (await kind.readBody(app, user, body, 'upload'));
@@ -98,7 +105,13 @@ async function store<S extends CreationSettings>(
  * VALIDATION_ERROR otherwise). `create` stores the project that owns it; when
  * anything fails, the file is gone and the rest of the request is drained.
  */
-async function withUploadedSource<T>(app: App, id: string, file: UploadedFile, maxBytes: number, create: (source: { key: string; meta: VideoMeta }) => Promise<T>): Promise<T> {
+async function withUploadedSource<T>(
+  app: App,
+  id: string,
+  file: UploadedFile,
+  maxBytes: number,
+  create: (source: { key: string; meta: VideoMeta }) => Promise<T>,
+): Promise<T> {
   const ext = path.extname(file.filename).toLowerCase() === '.mov' ? '.mov' : '.mp4';
   const key = `projects/${id}/source${ext}`;
   try {

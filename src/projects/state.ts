@@ -64,9 +64,13 @@ export function progressReporter(
   let last: Progress | null = null;
   let lastWrite = 0;
   // a stage change is logged (percentages are not); the first report only when the row's stage is known
-  let loggedStage = 'progress' in project ? progressColumn.read(project.progress ?? null)?.stage ?? null : undefined;
+  let loggedStage = 'progress' in project ? (progressColumn.read(project.progress ?? null)?.stage ?? null) : undefined;
   return async (stage: string, percent: number, clips?: { done: number; total: number }) => {
-    const p: Progress = { stage, percent: Math.max(0, Math.min(100, Math.round(percent))), ...(clips ? { clipsDone: clips.done, clipsTotal: clips.total } : {}) };
+    const p: Progress = {
+      stage,
+      percent: Math.max(0, Math.min(100, Math.round(percent))),
+      ...(clips ? { clipsDone: clips.done, clipsTotal: clips.total } : {}),
+    };
     const now = Date.now();
     if (last && last.stage === p.stage && last.clipsDone === p.clipsDone && (last.percent === p.percent || now - lastWrite < 1000)) return;
     if ((last !== null || loggedStage !== undefined) && p.stage !== (last?.stage ?? loggedStage)) {

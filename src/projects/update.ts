@@ -82,8 +82,7 @@ async function updateOnce(app: App, userId: string, projectId: string, input: un
 
   // bad takes are stored with the transcript they were found in (src/projects/bad-takes.ts)
   const cutBadTakes = removeBadTakes ?? project.removeBadTakes;
-  const badTakes =
-    transcript && cutBadTakes && (words || !storedBadTakes(project)) ? await detectBadTakes(app, transcript) : words ? null : undefined;
+  const badTakes = transcript && cutBadTakes && (words || !storedBadTakes(project)) ? await detectBadTakes(app, transcript) : words ? null : undefined;
 
   const brolls = items?.filter((i) => i.type === 'ai-broll').length ?? 0;
   const data: Prisma.ProjectUpdateManyMutationInput = {
@@ -124,7 +123,6 @@ function notEditable(p: Pick<Project, 'status'>): AppError {
   return badRequest(`Project cannot be updated now: it ${why[p.status] ?? `is ${p.status}`}; a project can be updated once it is completed`);
 }
 
-
 /**
  * Reads a PUT body against the project: the schema, then the word ids against
  * the current transcript and the library references, every problem in one
@@ -155,7 +153,8 @@ function checkWordIds(words: unknown[], current: Word[], e: FieldErrors) {
   words.forEach((w, i) => {
     if (!isPlainObject(w) || w.id === undefined) return;
     const id = w.id;
-    if (typeof id !== 'string' || !existing.has(id)) e.add(`words[${i}].id`, 'is not the id of a word of the current transcript (leave id out for a new word)', id);
+    if (typeof id !== 'string' || !existing.has(id))
+      e.add(`words[${i}].id`, 'is not the id of a word of the current transcript (leave id out for a new word)', id);
     else if (used.has(id)) e.add(`words[${i}].id`, 'is given to more than one word', id);
     else used.add(id);
   });

@@ -70,7 +70,7 @@ export async function syncAnalytics(app: App, opts: { now?: () => Date; touch?: 
         if (!connector) throw new Error(`no connector ${p.account.connector}`);
         return { id: p.id, metrics: await connector.fetchPostMetrics(asConnected(p.account), p.platformPostId!) };
       } catch (err) {
-        app.log.warn({ err, postId: p.id }, 'could not read a post\'s metrics');
+        app.log.warn({ err, postId: p.id }, "could not read a post's metrics");
         return { id: p.id, metrics: null };
       }
     });
@@ -84,7 +84,11 @@ export async function syncAnalytics(app: App, opts: { now?: () => Date; touch?: 
   }
 
   for (let after: string | undefined; ; ) {
-    const accounts = await app.db.socialAccount.findMany({ where: { status: 'connected', ...(after ? { id: { gt: after } } : {}) }, orderBy: { id: 'asc' }, take: BATCH });
+    const accounts = await app.db.socialAccount.findMany({
+      where: { status: 'connected', ...(after ? { id: { gt: after } } : {}) },
+      orderBy: { id: 'asc' },
+      take: BATCH,
+    });
     if (accounts.length === 0) break;
     after = accounts.at(-1)!.id;
     const read = await mapLimit(accounts, FETCHES_AT_ONCE, async (a) => {
@@ -93,7 +97,7 @@ export async function syncAnalytics(app: App, opts: { now?: () => Date; touch?: 
         if (!connector) throw new Error(`no connector ${a.connector}`);
         return { id: a.id, followers: await connector.fetchFollowers(asConnected(a)) };
       } catch (err) {
-        app.log.warn({ err, accountId: a.id }, 'could not read an account\'s followers');
+        app.log.warn({ err, accountId: a.id }, "could not read an account's followers");
         return { id: a.id, followers: null };
       }
     });

@@ -52,7 +52,14 @@ export function platformStatuses(config: Config): PlatformStatus[] {
   return PLATFORM_KEYS.map((key) => {
     const a = availability(config, key);
     const reason = a.available ? null : a.reason;
-    return { key, kind: findPlatform(key)!.kind, available: a.available, reason, redirectUri: callbackUrl(config, key), scopes: [...DEFINITIONS[key].oauth.scopes] };
+    return {
+      key,
+      kind: findPlatform(key)!.kind,
+      available: a.available,
+      reason,
+      redirectUri: callbackUrl(config, key),
+      scopes: [...DEFINITIONS[key].oauth.scopes],
+    };
   });
 }
 
@@ -102,7 +109,8 @@ function returnTarget(config: Config, raw: string): { url: string } | { problem:
   const allowed = returnOrigins(config);
   if (!allowed.includes(url.origin)) return { problem: `must be on an origin this service returns to (OAUTH_RETURN_ORIGINS): ${allowed.join(', ') || 'none'}` };
   url.search = url.searchParams.toString();
-  if (url.href.length > MAX_RETURN_URL) return { problem: `must be at most ${MAX_RETURN_URL} characters once percent-encoded (the callback adds its parameters to it)` };
+  if (url.href.length > MAX_RETURN_URL)
+    return { problem: `must be at most ${MAX_RETURN_URL} characters once percent-encoded (the callback adds its parameters to it)` };
   return { url: url.href };
 }
 
@@ -137,7 +145,11 @@ const stateOf = (app: App, id: string, platform: PlatformKey, expiresAt: Date) =
 };
 
 /** Starts connecting `platform` to the caller's profile: the URL to send the user to. */
-export async function startConnection(app: App, userId: string, input: { profileId: string; platform: string; returnUrl?: string | null }): Promise<Authorization> {
+export async function startConnection(
+  app: App,
+  userId: string,
+  input: { profileId: string; platform: string; returnUrl?: string | null },
+): Promise<Authorization> {
   const platform = checkPlatform(input.platform);
   const returnUrl = checkReturnUrl(app.config, input.returnUrl);
   const profileId = await ownProfile(app, userId, input.profileId);
@@ -195,7 +207,8 @@ export async function finishConnection(app: App, platformParam: string, query: R
     const said = typeof query.error_description === 'string' ? query.error_description : query.error;
     return fail(`The ${platform} account was not connected: the platform said "${said}"`, returnUrl);
   }
-  if (typeof query.code !== 'string' || !query.code) return fail(`The ${platform} account was not connected: the platform's redirect carried no code`, returnUrl);
+  if (typeof query.code !== 'string' || !query.code)
+    return fail(`The ${platform} account was not connected: the platform's redirect carried no code`, returnUrl);
 
   try {
     const { def, settings, http } = connectable(app.config, platform);

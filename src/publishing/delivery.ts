@@ -31,7 +31,16 @@ import { JOB_NAMES } from '../jobs/names.js';
 import type { Logger } from '../logger.js';
 import { connectorFor } from '../platforms/index.js';
 import { disconnectedError } from '../platforms/session.js';
-import { isPlatformError, PlatformError, postContentColumn, postProgressColumn, type ConnectedAccount, type OutgoingPost, type PostMedia, type PublishedPost } from '../platforms/types.js';
+import {
+  isPlatformError,
+  PlatformError,
+  postContentColumn,
+  postProgressColumn,
+  type ConnectedAccount,
+  type OutgoingPost,
+  type PostMedia,
+  type PublishedPost,
+} from '../platforms/types.js';
 import type { PlatformKey } from '../catalog/platforms.js';
 import { publishPublicationEvent } from './events.js';
 
@@ -143,7 +152,11 @@ export async function deliverPost(app: App, postId: string, log: Logger = app.lo
       .catch(() => {});
   }, leaseMs(app) / 3);
   try {
-    if (!connector) throw new PlatformError('disconnected', `the ${post.platform} account uses a connector this service no longer has (${post.account.connector}); connect it again`);
+    if (!connector)
+      throw new PlatformError(
+        'disconnected',
+        `the ${post.platform} account uses a connector this service no longer has (${post.account.connector}); connect it again`,
+      );
     if (post.account.status === 'disconnected') throw disconnectedError(post.platform, post.account.statusReason);
     if (post.platformRef) {
       const checked = await connector.check(post.account, post.platformRef);
@@ -190,7 +203,15 @@ async function published(app: App, post: ClaimedPost, done: PublishedPost): Prom
     await lockPublications(tx, [post.publicationId]);
     await tx.post.update({
       where: { id: post.id },
-      data: { publishStatus: 'published', platformPostId: done.platformPostId, platformPostUrl: done.platformPostUrl, publishedAt: new Date(), error: null, nextAttemptAt: null, leaseUntil: null },
+      data: {
+        publishStatus: 'published',
+        platformPostId: done.platformPostId,
+        platformPostUrl: done.platformPostUrl,
+        publishedAt: new Date(),
+        error: null,
+        nextAttemptAt: null,
+        leaseUntil: null,
+      },
     });
     await refreshStatus(tx, post.publicationId);
   });
@@ -204,7 +225,10 @@ async function failed(app: App, post: ClaimedPost, e: PlatformError): Promise<De
   if (e.kind === 'retry' && attempts < MAX_ATTEMPTS) {
     const at = new Date(Date.now() + retryDelayMs(attempts, app.config.publishRetryBaseMs, e.retryAfterMs));
     await app.db.post.update({ where: { id: post.id }, data: { attempts, error: e.message, nextAttemptAt: at, leaseUntil: null } });
-    app.log.info({ postId: post.id, platform: post.platform, attempt: attempts, retryAt: at.toISOString(), reason: e.message }, 'post delivery will be retried');
+    app.log.info(
+      { postId: post.id, platform: post.platform, attempt: attempts, retryAt: at.toISOString(), reason: e.message },
+      'post delivery will be retried',
+    );
     await queueDelivery(app, post.id, post.userId, at);
     return 'retrying';
   }
@@ -222,9 +246,18 @@ async function failed(app: App, post: ClaimedPost, e: PlatformError): Promise<De
 export async function failPosts(db: Db, postIds: string[], message: string, refunded: boolean): Promise<void> {
   await db.$transaction(async (tx) => {
     const of = await tx.post.findMany({ where: { id: { in: postIds } }, select: { publicationId: true } });
-    await lockPublications(tx, of.map((p) => p.publicationId));
-    const posts = await tx.post.findMany({ where: { id: { in: postIds }, publishStatus: 'processing' }, select: { id: true, publicationId: true, publication: { select: { userId: true } } } });
-    await tx.post.updateMany({ where: { id: { in: posts.map((p) => p.id) }, publishStatus: 'processing' }, data: { publishStatus: 'failed', error: message, nextAttemptAt: null, leaseUntil: null } });
+    await lockPublications(
+      tx,
+      of.map((p) => p.publicationId),
+    );
+    const posts = await tx.post.findMany({
+      where: { id: { in: postIds }, publishStatus: 'processing' },
+      select: { id: true, publicationId: true, publication: { select: { userId: true } } },
+    });
+    await tx.post.updateMany({
+      where: { id: { in: posts.map((p) => p.id) }, publishStatus: 'processing' },
+      data: { publishStatus: 'failed', error: message, nextAttemptAt: null, leaseUntil: null },
+    });
     for (const p of posts) {
       if (refunded) await refund(tx, p.publication.userId, { kind: 'api', amount: API_CREDITS_PER_POST, reason: 'publish failed', subjectId: p.publicationId });
     }
@@ -290,7 +323,11 @@ export const SWEEP_GRACE_MS = 30_000;
 export async function sweepPublishing(app: App, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - SWEEP_GRACE_MS);
   const posts = await app.db.post.findMany({
-    where: { publishStatus: 'processing', OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lt: cutoff } }], AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] }] },
+    where: {
+      publishStatus: 'processing',
+      OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lt: cutoff } }],
+      AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] }],
+    },
     select: { id: true, publication: { select: { userId: true } } },
     take: 1000,
   });

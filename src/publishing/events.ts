@@ -33,7 +33,9 @@ export async function publicationEvent(app: App, publicationId: string): Promise
 /** Tells subscribers the publication's state; a failure to tell them never fails the change. */
 export async function publishPublicationEvent(app: App, publicationId: string, gone?: { userId: string }): Promise<void> {
   try {
-    const event = gone ? { publicationId, userId: gone.userId, status: 'cancelled', posts: [], at: new Date().toISOString() } : await publicationEvent(app, publicationId);
+    const event = gone
+      ? { publicationId, userId: gone.userId, status: 'cancelled', posts: [], at: new Date().toISOString() }
+      : await publicationEvent(app, publicationId);
     if (event) app.pubsub.publish('publicationUpdated', publicationId, event);
   } catch (err) {
     app.log.warn({ err, publicationId }, 'could not tell subscribers of a publication change');

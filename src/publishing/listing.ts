@@ -63,8 +63,7 @@ export interface Cursor extends Pin {
 }
 
 // exported for the bench, which times pages deep in a listing from the cursors of their rows
-export const encodeCursor = (c: Cursor) =>
-  Buffer.from(JSON.stringify([c.sortBy, c.direction, c.key, c.id, c.asOf.toISOString(), c.day])).toString('base64url');
+export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.sortBy, c.direction, c.key, c.id, c.asOf.toISOString(), c.day])).toString('base64url');
 
 /**
  * An instant as a cursor writes it (toISOString), or null. JavaScript holds
@@ -156,7 +155,11 @@ export function readListing(args: ListingArgs): ReadListing {
     if (!cursor) e.add('cursor', 'must be the nextCursor of a previous page of this listing', args.cursor);
     // a key is a position only in the order it was read in; a refused sortBy or direction is named by itself
     else if (!e.has('sortBy') && !e.has('direction') && (cursor.sortBy !== out.sortBy || cursor.direction !== out.direction)) {
-      e.add('cursor', `was made for sortBy=${cursor.sortBy} and direction=${cursor.direction}: ask with those, or leave cursor out to start again`, args.cursor);
+      e.add(
+        'cursor',
+        `was made for sortBy=${cursor.sortBy} and direction=${cursor.direction}: ask with those, or leave cursor out to start again`,
+        args.cursor,
+      );
     } else out.cursor = cursor;
   }
   e.throwIfAny();
@@ -196,7 +199,9 @@ export async function listPublications(db: Db, userId: string, args: ListingArgs
   const q = readListing(args);
   const found = await db.$transaction(
     async (tx) => {
-      const [row] = await tx.$queryRaw<{ day: Date; previousDay: Date | null; now: Date }[]>`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
+      const [row] = await tx.$queryRaw<
+        { day: Date; previousDay: Date | null; now: Date }[]
+      >`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
       const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
       const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
       const key = keyOf(q.sortBy, pin.day, settlement);
@@ -229,7 +234,19 @@ export async function listPublications(db: Db, userId: string, args: ListingArgs
   const last = rows.at(-1);
   const nextCursor =
     hasMore && last
-      ? encodeCursor({ sortBy: q.sortBy, direction: q.direction, key: last.key instanceof Date ? last.key.toISOString() : Number(last.key), id: last.id, ...found.pin })
+      ? encodeCursor({
+          sortBy: q.sortBy,
+          direction: q.direction,
+          key: last.key instanceof Date ? last.key.toISOString() : Number(last.key),
+          id: last.id,
+          ...found.pin,
+        })
       : null;
-  return { items: await loadPublications(db, rows.map((r) => r.id)), nextCursor };
+  return {
+    items: await loadPublications(
+      db,
+      rows.map((r) => r.id),
+    ),
+    nextCursor,
+  };
 }

@@ -73,9 +73,14 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
   else if (scheduledFor && outOfDateRange(scheduledFor)) errors.add('scheduledFor', outOfDateRange(scheduledFor)!, raw.scheduledFor);
 
   const profileId = await profileFor(app, user.id, typeof raw.profileId === 'string' && !errors.has('profileId') ? raw.profileId : undefined, errors);
-  const platformsSent = isPlainObject(raw.platforms) ? PLATFORM_KEYS.filter((k) => raw.platforms && (raw.platforms as Record<string, unknown>)[k] !== undefined) : [];
+  const platformsSent = isPlainObject(raw.platforms)
+    ? PLATFORM_KEYS.filter((k) => raw.platforms && (raw.platforms as Record<string, unknown>)[k] !== undefined)
+    : [];
   const accountRows = profileId
-    ? await app.db.socialAccount.findMany({ where: { profileId, platform: { in: platformsSent } }, select: { id: true, platform: true, isPrivate: true, status: true } })
+    ? await app.db.socialAccount.findMany({
+        where: { profileId, platform: { in: platformsSent } },
+        select: { id: true, platform: true, isPrivate: true, status: true },
+      })
     : [];
   // a disconnected account is there but cannot post: it is refused as one never connected
   const disconnected = new Set(accountRows.filter((a) => a.status === 'disconnected').map((a) => a.platform as PlatformKey));
@@ -89,7 +94,9 @@ export async function readPublish(app: App, user: AuthUser, projectId: string, i
   errors.throwIfAny();
 
   if (project.status !== 'completed' || !project.renderedKey) {
-    throw badRequest(`Project is not exported: publish needs a completed export (status is ${project.status}${project.renderedKey ? '' : ', no rendered video'})`);
+    throw badRequest(
+      `Project is not exported: publish needs a completed export (status is ${project.status}${project.renderedKey ? '' : ', no rendered video'})`,
+    );
   }
   const missing = platformsSent.filter((k) => !accounts.has(k));
   if (missing.length) {
@@ -112,7 +119,12 @@ export async function publishProject(app: App, user: AuthUser, projectId: string
   const id = newPublicationId();
   const scheduled = read.scheduledFor !== null;
   const publication = await app.db.$transaction(async (tx) => {
-    await debit(tx, user.id, { kind: 'api', amount: cost, reason: 'publish', subjectId: id }, { shortfall: paymentRequired('api', cost, `Publishing to ${read.platforms.length} platform${read.platforms.length === 1 ? '' : 's'}`) });
+    await debit(
+      tx,
+      user.id,
+      { kind: 'api', amount: cost, reason: 'publish', subjectId: id },
+      { shortfall: paymentRequired('api', cost, `Publishing to ${read.platforms.length} platform${read.platforms.length === 1 ? '' : 's'}`) },
+    );
     return tx.publication.create({
       data: {
         id,

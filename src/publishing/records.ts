@@ -72,7 +72,11 @@ async function followersGained(db: Prisma.TransactionClient, ids: string[]): Pro
 export async function loadPublications(db: Db, ids: string[]): Promise<PublicationView[]> {
   if (ids.length === 0) return [];
   const [rows, gained] = await db.$transaction(
-    async (tx) => [await tx.publication.findMany({ where: { id: { in: ids } }, include: { project: { select: { id: true, title: true } }, posts: true } }), await followersGained(tx, ids)] as const,
+    async (tx) =>
+      [
+        await tx.publication.findMany({ where: { id: { in: ids } }, include: { project: { select: { id: true, title: true } }, posts: true } }),
+        await followersGained(tx, ids),
+      ] as const,
     { isolationLevel: 'RepeatableRead' },
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -97,9 +101,19 @@ export async function loadPublications(db: Db, ids: string[]): Promise<Publicati
         syncStatus: post.syncStatus,
         error: post.error,
         publishedAt: post.publishedAt,
-        analytics: post.lastSyncedAt && post.syncStatus !== 'pending' && post.platformPostId
-          ? { views: post.views, likes: post.likes, comments: post.comments, shares: post.shares, impressions: post.impressions, reach: post.reach, clicks: post.clicks, engagementRate: engagementRate(post) }
-          : null,
+        analytics:
+          post.lastSyncedAt && post.syncStatus !== 'pending' && post.platformPostId
+            ? {
+                views: post.views,
+                likes: post.likes,
+                comments: post.comments,
+                shares: post.shares,
+                impressions: post.impressions,
+                reach: post.reach,
+                clicks: post.clicks,
+                engagementRate: engagementRate(post),
+              }
+            : null,
       })),
     };
     return [view];

@@ -53,7 +53,10 @@ function brandedNotPrivate(body: Record<string, unknown>, ctx: z.RefinementCtx) 
 
 const shortvideo = fields({
   content: postText(POST_LIMITS.shortvideoContent, { required: true }).meta({ description: `the caption, 1-${POST_LIMITS.shortvideoContent} characters` }),
-  privacyLevel: oneOf(PRIVACY_LEVELS).meta({ description: `${PRIVACY_LEVELS.join(', ')}; public when left out (a private account cannot post public)`, graphql: 'ShortvideoPrivacyLevel' }),
+  privacyLevel: oneOf(PRIVACY_LEVELS).meta({
+    description: `${PRIVACY_LEVELS.join(', ')}; public when left out (a private account cannot post public)`,
+    graphql: 'ShortvideoPrivacyLevel',
+  }),
   allowComment: bool().meta({ description: 'true when left out' }),
   allowDuet: bool().meta({ description: 'true when left out' }),
   allowStitch: bool().meta({ description: 'true when left out' }),
@@ -80,7 +83,10 @@ const photoshare = fields({
   .meta({ description: 'A reel or a story', graphql: 'PhotosharePostInput' });
 
 const textPost = (max: number, name: string) =>
-  fields({ content: postText(max, { required: true }).meta({ description: `1-${max} characters` }) }).meta({ description: `A post of up to ${max} characters`, graphql: name });
+  fields({ content: postText(max, { required: true }).meta({ description: `1-${max} characters` }) }).meta({
+    description: `A post of up to ${max} characters`,
+    graphql: name,
+  });
 
 /** One member per platform key; at least one. */
 export const platformMembers = {

@@ -103,7 +103,9 @@ export function readStatsQuery(query: StatsQuery, now = new Date()): StatsReques
 
 /** Statistics of one of the user's profiles; a missing, foreign or malformed id is NOT_FOUND (before the query is read). */
 export async function profileStats(db: Db, userId: string, profileId: string, query: StatsQuery, now = new Date()): Promise<ProfileStats> {
-  const profile = isUuid(profileId) ? await db.profile.findFirst({ where: { id: profileId, userId }, select: { id: true, name: true, isPrimary: true } }) : null;
+  const profile = isUuid(profileId)
+    ? await db.profile.findFirst({ where: { id: profileId, userId }, select: { id: true, name: true, isPrimary: true } })
+    : null;
   if (!profile) throw notFound('Profile');
   const stats = await statsOf(db, Prisma.sql`= ${profile.id}::uuid`, readStatsQuery(query, now));
   return { profile, ...stats };

@@ -38,7 +38,8 @@ export function createStorage(config: Pick<Config, 'urlSigningSecret' | 'dataDir
   const publicUrl = () => config.publicUrl;
   const settings = config.storage;
   if (settings.kind === 's3') {
-    if (!config.urlSigningSecret) throw new Error('URL_SIGNING_SECRET is required with STORAGE_URL=s3://…: every instance must sign and verify the same media links');
+    if (!config.urlSigningSecret)
+      throw new Error('URL_SIGNING_SECRET is required with STORAGE_URL=s3://…: every instance must sign and verify the same media links');
     const storage = createS3Storage({
       client: createS3Client(settings),
       bucket: settings.bucket,

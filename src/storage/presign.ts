@@ -31,7 +31,10 @@ export function presignGet(opts: {
   now?: Date;
 }): string {
   const now = opts.now ?? new Date();
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, ''); // YYYYMMDDTHHMMSSZ
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, ''); // YYYYMMDDTHHMMSSZ
   const day = amzDate.slice(0, 8);
   const scope = `${day}/${opts.region}/s3/aws4_request`;
   const params: Record<string, string> = {

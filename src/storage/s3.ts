@@ -178,9 +178,7 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
       }
       let out;
       try {
-        out = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
-        );
+        out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
       } catch (err) {
         if (isMissing(err)) throw notFound();
         if (status(err) === 416) throw new AppError('BAD_REQUEST', `Range ${range?.start}-${range?.end} is outside the file`);
@@ -270,7 +268,9 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
       for (;;) {
         let page: ListMultipartUploadsCommandOutput;
         try {
-          page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+          page = await client.send(
+            new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+          );
         } catch (err) {
           if (status(err) !== 501 && (err as Error).name !== 'NotImplemented') throw err;
           // said once; this process asks no more

@@ -36,31 +36,21 @@ export function signedPath(key: string, expiresAt: Date | number, secret: string
 }
 
 /** A full signed URL under `publicUrl`, valid for `expiresInSeconds` (7 days by default). */
-export function signedUrl(
-  publicUrl: string,
-  key: string,
-  secret: string,
-  opts: { expiresInSeconds?: number; download?: string; now?: number } = {},
-): string {
+export function signedUrl(publicUrl: string, key: string, secret: string, opts: { expiresInSeconds?: number; download?: string; now?: number } = {}): string {
   const now = opts.now ?? Date.now();
   const exp = Math.floor(now / 1000) + (opts.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS);
   return publicUrl.replace(/\/+$/, '') + signedPath(key, exp, secret, opts.download);
 }
 
 export type VerifyResult =
-  | { ok: true; exp: number; download?: string; /** seconds left before the link expires */ remainingSeconds: number }
+  | { ok: true; exp: number; download?: string /** seconds left before the link expires */; remainingSeconds: number }
   | { ok: false; reason: 'missing' | 'invalid' | 'expired'; message: string };
 
 /**
  * Checks the query of a signed URL for `key`. The signature is checked before the
  * expiry, so a forged `exp` reads as an invalid link, not an expired one.
  */
-export function verify(
-  key: string,
-  query: { exp?: unknown; sig?: unknown; dl?: unknown },
-  secret: string,
-  now: number = Date.now(),
-): VerifyResult {
+export function verify(key: string, query: { exp?: unknown; sig?: unknown; dl?: unknown }, secret: string, now: number = Date.now()): VerifyResult {
   const { exp: expRaw, sig, dl } = query;
   if (typeof expRaw !== 'string' || typeof sig !== 'string' || !expRaw || !sig) {
     return { ok: false, reason: 'missing', message: 'Missing link signature' };

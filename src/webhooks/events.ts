@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 
-const url = (what: string) => z.string().nullable().meta({ description: `${what}; null when nothing was rendered` });
+const url = (what: string) =>
+  z
+    .string()
+    .nullable()
+    .meta({ description: `${what}; null when nothing was rendered` });
 const timestamp = (what: string) => z.string().meta({ format: 'date-time', description: `ISO 8601, ${what}` });
 const failureReason = z.string().optional().meta({ description: 'why it failed, on a failure' });
 
@@ -78,8 +82,4 @@ export const WEBHOOK_PAYLOADS = Object.fromEntries(
   [projectPayload, exportPayload, magicClipsPayload].flatMap((schema) => schema.shape.event.options.map((event) => [event, schema])),
 ) as Record<WebhookEvent, typeof projectPayload | typeof exportPayload | typeof magicClipsPayload>;
 
-export type WebhookPayload<E extends WebhookEvent> = E extends ProjectEvent
-  ? ProjectPayload
-  : E extends ExportEvent
-    ? ExportPayload
-    : MagicClipsPayload;
+export type WebhookPayload<E extends WebhookEvent> = E extends ProjectEvent ? ProjectPayload : E extends ExportEvent ? ExportPayload : MagicClipsPayload;

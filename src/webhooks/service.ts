@@ -184,7 +184,10 @@ export async function deliverWebhook(app: App, deliveryId: string, opts: Deliver
     data: { status: giveUp ? 'failed' : 'pending', attempts: attempt, lastStatusCode: result.status, lastError: result.error, nextAttemptAt },
   });
   if (!count) return 'skipped';
-  log.info({ ...told, outcome: giveUp ? 'failed' : 'retrying', error: result.error, nextAttemptAt }, giveUp ? 'webhook failed; no more attempts' : 'webhook attempt failed; retrying');
+  log.info(
+    { ...told, outcome: giveUp ? 'failed' : 'retrying', error: result.error, nextAttemptAt },
+    giveUp ? 'webhook failed; no more attempts' : 'webhook attempt failed; retrying',
+  );
   if (nextAttemptAt) await dispatchWebhook(app, deliveryId, nextAttemptAt);
   return giveUp ? 'failed' : 'retrying';
 }
@@ -266,8 +269,7 @@ export async function sweepWebhooks(app: App, now = new Date()): Promise<number>
  */
 export async function redeliver(app: App, userId: string, deliveryId: string): Promise<WebhookDelivery> {
   const delivery = await getWebhookDelivery(app, userId, deliveryId);
-  const stillPending = () =>
-    badRequest('This delivery is still being attempted; it can be redelivered once it has been delivered or has failed');
+  const stillPending = () => badRequest('This delivery is still being attempted; it can be redelivered once it has been delivered or has failed');
   if (delivery.status === 'pending') throw stillPending();
   const { count } = await app.db.webhookDelivery.updateMany({
     where: { id: delivery.id, userId, status: { in: ['delivered', 'failed'] } },

@@ -10,7 +10,8 @@ import { createUser, startTestApp, type TestApp, type TestUser } from '../suppor
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`browser-pages.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped`);
+if (!hasChromium)
+  console.warn(`browser-pages.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped`);
 
 /** What a browser sends for a page. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -28,7 +29,13 @@ afterAll(async () => {
 
 /** A Content-Security-Policy header as directive → sources. */
 function directives(header: string | null): Record<string, string[]> {
-  return Object.fromEntries((header ?? '').split(';').map((d) => d.trim().split(/\s+/)).filter(([name]) => name).map(([name, ...sources]) => [name, sources]));
+  return Object.fromEntries(
+    (header ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 describe('the headers of GraphiQL and /docs', () => {
@@ -77,7 +84,9 @@ describe.skipIf(!hasChromium)('GraphiQL and /docs in Chromium', () => {
     page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
     await page.exposeFunction('reportViolation', (v: string) => void violations.push(v));
     await page.addInitScript(() =>
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportViolation(v: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`)),
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation(v: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
+      ),
     );
     return { page, violations };
   }

@@ -100,7 +100,19 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
   test('user create with every flag: balances, entitlements, ledger grants, hashed key', async () => {
     const email = emailOf('full');
     const r = ok(
-      await cli('user', 'create', '--email', email, '--api-credits', '1000', '--ai-credits=unlimited', '--clip-credits', '20', '--clips-subscription', '--api-publishing'),
+      await cli(
+        'user',
+        'create',
+        '--email',
+        email,
+        '--api-credits',
+        '1000',
+        '--ai-credits=unlimited',
+        '--clip-credits',
+        '20',
+        '--clips-subscription',
+        '--api-publishing',
+      ),
       ['userId', 'apiKey'],
     );
     expect(r.userId).toMatch(UUID);
@@ -232,7 +244,8 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
     const files = await serveFolder(fx.dir);
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cli-music-'));
     // the fixture server is on loopback, which only ALLOW_PRIVATE_NETWORK lets through
-    const local = (...args: string[]) => spawnRun(TSX, ['src/cli/main.ts', ...args], baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
+    const local = (...args: string[]) =>
+      spawnRun(TSX, ['src/cli/main.ts', ...args], baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
     try {
       const [theme, track, page, unreachable, badUrl, ftpUrl] = await Promise.all([
         cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
@@ -292,7 +305,9 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
 
   test('flag forms: --flag=value as --flag value, booleans take =true|=false; repeats, stray arguments and forgotten values are usage errors', async () => {
     const { userId } = await newUser();
-    const { profileId: a } = ok(await cli('profile', 'create', `--user=${userId}`, '--name=--Dashed', '--primary=false'), ['profileId']) as { profileId: string };
+    const { profileId: a } = ok(await cli('profile', 'create', `--user=${userId}`, '--name=--Dashed', '--primary=false'), ['profileId']) as {
+      profileId: string;
+    };
     const { profileId: b } = ok(await cli('profile', 'create', '--user', userId, '--name', 'Second', '--primary=true'), ['profileId']) as { profileId: string };
     expect(await db.profile.findUniqueOrThrow({ where: { id: a } })).toMatchObject({ name: '--Dashed', isPrimary: false });
     expect(await db.profile.findUniqueOrThrow({ where: { id: b } })).toMatchObject({ isPrimary: true });

@@ -30,14 +30,19 @@ if (!hasChromium) console.warn(`console.test.ts: no Chromium at ${CHROMIUM} (apt
 /** The newest modification time of the files under a folder. */
 function newest(dir: string): number {
   let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) t = Math.max(t, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs);
+  for (const e of readdirSync(dir, { withFileTypes: true }))
+    t = Math.max(t, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs);
   return t;
 }
 
 /** web/dist as `npm install` leaves it, built again when web/ changed since (a developer's tree). */
 async function builtConsole(): Promise<void> {
   const page = path.join(CONSOLE_DIR, 'index.html');
-  const sources = Math.max(newest(path.join(ROOT, 'web/src')), statSync(path.join(ROOT, 'web/index.html')).mtimeMs, statSync(path.join(ROOT, 'web/vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newest(path.join(ROOT, 'web/src')),
+    statSync(path.join(ROOT, 'web/index.html')).mtimeMs,
+    statSync(path.join(ROOT, 'web/vite.config.ts')).mtimeMs,
+  );
   if (existsSync(page) && statSync(page).mtimeMs >= sources) return;
   await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT });
 }
@@ -110,14 +115,17 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
   /** every URL the page asked for */
   const requested: string[] = [];
   const projectEvents = (projectId: string) =>
-    received.map((m) => m.payload?.data?.projectUpdates).filter((e): e is { projectId: string; status: string; percent: number | null } => e?.projectId === projectId);
+    received
+      .map((m) => m.payload?.data?.projectUpdates)
+      .filter((e): e is { projectId: string; status: string; percent: number | null } => e?.projectId === projectId);
 
   beforeAll(async () => {
     await fs.mkdir(ARTIFACTS, { recursive: true });
     fx = await mediaFixtures();
     user = await createUser(app, { apiCredits: 20, apiPublishing: true });
     const profile = await createProfile(app.runtime.app.db, user.id, { name: 'Brand', primary: true });
-    for (const platform of ['microblog', 'socialnet']) await connectSandboxAccount(app.runtime.app.db, profile.id, { platform, isPrivate: false, followers: 150 });
+    for (const platform of ['microblog', 'socialnet'])
+      await connectSandboxAccount(app.runtime.app.db, profile.id, { platform, isPrivate: false, followers: 150 });
     // root runs Chromium without its sandbox; the player may start without a click
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
@@ -175,7 +183,10 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     expect(events.some((e) => e.status === 'transcribing' || e.status === 'exporting')).toBe(true);
 
     // the transcript, as the API holds it
-    const words = (await gql(app, user.key, 'query($id: ID!) { project(id: $id) { words { text type } } }', { id: projectId })).body.data.project.words as { text: string; type: string }[];
+    const words = (await gql(app, user.key, 'query($id: ID!) { project(id: $id) { words { text type } } }', { id: projectId })).body.data.project.words as {
+      text: string;
+      type: string;
+    }[];
     const spoken = words.filter((w) => w.type === 'word').map((w) => w.text);
     expect(spoken.length).toBeGreaterThan(3);
     const transcript = await page.getByTestId('transcript').innerText();
@@ -213,7 +224,10 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     expect(file.headers.get('content-disposition')).toMatch(/^attachment/);
 
     // the captions as files of the user's
-    for (const [button, first] of [['Captions (SRT)', /^1\r?\n\d\d:\d\d:\d\d,\d{3} --> /], ['Captions (VTT)', /^WEBVTT/]] as const) {
+    for (const [button, first] of [
+      ['Captions (SRT)', /^1\r?\n\d\d:\d\d:\d\d,\d{3} --> /],
+      ['Captions (VTT)', /^WEBVTT/],
+    ] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
       expect(download.suggestedFilename()).toBe(`Console-talk.${button.includes('SRT') ? 'srt' : 'vtt'}`);
       const text = await fs.readFile((await download.path())!, 'utf8');
@@ -227,7 +241,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await expectVisible(page.locator(`tr[data-project="${projectId}"] [data-status=completed]`));
   });
 
-  it('shows publications with each post\'s status, and the statistics as a chart', async () => {
+  it("shows publications with each post's status, and the statistics as a chart", async () => {
     const project = (await gql(app, user.key, '{ projects(first: 1) { edges { node { id } } } }')).body.data.projects.edges[0].node;
     const published = await gql(app, user.key, 'mutation($id: ID!, $input: PublishInput!) { publishProject(projectId: $id, input: $input) { id } }', {
       id: project.id,
@@ -274,11 +288,26 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
       data: { userId: user.id, kind: 'magic_clips', title: 'Long talk', language: 'en', templateName: 'classic', status: 'completed' },
     });
     const scores = (total: number) => ({ total, hook_strength: total - 5, emotional_impact: total - 10, shareability: total + 3, story_quality: total - 1 });
-    for (const [i, [title, total]] of ([['The opening', 41], ['The best moment', 87]] as const).entries()) {
+    for (const [i, [title, total]] of (
+      [
+        ['The opening', 41],
+        ['The best moment', 87],
+      ] as const
+    ).entries()) {
       const previewKey = `previews/${project.id}/${i}.mp4`;
       await app.runtime.app.storage.put(previewKey, createReadStream(fx.video), { contentType: 'video/mp4' });
       await db.magicClip.create({
-        data: { projectId: project.id, title, startTime: i * 20, endTime: i * 20 + 18, duration: 18, viralityScores: scores(total), status: 'completed', previewKey, outputKey: previewKey },
+        data: {
+          projectId: project.id,
+          title,
+          startTime: i * 20,
+          endTime: i * 20 + 18,
+          duration: 18,
+          viralityScores: scores(total),
+          status: 'completed',
+          previewKey,
+          outputKey: previewKey,
+        },
       });
     }
     await page.goto(`${app.url}/#/projects/${project.id}`);
@@ -290,7 +319,9 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     expect(await first.locator('span:first-child').allInnerTexts()).toEqual(['hook', 'emotion', 'shareability', 'story']);
     expect(await first.locator('span:last-child').allInnerTexts()).toEqual(['82', '77', '90', '86']);
     // the previews are the stored files, playable in place
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLVideoElement>('article.clip video')].every((v) => v.readyState >= 1 && v.videoWidth > 0));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLVideoElement>('article.clip video')].every((v) => v.readyState >= 1 && v.videoWidth > 0),
+    );
     await page.getByRole('combobox', { name: 'Order' }).selectOption('source');
     expect(await cards.locator('strong').allInnerTexts()).toEqual(['The opening', 'The best moment']);
   });

@@ -131,7 +131,9 @@ describe.skipIf(!serverUrl())('a crash storm: workers SIGKILLed and restarted wh
     while (!(await finished())) {
       if (Date.now() - t0 > 150_000) {
         const left = await db.project.findMany({ where: { id: { in: ids } }, include: { exports: true } });
-        const states = left.map((p) => `${p.id.slice(0, 8)} ${p.status} ${JSON.stringify(p.progress)} exports ${p.exports.map((e) => e.status).join(',') || '-'}`);
+        const states = left.map(
+          (p) => `${p.id.slice(0, 8)} ${p.status} ${JSON.stringify(p.progress)} exports ${p.exports.map((e) => e.status).join(',') || '-'}`,
+        );
         throw new Error(`the projects did not all complete in 150 s (${kills} kills):\n${states.join('\n')}`);
       }
       if (kills < KILLS && Date.now() >= nextKill && live.length > 0) {
@@ -149,7 +151,8 @@ describe.skipIf(!serverUrl())('a crash storm: workers SIGKILLed and restarted wh
     for (;;) {
       const rows = await deliveries();
       if (rows.every((d) => d.status === 'delivered') && rows.every((d) => receiver.received.some((h) => h.headers['webhook-id'] === d.id))) break;
-      if (Date.now() - t0 > 200_000) throw new Error(`deliveries not all made: ${JSON.stringify(rows.map((d) => [d.event, d.status, d.attempts, d.lastError]))}`);
+      if (Date.now() - t0 > 200_000)
+        throw new Error(`deliveries not all made: ${JSON.stringify(rows.map((d) => [d.event, d.status, d.attempts, d.lastError]))}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     // a POST repeated after a kill would come within this time
@@ -179,10 +182,7 @@ describe.skipIf(!serverUrl())('a crash storm: workers SIGKILLed and restarted wh
     // one delivery per event: a project.completed of each project, an export.completed of each manual export
     const rows = await deliveries();
     const events = rows.map((d) => `${d.event}:${(d.payload as { projectId: string }).projectId}`).sort();
-    const expected = [
-      ...ids.map((id) => `project.completed:${id}`),
-      ...ids.filter((id) => !auto.has(id)).map((id) => `export.completed:${id}`),
-    ].sort();
+    const expected = [...ids.map((id) => `project.completed:${id}`), ...ids.filter((id) => !auto.has(id)).map((id) => `export.completed:${id}`)].sort();
     expect(events).toEqual(expected);
 
     // every POST is signed, carries the id of its delivery, and the same id always the same body

@@ -151,7 +151,10 @@ describe("the README's examples", () => {
     // one status per curl, more for a loop that waits
     const statuses = [...stderr.matchAll(/@@HTTP (\d+)/g)].map((m) => Number(m[1]));
     expect(statuses.length, stderr).toBeGreaterThanOrEqual(commands.filter((c) => /curl /.test(c)).length);
-    expect(statuses.filter((status) => status < 200 || status >= 300), stderr).toEqual([]);
+    expect(
+      statuses.filter((status) => status < 200 || status >= 300),
+      stderr,
+    ).toEqual([]);
     expect(stderr.match(/@@EXIT (\d+)/)?.[1], stderr).toBe('0');
     // music add fetched the demo's track from the service and stored it
     expect(await app.runtime.app.db.musicTrack.count({ where: { name: 'Upbeat' } })).toBe(1);

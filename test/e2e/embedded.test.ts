@@ -21,7 +21,10 @@ const embedded = () => ({ databaseUrl: undefined, dataDir });
 async function otherProcess(role: 'cli' | 'service', write: string, hold = false): Promise<{ child: Child; url: string; notes: string[] }> {
   const child = await spawnReady('test/fixtures/db-owner.ts', { DATA_DIR: dataDir, ROLE: role, WRITE: write, HOLD: hold ? '1' : '0' });
   children.push(child);
-  const line = child.output().split('\n').find((l) => l.startsWith('{'));
+  const line = child
+    .output()
+    .split('\n')
+    .find((l) => l.startsWith('{'));
   return { child, ...(JSON.parse(line!) as { url: string; notes: string[] }) };
 }
 

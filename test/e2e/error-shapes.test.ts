@@ -30,9 +30,13 @@ const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 function send(head: string, body = '') {
   return rawRequest(app.url, head, body, { waitMs: 3_000 });
 }
-const get = (path: string, key: string | null = user.key) => send(`GET ${path} HTTP/1.1\r\nHost: t\r\n${key ? `x-api-key: ${key}\r\n` : ''}Connection: close\r\n\r\n`);
+const get = (path: string, key: string | null = user.key) =>
+  send(`GET ${path} HTTP/1.1\r\nHost: t\r\n${key ? `x-api-key: ${key}\r\n` : ''}Connection: close\r\n\r\n`);
 const post = (path: string, type: string, body: string, extra = '') =>
-  send(`POST ${path} HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n`, body);
+  send(
+    `POST ${path} HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n`,
+    body,
+  );
 
 /** `{error, message}` with a code of the spec's list, answered with that code's status (a range answer keeps 416) */
 function expectSpecShape(a: RawAnswer, status?: number) {
@@ -42,7 +46,10 @@ function expectSpecShape(a: RawAnswer, status?: number) {
   expect(CODES, a.body).toContain(body.error);
   expect(a.status, a.body).toBe(ERROR_STATUS[body.error as keyof typeof ERROR_STATUS]);
   if (status) expect(a.status).toBe(status);
-  expect(Object.keys(body).filter((k) => !['error', 'message', 'details', 'retryAfter'].includes(k)), a.body).toEqual([]);
+  expect(
+    Object.keys(body).filter((k) => !['error', 'message', 'details', 'retryAfter'].includes(k)),
+    a.body,
+  ).toEqual([]);
   return body;
 }
 
@@ -66,7 +73,13 @@ describe('the /v1 API and the file routes', () => {
     const long = 'a'.repeat(300);
     expectSpecShape(await get(`/v1/projects/${long}`), 404);
     expectSpecShape(await get(`/v1/projects/${long}/captions`), 404);
-    expectSpecShape(await send(`PUT /v1/presets/${long} HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n`, '{}'), 404);
+    expectSpecShape(
+      await send(
+        `PUT /v1/presets/${long} HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n`,
+        '{}',
+      ),
+      404,
+    );
     // a caller without a key learns nothing
     expectSpecShape(await get(`/v1/projects/${long}`, null), 401);
   });
@@ -84,7 +97,9 @@ describe('the /v1 API and the file routes', () => {
 
   it('a body the HTTP parser cannot read: bad chunked encoding, a wrong Content-Length', async () => {
     const chunked = (size: string) =>
-      send(`POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\n{}\r\n0\r\n\r\n`);
+      send(
+        `POST /v1/projects HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\n{}\r\n0\r\n\r\n`,
+      );
     expectSpecShape(await chunked('zz'), 400);
     expectSpecShape(await chunked('2;\u0000'), 400);
     const withLength = (length: string) =>
@@ -114,7 +129,10 @@ describe('the /v1 API and the file routes', () => {
       const bytes = Buffer.from(`${head}{"title":"${'a'.repeat(6_000_000)}"}`);
       for (let i = 0; i < 20; i++) {
         const ex = await exchange(url, bytes, { waitMs: 10_000, answers: 1 });
-        expect(ex.answers.map((a) => a.status), `exchange ${i}`).toEqual([401]);
+        expect(
+          ex.answers.map((a) => a.status),
+          `exchange ${i}`,
+        ).toEqual([401]);
         expect(JSON.parse(ex.answers[0].body.toString())).toMatchObject({ error: 'UNAUTHORIZED' });
       }
     });
@@ -128,7 +146,10 @@ describe('the /v1 API and the file routes', () => {
       const bytes = Buffer.from(head + body);
       for (let i = 0; i < 20; i++) {
         const ex = await exchange(url, bytes, { waitMs: 10_000, answers: 1 });
-        expect(ex.answers.map((a) => a.status), `exchange ${i}`).toEqual([400]);
+        expect(
+          ex.answers.map((a) => a.status),
+          `exchange ${i}`,
+        ).toEqual([400]);
         expect(JSON.parse(ex.answers[0].body.toString())).toMatchObject({ error: 'BAD_REQUEST', message: expect.stringContaining('percent-encoded') });
       }
     });
@@ -161,7 +182,7 @@ describe('the /v1 API and the file routes', () => {
     expect(old.status, old.body).toBe(200);
   });
 
-  it('a request to switch protocols outside /graphql is 400 in the spec\'s shape, not a dropped connection, and runs nothing', async () => {
+  it("a request to switch protocols outside /graphql is 400 in the spec's shape, not a dropped connection, and runs nothing", async () => {
     const upgrade = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
     expectSpecShape(await send(`GET /v1/languages HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\n${upgrade}\r\n`), 400);
     expectSpecShape(await send(`GET /nowhere HTTP/1.1\r\nHost: t\r\n${upgrade}\r\n`), 400);
@@ -171,7 +192,7 @@ describe('the /v1 API and the file routes', () => {
     expect(await app.runtime.app.db.userMedia.count({ where: { userId: user.id } })).toBe(media);
   });
 
-  it('a CONNECT request is 400 in the spec\'s shape, not a dropped connection: the service is no proxy', async () => {
+  it("a CONNECT request is 400 in the spec's shape, not a dropped connection: the service is no proxy", async () => {
     expectSpecShape(await send('CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n'), 400);
     expectSpecShape(await send(`CONNECT /v1/languages HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\n\r\n`), 400);
   });
@@ -195,7 +216,8 @@ describe('/graphql', () => {
 
   it('JSON that does not parse, or nests 5,000 deep', async () => {
     expectGraphQLShape(await post('/graphql', 'application/json', '{"query":'), 'VALIDATION_ERROR');
-    const op = 'mutation($v: JSON) { createProject(input: { title: \\"T\\", language: \\"en\\", videoUrl: \\"https://example.com/v.mp4\\", hookTitle: $v }) { id } }';
+    const op =
+      'mutation($v: JSON) { createProject(input: { title: \\"T\\", language: \\"en\\", videoUrl: \\"https://example.com/v.mp4\\", hookTitle: $v }) { id } }';
     const nested = await post('/graphql', 'application/json', `{"query":"${op}","variables":{"v":${deepObject(5000)}}}`);
     expect(nested.status).toBeLessThan(500);
     expectGraphQLShape(nested);
@@ -203,13 +225,18 @@ describe('/graphql', () => {
 
   it('what the HTTP layer refuses: a 100 KB query string, a bad chunk, an unknown method', async () => {
     expectGraphQLShape(await get(`/graphql?query=${'a'.repeat(100_000)}`), 'BAD_REQUEST');
-    const chunk = await send(`POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    const chunk = await send(
+      `POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    );
     expectGraphQLShape(chunk, 'BAD_REQUEST');
-    expectGraphQLShape(await send(`PUT /graphql HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${query.length}\r\nConnection: close\r\n\r\n`, query));
+    expectGraphQLShape(
+      await send(`PUT /graphql HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${query.length}\r\nConnection: close\r\n\r\n`, query),
+    );
   });
 
-  it('a WebSocket handshake it refuses is 400 in GraphQL\'s format; a valid one still switches protocols', async () => {
-    const handshake = (method: string, lines: string) => send(`${method} /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${lines}\r\n`);
+  it("a WebSocket handshake it refuses is 400 in GraphQL's format; a valid one still switches protocols", async () => {
+    const handshake = (method: string, lines: string) =>
+      send(`${method} /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${lines}\r\n`);
     for (const refused of [
       await handshake('GET', 'Sec-WebSocket-Version: 13\r\n'),
       await handshake('GET', 'Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n'),
@@ -220,7 +247,12 @@ describe('/graphql', () => {
       expect(refused.status, refused.body).toBe(400);
       expectGraphQLShape(refused, 'BAD_REQUEST');
     }
-    const ok = await rawRequest(app.url, 'GET /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n', '', { waitMs: 500 });
+    const ok = await rawRequest(
+      app.url,
+      'GET /graphql HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n',
+      '',
+      { waitMs: 500 },
+    );
     expect(ok.status).toBe(101);
   });
 
@@ -229,7 +261,10 @@ describe('/graphql', () => {
     const mutation = JSON.stringify({ query: 'mutation { createApiKey { apiKey } }' });
     const ex = await exchange(
       app.url,
-      Buffer.from(`POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: ${mutation.length}\r\n\r\n${mutation}\xde\r\n\r\n`, 'latin1'),
+      Buffer.from(
+        `POST /graphql HTTP/1.1\r\nHost: t\r\nx-api-key: ${user.key}\r\nContent-Type: application/json\r\nContent-Length: ${mutation.length}\r\n\r\n${mutation}\xde\r\n\r\n`,
+        'latin1',
+      ),
       { waitMs: 3_000 },
     );
     expect(ex.answers.map((a) => a.status)).toEqual([200, 400]);

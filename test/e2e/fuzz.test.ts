@@ -113,7 +113,10 @@ function graphqlPayloads(a: Answer): unknown[] | string {
     for (const event of text.split(/\n\n/)) {
       const lines = event.split('\n');
       if (lines.some((l) => l === 'event: complete')) continue;
-      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n');
       if (!data) continue;
       try {
         out.push(JSON.parse(data));
@@ -177,20 +180,23 @@ function problemsOf(a: Answer, method: string, target: string): string[] {
     // the answer to a HEAD has the error's headers only
     if (method === 'HEAD') return p;
     const j = parseJson(a.body);
-    if (!j.ok || !j.value || typeof j.value !== 'object' || Array.isArray(j.value)) return [...p, `error body is not a JSON object: ${a.body.toString('utf8').slice(0, 200)}`];
+    if (!j.ok || !j.value || typeof j.value !== 'object' || Array.isArray(j.value))
+      return [...p, `error body is not a JSON object: ${a.body.toString('utf8').slice(0, 200)}`];
     const b = j.value;
     const extra = Object.keys(b).filter((k) => !ERROR_KEYS.has(k));
     if (extra.length) p.push(`error body has ${extra.join(', ')}`);
     if (!CODES.has(b.error)) p.push(`error ${JSON.stringify(b.error)} is not one of the spec's`);
     if (typeof b.message !== 'string' || !b.message) p.push('error without a message');
     const rangeRefused = door === 'files' && a.status === 416 && b.error === 'BAD_REQUEST';
-    if (CODES.has(b.error) && ERROR_STATUS[b.error as keyof typeof ERROR_STATUS] !== a.status && !rangeRefused) p.push(`status ${a.status} with error ${b.error}`);
+    if (CODES.has(b.error) && ERROR_STATUS[b.error as keyof typeof ERROR_STATUS] !== a.status && !rangeRefused)
+      p.push(`status ${a.status} with error ${b.error}`);
     if (a.status === 429 && typeof b.retryAfter !== 'number') p.push('429 without retryAfter');
     if (b.details !== undefined) {
       const list = Array.isArray(b.details) ? b.details : null;
       if (b.error === 'VALIDATION_ERROR' && !list) p.push('VALIDATION_ERROR details are not a list');
       if (!list && (typeof b.details !== 'object' || b.details === null)) p.push('details are neither a list nor an object');
-      for (const d of list ?? []) if (typeof d?.field !== 'string' || typeof d?.message !== 'string') p.push(`a detail without field and message: ${JSON.stringify(d).slice(0, 200)}`);
+      for (const d of list ?? [])
+        if (typeof d?.field !== 'string' || typeof d?.message !== 'string') p.push(`a detail without field and message: ${JSON.stringify(d).slice(0, 200)}`);
     }
     return p;
   }
@@ -272,11 +278,22 @@ function acceptedChanges(label: string, a: Answer): Changes | null {
   if (!body.ok) return null; // a problem problemsOf names
   if (route === 'POST /v1/projects/:id/publish') {
     const posts = Array.isArray(body.value?.platforms) ? body.value.platforms.length : NaN;
-    return new Map([['Publication', 1], ['Post', posts], ['CreditLedger', 1], ['User', 0], [JOBS_TABLE, body.value?.scheduled ? 1 : posts]]);
+    return new Map([
+      ['Publication', 1],
+      ['Post', posts],
+      ['CreditLedger', 1],
+      ['User', 0],
+      [JOBS_TABLE, body.value?.scheduled ? 1 : posts],
+    ]);
   }
   // a post costs one credit, all of which come back
   const posts = typeof body.value?.refundedCredits === 'number' ? body.value.refundedCredits : NaN;
-  return new Map([['Publication', -1], ['Post', -posts], ['CreditLedger', 1], ['User', 0]]);
+  return new Map([
+    ['Publication', -1],
+    ['Post', -posts],
+    ['CreditLedger', 1],
+    ['User', 0],
+  ]);
 }
 
 const rowCount = (v: string | undefined) => (v === undefined ? 0 : Number(v.split(':')[0]));
@@ -332,7 +349,14 @@ const loggedErrors = (from: number) =>
     .split('\n')
     .filter((l) => /"level":(5|6)\d/.test(l));
 
-const showStep = (st: WsStep) => (st.kind === 'text' ? st.text.slice(0, 300) : st.kind === 'binary' ? `binary ${st.bytes.toString('hex').slice(0, 80)}` : st.kind === 'oversized' ? `${st.bytes} bytes` : 'text frame not UTF-8');
+const showStep = (st: WsStep) =>
+  st.kind === 'text'
+    ? st.text.slice(0, 300)
+    : st.kind === 'binary'
+      ? `binary ${st.bytes.toString('hex').slice(0, 80)}`
+      : st.kind === 'oversized'
+        ? `${st.bytes} bytes`
+        : 'text frame not UTF-8';
 
 /** A message read as JSON, or its text when it is not JSON. */
 function parsed(text: string): unknown {
@@ -414,7 +438,10 @@ class Phase {
   }
 
   send(c: HttpCase) {
-    return this.run({ label: c.label, bytes: frame(c), targets: [c.target], complete: !c.cutOff, halfClose: false, waitMs: c.cutOff ? 300 : 15_000, roots: c.roots }, c.method);
+    return this.run(
+      { label: c.label, bytes: frame(c), targets: [c.target], complete: !c.cutOff, halfClose: false, waitMs: c.cutOff ? 300 : 15_000, roots: c.roots },
+      c.method,
+    );
   }
 
   async run(c: RawCase, method = /^([A-Z]+) /.exec(c.bytes.toString('latin1', 0, 20))?.[1] ?? 'GET') {
@@ -442,7 +469,9 @@ class Phase {
       const dir = path.join(os.tmpdir(), 'fuzz-trace');
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, `${this.name}-${this.requests}.bin`), c.bytes);
-      console.log(`${this.name} #${this.requests} ${c.label}${idem ? ` [key ${idem}]` : ''}: ${ex.answers.map((a) => a.status).join(',') || 'none'} in ${ex.ms} ms ${ex.answers[0]?.body.toString('utf8', 0, 160) ?? ''}`);
+      console.log(
+        `${this.name} #${this.requests} ${c.label}${idem ? ` [key ${idem}]` : ''}: ${ex.answers.map((a) => a.status).join(',') || 'none'} in ${ex.ms} ms ${ex.answers[0]?.body.toString('utf8', 0, 160) ?? ''}`,
+      );
     }
     for (const a of ex.answers) this.statuses.set(String(a.status), (this.statuses.get(String(a.status)) ?? 0) + 1);
     if (!ex.answers.length) this.statuses.set('none', (this.statuses.get('none') ?? 0) + 1);
@@ -498,7 +527,9 @@ class Phase {
     const logFrom = server.output().length;
     const outcomes = await Promise.all(Array.from({ length: c.sockets }, () => wsExchange(server.url, c.steps)));
     const fail = (problem: string) => {
-      throw new Error(`${this.name}: ${c.label}: ${problem}\n\nsent:\n${c.steps.map(showStep).join('\n')}\n\nread:\n${JSON.stringify(outcomes, null, 1).slice(0, 3000)}\n\nserver output:\n${server.output().slice(-3000)}`);
+      throw new Error(
+        `${this.name}: ${c.label}: ${problem}\n\nsent:\n${c.steps.map(showStep).join('\n')}\n\nread:\n${JSON.stringify(outcomes, null, 1).slice(0, 3000)}\n\nserver output:\n${server.output().slice(-3000)}`,
+      );
     };
     for (const o of outcomes) {
       const key = o.closedBy === 'server' ? `ws ${o.code}` : `ws ${o.closedBy}`;
@@ -537,7 +568,10 @@ class Phase {
     const errors = loggedErrors(this.logFrom);
     expect(errors, 'errors the server logged').toEqual([]);
     const seconds = ((Date.now() - this.t0) / 1000).toFixed(1);
-    const statuses = [...this.statuses].sort(([x], [y]) => x.localeCompare(y)).map(([s, n]) => `${s}:${n}`).join(' ');
+    const statuses = [...this.statuses]
+      .sort(([x], [y]) => x.localeCompare(y))
+      .map(([s, n]) => `${s}:${n}`)
+      .join(' ');
     const fivexx = [...this.statuses].filter(([s]) => Number(s) >= 500).reduce((n, [, k]) => n + k, 0);
     console.log(`fuzz ${this.name}: ${this.requests} requests in ${seconds} s, statuses ${statuses}, 5xx ${fivexx}`);
   }
@@ -557,7 +591,9 @@ async function fuzz<T>(name: PhaseName, arb: (ctx: InputContext) => fc.Arbitrary
   );
   if (details.failed) {
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`fuzz ${name} failed (replay: FUZZ_SEED=${BASE_SEED} FUZZ_ONLY=${name}; fast-check seed ${seed}, path ${details.counterexamplePath})\n${cause}`);
+    throw new Error(
+      `fuzz ${name} failed (replay: FUZZ_SEED=${BASE_SEED} FUZZ_ONLY=${name}; fast-check seed ${seed}, path ${details.counterexamplePath})\n${cause}`,
+    );
   }
   await phase.end();
 }
@@ -574,7 +610,9 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
     actors.push(await server.createActor('b', { apiCredits: 6 }));
     // without API publishing: publishing itself is refused (403), the rest as for the others
     actors.push(await server.createActor('c', { apiPublishing: false }));
-    const music = await fetch(`${server.url}/v1/music`, { headers: { 'x-api-key': actors[0].key } }).then((r) => r.json() as Promise<{ items: Array<{ id: string }> }>);
+    const music = await fetch(`${server.url}/v1/music`, { headers: { 'x-api-key': actors[0].key } }).then(
+      (r) => r.json() as Promise<{ items: Array<{ id: string }> }>,
+    );
     const fx = server.fixtures;
     const read = (f: string) => fs.readFileSync(f);
     ctx = {
@@ -605,9 +643,12 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
       schema: buildSchema(fs.readFileSync(path.join(ROOT, 'schema/schema.graphql'), 'utf8')),
     };
     // connecting is accepted on the platforms given a client, else the fuzz would only ever see it refused
-    const platforms = await fetch(`${server.url}/v1/platforms`, { headers: { 'x-api-key': actors[0].key } }).then((r) => r.json() as Promise<{ data: Array<{ key: string; available: boolean }> }>);
+    const platforms = await fetch(`${server.url}/v1/platforms`, { headers: { 'x-api-key': actors[0].key } }).then(
+      (r) => r.json() as Promise<{ data: Array<{ key: string; available: boolean }> }>,
+    );
     const available = platforms.data.filter((p) => p.available).map((p) => p.key);
-    if (available.join() !== CONFIGURED_PLATFORMS.join()) throw new Error(`the platforms available are ${available.join(', ') || 'none'}, not ${CONFIGURED_PLATFORMS.join(', ')}`);
+    if (available.join() !== CONFIGURED_PLATFORMS.join())
+      throw new Error(`the platforms available are ${available.join(', ') || 'none'}, not ${CONFIGURED_PLATFORMS.join(', ')}`);
     // with nobody calling, the state stands still: else a change after a refusal would prove nothing
     const a = await server.snapshot();
     const unwatched = WATCHED_TABLES.filter((t) => !a.tables.has(t));
@@ -628,14 +669,22 @@ describe.skipIf(!serverUrl())('fuzz of the HTTP service', () => {
   phaseIt('graphql', () => fuzz('graphql', graphqlCase, (p, c) => p.send(c)));
   phaseIt('framing', () => fuzz('framing', rawCase, (p, c) => p.run(c)));
   phaseIt('slow-body', () => fuzz('slow-body', slowCase, (p, c) => p.run(c)));
-  phaseIt('websocket', () => fuzz('websocket', (x) => wsCase(x, { maxPayloadBytes: FUZZ_LIMITS.wsMaxPayloadBytes, maxSocketsPerKey: FUZZ_LIMITS.wsMaxSocketsPerKey }), (p, c) => p.ws(c)));
+  phaseIt('websocket', () =>
+    fuzz(
+      'websocket',
+      (x) => wsCase(x, { maxPayloadBytes: FUZZ_LIMITS.wsMaxPayloadBytes, maxSocketsPerKey: FUZZ_LIMITS.wsMaxSocketsPerKey }),
+      (p, c) => p.ws(c),
+    ),
+  );
 
   it.skipIf(!!ONLY)('reached every /v1 route and every mutation of the schema', () => {
     expect(REST_ROUTES.map((r) => `${r.method} ${r.url}`).sort()).toEqual(routes.map((r) => `${r.method} ${r.url}`).sort());
     const labels = [...reached];
     const missing = [
       ...REST_ROUTES.map((r) => `${r.method} ${r.url}`).filter((route) => !labels.some((l) => l === route || l.startsWith(`${route} (`))),
-      ...Object.keys(ctx.schema.getMutationType()!.getFields()).filter((m) => !labels.some((l) => l.startsWith('POST /graphql') && (l.split(' ')[2] ?? '').split(',').includes(m))),
+      ...Object.keys(ctx.schema.getMutationType()!.getFields()).filter(
+        (m) => !labels.some((l) => l.startsWith('POST /graphql') && (l.split(' ')[2] ?? '').split(',').includes(m)),
+      ),
     ];
     expect(missing).toEqual([]);
   });

@@ -145,10 +145,7 @@ beforeAll(async () => {
   await client.end();
   migrated = rows[0].present === true;
   // the server and the worker start together on a fresh database: exercises the schema lock
-  const [child, jobs] = await Promise.all([
-    startWorker(),
-    createAgenda({ config: configFor(`api-${suffix}`), databaseUrl, log, role: 'server' }),
-  ]);
+  const [child, jobs] = await Promise.all([startWorker(), createAgenda({ config: configFor(`api-${suffix}`), databaseUrl, log, role: 'server' })]);
   worker = child;
   server = jobs;
   pubsub = createAppPubSub();
@@ -232,7 +229,11 @@ describe('jobs across processes', () => {
     const again = await server!.enqueue('test.not-run-by-anyone', { clipId: key, n: 2 }, { at: new Date(Date.now() + 3_600_000), once: { clipId: key } });
     expect(again).toBe(first);
     expect(await server!.dataOf(first)).toMatchObject({ n: 1 });
-    const other = await server!.enqueue('test.not-run-by-anyone', { clipId: crypto.randomUUID() }, { at: new Date(Date.now() + 3_600_000), once: { clipId: 'x' } });
+    const other = await server!.enqueue(
+      'test.not-run-by-anyone',
+      { clipId: crypto.randomUUID() },
+      { at: new Date(Date.now() + 3_600_000), once: { clipId: 'x' } },
+    );
     expect(other).not.toBe(first);
     // without `once` the same data is queued twice
     const plain = await server!.enqueue('test.not-run-by-anyone', { clipId: key }, { at: new Date(Date.now() + 3_600_000) });

@@ -67,14 +67,39 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     tmpdir = path.join(dir, 'tmpdir');
     await fs.mkdir(tmpdir);
     await run('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `testsrc2=s=256x144:r=25:d=${SOURCE_SECONDS}`, '-f', 'lavfi', '-i', `sine=f=220:d=${SOURCE_SECONDS}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '1', '-shortest', path.join(dir, 'long-talk.mp4'),
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=s=256x144:r=25:d=${SOURCE_SECONDS}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=f=220:d=${SOURCE_SECONDS}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-ac',
+      '1',
+      '-shortest',
+      path.join(dir, 'long-talk.mp4'),
     ]);
     // the talk four times over: 64 sentences spread evenly over the middle 80 % of the source
     const transcript = Array.from({ length: 4 }, () => TALK_SENTENCES.join(' ')).join(' ');
     [database, files, receiver, openai] = await Promise.all([createTestDatabase(), serveFolder(dir), httpsWebhookInbox(), startFakeOpenAI({ transcript })]);
-    api = await startTestApp({ role: 'server', database, env: { VIDEO_PLATFORM_HOSTS: '127.0.0.1', TRANSCRIBER: 'openai', OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: openai.apiKey } });
+    api = await startTestApp({
+      role: 'server',
+      database,
+      env: { VIDEO_PLATFORM_HOSTS: '127.0.0.1', TRANSCRIBER: 'openai', OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: openai.apiKey },
+    });
     user = await createUser(api, { clipCredits: CLIP_CREDITS, clipsSubscription: true });
   }, 60_000);
   afterAll(async () => {
@@ -137,7 +162,12 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     const rendering = async (of: Array<{ id: string }>) => {
       for (const clip of of) {
         const folder = await clipFolder(clip.id);
-        const size = folder ? await fs.stat(path.join(folder, 'clip.mp4')).then((s) => s.size, () => 0) : 0;
+        const size = folder
+          ? await fs.stat(path.join(folder, 'clip.mp4')).then(
+              (s) => s.size,
+              () => 0,
+            )
+          : 0;
         if (size > 0) return clip.id;
       }
       return undefined;
@@ -197,7 +227,8 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
       }
       // its worker waiting on the row
       const waiting = async () =>
-        (await hold.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n as number;
+        (await hold.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]
+          .n as number;
       for (const t0 = Date.now(); (await waiting()) === 0; await sleep(50)) {
         if (Date.now() - t0 > 10_000) throw new Error(`no run waits on the project\n${allOutput()}`);
       }
@@ -220,7 +251,13 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     // each clip once: the two rows chosen before the kill, both made, windows apart
     const clips = await db.magicClip.findMany({ where: { projectId: id }, orderBy: { startTime: 'asc' } });
     expect(clips.map((c) => c.id).sort()).toEqual(clipsAtKill.map((c) => c.id).sort());
-    for (const c of clips) expect(c).toMatchObject({ status: 'completed', failureReason: null, outputKey: `projects/${id}/clips/${c.id}.mp4`, previewKey: `projects/${id}/clips/${c.id}.preview.mp4` });
+    for (const c of clips)
+      expect(c).toMatchObject({
+        status: 'completed',
+        failureReason: null,
+        outputKey: `projects/${id}/clips/${c.id}.mp4`,
+        previewKey: `projects/${id}/clips/${c.id}.preview.mp4`,
+      });
     expect(clips[1].startTime).toBeGreaterThanOrEqual(clips[0].endTime);
 
     // each clip's files once in storage, whole, and nothing else of the clips
@@ -229,7 +266,15 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     // each object with its metadata sidecar (its content type)
     expect(stored).toEqual([...objects, ...objects.map((o) => `.${o}.meta.json`)].sort());
     for (const c of clips) {
-      const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', api.runtime.app.storage.localPath(c.outputKey!)!]);
+      const { stdout } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration',
+        '-of',
+        'csv=p=0',
+        api.runtime.app.storage.localPath(c.outputKey!)!,
+      ]);
       expect(Math.abs(Number(stdout) - c.duration)).toBeLessThan(0.12);
     }
 

@@ -141,9 +141,7 @@ describe(`applyMigrations on ${TARGET}`, () => {
 });
 
 const shadowDatabases = async () =>
-  (await query<{ datname: string }>(SERVER_URL!, "SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow_db_%'")).map(
-    (r) => r.datname,
-  );
+  (await query<{ datname: string }>(SERVER_URL!, "SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow_db_%'")).map((r) => r.datname);
 
 // the existing migrations are replayed on shadow databases the engine creates on the server
 describe.skipIf(!SERVER_URL)('diffMigration (needs a PostgreSQL server)', () => {

@@ -42,7 +42,8 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
   /** the project the first test makes, exported again by the last */
   let projectId: string;
   const prefix = 'clips/';
-  const projectCount = async () => (await gql<{ projects: { edges: unknown[] } }>(a, key, '{ projects(first: 100) { edges { node { id } } } }')).body.data!.projects.edges.length;
+  const projectCount = async () =>
+    (await gql<{ projects: { edges: unknown[] } }>(a, key, '{ projects(first: 100) { edges { node { id } } } }')).body.data!.projects.edges.length;
 
   /** what the instances' work dirs (DATA_DIR/tmp) still hold */
   const scratchLeft = async () => (await Promise.all(dataDirs.map((d) => entries(path.join(d, 'tmp'))))).flat();
@@ -75,7 +76,8 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
       spawnServer({ ...shared, DATA_DIR: dirA, INSTANCE_NAME: 'server-a' }),
       spawnServer({ ...shared, DATA_DIR: dirB, INSTANCE_NAME: 'server-b' }),
     ]);
-    const worker = (dir: string, name: string) => spawnReady('test/fixtures/worker-process.ts', { ...shared, DATA_DIR: dir, INSTANCE_NAME: name, RENDER_PRESET: 'ultrafast' });
+    const worker = (dir: string, name: string) =>
+      spawnReady('test/fixtures/worker-process.ts', { ...shared, DATA_DIR: dir, INSTANCE_NAME: name, RENDER_PRESET: 'ultrafast' });
     let started: Promise<void> | undefined;
     startWorkers = () =>
       (started ??= Promise.all([worker(dir1, 'worker-1'), worker(dir2, 'worker-2')]).then((w) => {
@@ -156,9 +158,26 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     const entry = async (file: string) => {
       const r = await request(a, 'POST', '/v1/user-media', { key, json: { url: files.url(file) } });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
-      return (await waitEntry(b, key, r.body.userMediaId, (m) => m.status !== 'pending', 60_000)) as { id: string; status: string; type: string; failureReason: string | null };
+      return (await waitEntry(b, key, r.body.userMediaId, (m) => m.status !== 'pending', 60_000)) as {
+        id: string;
+        status: string;
+        type: string;
+        failureReason: string | null;
+      };
     };
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', path.join(fx.dir, 'red.png')]);
+    await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=160x120',
+      '-frames:v',
+      '1',
+      path.join(fx.dir, 'red.png'),
+    ]);
     const [image, music] = await Promise.all([entry('red.png'), entry('tone.mp3')]);
     expect(image).toMatchObject({ status: 'ready', type: 'IMAGE', failureReason: null });
     expect(music).toMatchObject({ status: 'ready', type: 'AUDIO', failureReason: null });
@@ -174,7 +193,13 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const done = await waitProject(a, key, created.body.id, (p) => p.status !== 'processing' && p.status !== 'transcribing' && p.status !== 'exporting', 120_000);
+    const done = await waitProject(
+      a,
+      key,
+      created.body.id,
+      (p) => p.status !== 'processing' && p.status !== 'transcribing' && p.status !== 'exporting',
+      120_000,
+    );
     expect(done).toMatchObject({ status: 'completed', downloadUrl: expect.stringMatching(new RegExp(`^${a.url}/`)) });
     expect(done.failureReason ?? null).toBeNull();
     expect(await s3.objectKeys()).toEqual(expect.arrayContaining([`${prefix}projects/${created.body.id}/source.mp4`]));
@@ -249,7 +274,9 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     await sendPart(a, key, '/v1/user-media/upload', boundary, multipartBody(boundary, [part]), 16 * 1024 * 1024);
     await expect
       .poll(() => s3.requests.slice(mark), { timeout: 15_000 })
-      .toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/media\/clips\/user-media\/.+ \?uploads$/), expect.stringMatching(/^DELETE .*\?uploadId/)]));
+      .toEqual(
+        expect.arrayContaining([expect.stringMatching(/^POST \/media\/clips\/user-media\/.+ \?uploads$/), expect.stringMatching(/^DELETE .*\?uploadId/)]),
+      );
     await expect.poll(() => s3.pendingUploads(), { timeout: 5_000 }).toEqual([]);
 
     // a project's file is held on the server until its fields are known: that copy goes

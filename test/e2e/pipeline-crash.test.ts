@@ -66,7 +66,11 @@ describe.skipIf(!serverUrl())('a worker killed in the middle of a project', () =
 
     // an SSE subscriber on the API process, which runs no job itself
     const sse = subscribeSse(api.url, user.key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage percent } }', { id }).then((res) =>
-      readSse(res, (d) => d.projectUpdates as { status: string; stage: string }, (e) => e.status === 'completed'),
+      readSse(
+        res,
+        (d) => d.projectUpdates as { status: string; stage: string },
+        (e) => e.status === 'completed',
+      ),
     );
 
     const db = api.runtime.app.db;

@@ -58,7 +58,11 @@ describe.skipIf(!serverUrl())('publishing with workers that race and die', () =>
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    api = await startTestApp({ role: 'server', database, env: { PROJECT_JOB_LOCK_MS: String(JOB_LOCK_MS), SANDBOX_PUBLISH_DELAY_MS: String(SANDBOX_DELAY_MS) } });
+    api = await startTestApp({
+      role: 'server',
+      database,
+      env: { PROJECT_JOB_LOCK_MS: String(JOB_LOCK_MS), SANDBOX_PUBLISH_DELAY_MS: String(SANDBOX_DELAY_MS) },
+    });
   });
   // each test starts with no worker running: one left by a test that failed would deliver the next one's posts
   afterEach(async () => {
@@ -173,7 +177,10 @@ describe.skipIf(!serverUrl())('publishing with workers that race and die', () =>
     await expectPaidOnce(p, publications);
 
     // one firing job per publication, and no job run failed
-    const fires = await db().$queryRawUnsafe<{ publicationId: string }[]>(`SELECT data->>'publicationId' AS "publicationId" FROM "${JOBS_TABLE}" WHERE name = $1`, JOB_NAMES.firePublication);
+    const fires = await db().$queryRawUnsafe<{ publicationId: string }[]>(
+      `SELECT data->>'publicationId' AS "publicationId" FROM "${JOBS_TABLE}" WHERE name = $1`,
+      JOB_NAMES.firePublication,
+    );
     expect(fires.map((f) => f.publicationId).sort()).toEqual([...publications.keys()].sort());
     expect(await failedJobs(JOB_NAMES.firePublication)).toEqual([]);
     expect(await failedJobs(JOB_NAMES.deliverPost)).toEqual([]);
@@ -242,14 +249,19 @@ describe.skipIf(!serverUrl())('publishing with workers that race and die', () =>
     await b.stop('SIGKILL');
     killedAt = new Date();
     const second = await db().post.findMany({ where: { publicationId: { in: ids } } });
-    const finalizing = await db().sandboxUpload.count({ where: { postId: { in: second.filter((x) => x.publishStatus === 'processing').map((x) => x.id) }, publishedAt: { not: null } } });
+    const finalizing = await db().sandboxUpload.count({
+      where: { postId: { in: second.filter((x) => x.publishStatus === 'processing').map((x) => x.id) }, publishedAt: { not: null } },
+    });
     const checking = second.filter((x) => x.publishStatus === 'processing' && x.platformRef && x.leaseUntil && x.leaseUntil > killedAt).map((x) => x.id);
     state += `; then with ${second.filter((x) => x.publishStatus === 'published').length} published, ${checking.length} being checked, ${finalizing} published on the platform but not saved`;
 
     const c = await worker('pub-crash-c');
     const posts = await ended(p);
     expect(posts).toHaveLength(postCount);
-    expect(posts.filter((x) => x.publishStatus !== 'published').map((x) => x.error), state).toEqual([]);
+    expect(
+      posts.filter((x) => x.publishStatus !== 'published').map((x) => x.error),
+      state,
+    ).toEqual([]);
     for (const id of ids) expect((await db().publication.findUniqueOrThrow({ where: { id } })).status).toBe('published');
 
     // each post published once; an upload cut short by a kill may stay behind unpublished, one per kill at most

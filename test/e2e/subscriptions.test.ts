@@ -15,11 +15,15 @@ type Event = { jobId: string; jobName: string; type: string; progress: number | 
  * merely timed out would leave it open, still waiting).
  */
 const EVENTS_WITHIN_MS = 20_000;
-const noFinalEvent = (events: Event[]) =>
-  new Error(`no final event within ${EVENTS_WITHIN_MS} ms; received: [${events.map((e) => e.type).join(', ')}]`);
+const noFinalEvent = (events: Event[]) => new Error(`no final event within ${EVENTS_WITHIN_MS} ms; received: [${events.map((e) => e.type).join(', ')}]`);
 
 function wsEvents(app: TestApp, key: string, jobId: string, until: (e: Event) => boolean): Promise<Event[]> {
-  const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
+  const client = createClient({
+    url: `${app.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { 'x-api-key': key },
+    retryAttempts: 0,
+  });
   const events: Event[] = [];
   let timer: NodeJS.Timeout | undefined;
   let done = false;

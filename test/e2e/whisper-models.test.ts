@@ -22,7 +22,10 @@ const requests: string[] = [];
 beforeAll(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'whisper-models-'));
   model = generatedTinyEn();
-  sha1 = crypto.createHash('sha1').update(await fsp.readFile(model)).digest('hex');
+  sha1 = crypto
+    .createHash('sha1')
+    .update(await fsp.readFile(model))
+    .digest('hex');
   server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
     // any ggml-*.bin is the generated model; anything else is missing

@@ -13,19 +13,141 @@ import { startFake, type FakeReply, type FakeRequest, type PlatformFake } from '
 
 // https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code (Scopes)
 const KNOWN_SCOPES = new Set([
-  'tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.email', 'users.read', 'follows.read', 'follows.write', 'offline.access', 'space.read', 'mute.read',
-  'mute.write', 'like.read', 'like.write', 'list.read', 'list.write', 'block.read', 'block.write', 'bookmark.read', 'bookmark.write', 'dm.read', 'dm.write', 'media.write',
+  'tweet.read',
+  'tweet.write',
+  'tweet.moderate.write',
+  'users.email',
+  'users.read',
+  'follows.read',
+  'follows.write',
+  'offline.access',
+  'space.read',
+  'mute.read',
+  'mute.write',
+  'like.read',
+  'like.write',
+  'list.read',
+  'list.write',
+  'block.read',
+  'block.write',
+  'bookmark.read',
+  'bookmark.write',
+  'dm.read',
+  'dm.write',
+  'media.write',
 ]);
 
 // the fields and expansions of https://docs.x.com/x-api/users/get-my-user and https://docs.x.com/x-api/users/get-posts
-const USER_FIELDS = ['affiliation', 'confirmed_email', 'connection_status', 'created_at', 'description', 'entities', 'id', 'is_identity_verified', 'location', 'most_recent_tweet_id', 'name', 'parody', 'pinned_tweet_id', 'profile_banner_url', 'profile_image_url', 'protected', 'public_metrics', 'receives_your_dm', 'subscription', 'subscription_type', 'url', 'username', 'verified', 'verified_followers_count', 'verified_type', 'withheld'];
-const POST_FIELDS = ['article', 'attachments', 'author_id', 'card_uri', 'community_id', 'context_annotations', 'conversation_id', 'created_at', 'display_text_range', 'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id', 'in_reply_to_user_id', 'lang', 'media_metadata', 'non_public_metrics', 'note_tweet', 'organic_metrics', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source', 'text', 'withheld'];
-const POST_EXPANSIONS = ['article.cover_media', 'article.media_entities', 'attachments.media_keys', 'attachments.media_source_tweet', 'attachments.poll_ids', 'author_id', 'edit_history_tweet_ids', 'entities.mentions.username', 'geo.place_id', 'in_reply_to_user_id', 'entities.note.mentions.username', 'referenced_tweets.id', 'referenced_tweets.id.attachments.media_keys', 'referenced_tweets.id.author_id'];
-const MEDIA_FIELDS = ['alt_text', 'duration_ms', 'height', 'media_key', 'non_public_metrics', 'organic_metrics', 'preview_image_url', 'promoted_metrics', 'public_metrics', 'type', 'url', 'variants', 'width'];
+const USER_FIELDS = [
+  'affiliation',
+  'confirmed_email',
+  'connection_status',
+  'created_at',
+  'description',
+  'entities',
+  'id',
+  'is_identity_verified',
+  'location',
+  'most_recent_tweet_id',
+  'name',
+  'parody',
+  'pinned_tweet_id',
+  'profile_banner_url',
+  'profile_image_url',
+  'protected',
+  'public_metrics',
+  'receives_your_dm',
+  'subscription',
+  'subscription_type',
+  'url',
+  'username',
+  'verified',
+  'verified_followers_count',
+  'verified_type',
+  'withheld',
+];
+const POST_FIELDS = [
+  'article',
+  'attachments',
+  'author_id',
+  'card_uri',
+  'community_id',
+  'context_annotations',
+  'conversation_id',
+  'created_at',
+  'display_text_range',
+  'edit_controls',
+  'edit_history_tweet_ids',
+  'entities',
+  'geo',
+  'id',
+  'in_reply_to_user_id',
+  'lang',
+  'media_metadata',
+  'non_public_metrics',
+  'note_tweet',
+  'organic_metrics',
+  'possibly_sensitive',
+  'promoted_metrics',
+  'public_metrics',
+  'referenced_tweets',
+  'reply_settings',
+  'scopes',
+  'source',
+  'text',
+  'withheld',
+];
+const POST_EXPANSIONS = [
+  'article.cover_media',
+  'article.media_entities',
+  'attachments.media_keys',
+  'attachments.media_source_tweet',
+  'attachments.poll_ids',
+  'author_id',
+  'edit_history_tweet_ids',
+  'entities.mentions.username',
+  'geo.place_id',
+  'in_reply_to_user_id',
+  'entities.note.mentions.username',
+  'referenced_tweets.id',
+  'referenced_tweets.id.attachments.media_keys',
+  'referenced_tweets.id.author_id',
+];
+const MEDIA_FIELDS = [
+  'alt_text',
+  'duration_ms',
+  'height',
+  'media_key',
+  'non_public_metrics',
+  'organic_metrics',
+  'preview_image_url',
+  'promoted_metrics',
+  'public_metrics',
+  'type',
+  'url',
+  'variants',
+  'width',
+];
 const USER_EXPANSIONS = ['affiliation.user_id', 'most_recent_tweet_id', 'pinned_tweet_id'];
 
 // https://docs.x.com/x-api/media/initialize-media-upload
-const MEDIA_TYPES = ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp', 'image/png', 'image/webp', 'image/pjpeg', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip'];
+const MEDIA_TYPES = [
+  'video/mp4',
+  'video/webm',
+  'video/mp2t',
+  'video/quicktime',
+  'text/srt',
+  'text/vtt',
+  'image/jpeg',
+  'image/gif',
+  'image/bmp',
+  'image/png',
+  'image/webp',
+  'image/pjpeg',
+  'image/tiff',
+  'model/gltf-binary',
+  'model/vnd.usdz+zip',
+];
 const MEDIA_CATEGORIES = ['amplify_video', 'tweet_gif', 'tweet_image', 'tweet_video', 'dm_gif', 'dm_image', 'dm_video', 'subtitles'];
 const MAX_TOTAL_BYTES = 17_179_869_184;
 /** https://docs.x.com/x-api/media/append-media-upload: "Keep each segment at or below 5 MB" (the server's own ceiling is 8 MB; the fake holds clients to the documented one) */
@@ -103,7 +225,8 @@ const random = (prefix: string) => `${prefix}${crypto.randomBytes(24).toString('
 /** Refuses query parameters the endpoint does not have and values outside each list, as the platform does. */
 function checkQuery(req: FakeRequest, allowed: Record<string, readonly string[] | null>): FakeReply | null {
   for (const name of new Set(req.query.keys())) {
-    if (!Object.hasOwn(allowed, name)) return invalid(`The query parameter [${name}] is not one of [${Object.keys(allowed).join(',')}]`, { [name]: [req.query.get(name) ?? ''] });
+    if (!Object.hasOwn(allowed, name))
+      return invalid(`The query parameter [${name}] is not one of [${Object.keys(allowed).join(',')}]`, { [name]: [req.query.get(name) ?? ''] });
     const values = allowed[name];
     if (!values) continue;
     for (const v of (req.query.get(name) ?? '').split(',')) {
@@ -152,8 +275,14 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function authorize(req: FakeRequest): FakeReply {
     const q = req.query;
     // an unknown client or an unregistered redirect URI is never redirected to (RFC 6749 4.1.2.1): an error page
-    if (q.get('client_id') !== clientId) return { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>Something went wrong</h1><p>You weren’t able to give access to the App.</p>' };
-    if (q.get('redirect_uri') !== opts.redirectUri) return { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>Something went wrong</h1><p>The callback URL is not registered for this App.</p>' };
+    if (q.get('client_id') !== clientId)
+      return { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>Something went wrong</h1><p>You weren’t able to give access to the App.</p>' };
+    if (q.get('redirect_uri') !== opts.redirectUri)
+      return {
+        status: 400,
+        headers: { 'content-type': 'text/html' },
+        body: '<h1>Something went wrong</h1><p>The callback URL is not registered for this App.</p>',
+      };
     const back = (params: Record<string, string>) => {
       const url = new URL(opts.redirectUri);
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
@@ -164,11 +293,13 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const state = q.get('state');
     if (!state || state.length > 500) return back({ error: 'invalid_request', error_description: 'state is required, up to 500 characters' });
     const scopes = (q.get('scope') ?? '').split(' ').filter(Boolean);
-    if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.has(s))) return back({ error: 'invalid_scope', error_description: `unknown scope in "${q.get('scope') ?? ''}"` });
+    if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.has(s)))
+      return back({ error: 'invalid_scope', error_description: `unknown scope in "${q.get('scope') ?? ''}"` });
     const challenge = q.get('code_challenge');
     const method = q.get('code_challenge_method') ?? 'plain';
     // PKCE is required; the methods are S256 or plain
-    if (!challenge || !['S256', 'plain'].includes(method)) return back({ error: 'invalid_request', error_description: 'code_challenge and code_challenge_method (S256 or plain) are required' });
+    if (!challenge || !['S256', 'plain'].includes(method))
+      return back({ error: 'invalid_request', error_description: 'code_challenge and code_challenge_method (S256 or plain) are required' });
     const code = random('code-');
     codes.set(code, { challenge, method, redirectUri: opts.redirectUri, scopes, expiresAt: Date.now() + CODE_TTL_MS, used: false });
     return back({ code });
@@ -177,18 +308,22 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   // POST https://api.x.com/2/oauth2/token
   // https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token (Steps 3 and 5; confidential clients use HTTP Basic)
   function token(req: FakeRequest): FakeReply {
-    if (!/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? '')) return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+    if (!/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? ''))
+      return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`;
     if (req.headers.authorization !== basic) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
     const f = req.form;
     if (f.has('client_id') && f.get('client_id') !== clientId) return oauthError(400, 'invalid_request', 'client_id does not match the authorization header');
     if (f.get('grant_type') === 'authorization_code') {
       const grant = codes.get(f.get('code') ?? '');
-      if (!grant || grant.used || grant.expiresAt < Date.now()) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
-      if (f.get('redirect_uri') !== grant.redirectUri) return oauthError(400, 'invalid_request', 'Value passed for the redirect uri did not match the uri of the authorization code.');
+      if (!grant || grant.used || grant.expiresAt < Date.now())
+        return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      if (f.get('redirect_uri') !== grant.redirectUri)
+        return oauthError(400, 'invalid_request', 'Value passed for the redirect uri did not match the uri of the authorization code.');
       const verifier = f.get('code_verifier') ?? '';
       const expected = grant.method === 'S256' ? s256(verifier) : verifier;
-      if (!verifier || expected !== grant.challenge) return oauthError(400, 'invalid_request', 'Value passed for the code verifier did not match the code challenge.');
+      if (!verifier || expected !== grant.challenge)
+        return oauthError(400, 'invalid_request', 'Value passed for the code verifier did not match the code challenge.');
       grant.used = true;
       return issue(grant.scopes);
     }
@@ -207,11 +342,15 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     switch (kind) {
       // https://docs.x.com/x-api/fundamentals/rate-limits: 429 with x-rate-limit-reset in epoch seconds
       case 'retry':
-        return json(429, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, {
-          'x-rate-limit-limit': '100',
-          'x-rate-limit-remaining': '0',
-          'x-rate-limit-reset': String(Math.ceil(Date.now() / 1000) + 90),
-        });
+        return json(
+          429,
+          { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+          {
+            'x-rate-limit-limit': '100',
+            'x-rate-limit-remaining': '0',
+            'x-rate-limit-reset': String(Math.ceil(Date.now() / 1000) + 90),
+          },
+        );
       case 'bad_request':
         return invalid('Your media IDs are invalid.', { 'media.media_ids': [] });
       case 'reauthorize':
@@ -233,7 +372,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     return null;
   }
 
-  const bodyJson = (req: FakeRequest) => (/^application\/json/.test(req.headers['content-type'] ?? '') && req.json && typeof req.json === 'object' ? (req.json as Record<string, any>) : null);
+  const bodyJson = (req: FakeRequest) =>
+    /^application\/json/.test(req.headers['content-type'] ?? '') && req.json && typeof req.json === 'object' ? (req.json as Record<string, any>) : null;
 
   function ownUpload(id: string): Upload | null {
     const u = uploads.get(id);
@@ -257,7 +397,9 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
 
   // GET https://api.x.com/2/users/me — https://docs.x.com/x-api/users/get-my-user
   function usersMe(req: FakeRequest): FakeReply {
-    const bad = authorized(req, ['tweet.read', 'users.read']) ?? checkQuery(req, { 'user.fields': USER_FIELDS, expansions: USER_EXPANSIONS, 'tweet.fields': POST_FIELDS });
+    const bad =
+      authorized(req, ['tweet.read', 'users.read']) ??
+      checkQuery(req, { 'user.fields': USER_FIELDS, expansions: USER_EXPANSIONS, 'tweet.fields': POST_FIELDS });
     if (bad) return bad;
     const fields = fieldsOf(req, 'user.fields');
     const data: Record<string, unknown> = { id: user.id, name: user.name, username: user.username };
@@ -277,15 +419,28 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const known = ['additional_owners', 'media_category', 'media_type', 'shared', 'total_bytes'];
     const unknown = Object.keys(body).find((k) => !known.includes(k));
     if (unknown) return invalid(`[${unknown}] is not one of [${known.join(',')}]`, { [unknown]: [String(body[unknown])] });
-    if (!MEDIA_TYPES.includes(body.media_type)) return invalid(`media_type [${body.media_type}] is not one of [${MEDIA_TYPES.join(',')}]`, { media_type: [String(body.media_type)] });
+    if (!MEDIA_TYPES.includes(body.media_type))
+      return invalid(`media_type [${body.media_type}] is not one of [${MEDIA_TYPES.join(',')}]`, { media_type: [String(body.media_type)] });
     if (body.media_category !== undefined && !MEDIA_CATEGORIES.includes(body.media_category)) {
-      return invalid(`media_category [${body.media_category}] is not one of [${MEDIA_CATEGORIES.join(',')}]`, { media_category: [String(body.media_category)] });
+      return invalid(`media_category [${body.media_category}] is not one of [${MEDIA_CATEGORIES.join(',')}]`, {
+        media_category: [String(body.media_category)],
+      });
     }
-    if (!Number.isInteger(body.total_bytes) || body.total_bytes < 0 || body.total_bytes > MAX_TOTAL_BYTES) return invalid(`total_bytes must be an integer in 0..${MAX_TOTAL_BYTES}`, { total_bytes: [String(body.total_bytes)] });
+    if (!Number.isInteger(body.total_bytes) || body.total_bytes < 0 || body.total_bytes > MAX_TOTAL_BYTES)
+      return invalid(`total_bytes must be an integer in 0..${MAX_TOTAL_BYTES}`, { total_bytes: [String(body.total_bytes)] });
     const id = newId();
     // 7_ for a post's video, 13_ for an amplify video (media keys as the documentation shows them)
     const mediaKey = `${body.media_category === 'amplify_video' ? 13 : 7}_${id}`;
-    uploads.set(id, { id, mediaKey, owner: user.id, totalBytes: body.total_bytes, segments: [], state: 'uploading', checksLeft: 0, expiresAt: Date.now() + UPLOAD_EXPIRES_SECS * 1000 });
+    uploads.set(id, {
+      id,
+      mediaKey,
+      owner: user.id,
+      totalBytes: body.total_bytes,
+      segments: [],
+      state: 'uploading',
+      checksLeft: 0,
+      expiresAt: Date.now() + UPLOAD_EXPIRES_SECS * 1000,
+    });
     return json(200, { data: { id, media_key: mediaKey, expires_after_secs: UPLOAD_EXPIRES_SECS } });
   }
 
@@ -307,13 +462,16 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     }
     const indexText = form.get('segment_index');
     const index = Number(indexText);
-    if (typeof indexText !== 'string' || !/^\d+$/.test(indexText) || index > 999) return invalid('segment_index must be an integer in 0..999', { segment_index: [String(indexText)] });
+    if (typeof indexText !== 'string' || !/^\d+$/.test(indexText) || index > 999)
+      return invalid('segment_index must be an integer in 0..999', { segment_index: [String(indexText)] });
     const file = form.get('media');
-    if (!file || typeof file === 'string') return invalid('media (the segment\'s bytes, as a file) is required', { media: [] });
+    if (!file || typeof file === 'string') return invalid("media (the segment's bytes, as a file) is required", { media: [] });
     const bytes = Buffer.from(await file.arrayBuffer());
-    if (bytes.length === 0 || bytes.length > MAX_SEGMENT_BYTES) return invalid(`A segment must be 1..${MAX_SEGMENT_BYTES} bytes, not ${bytes.length}`, { media: [String(bytes.length)] });
+    if (bytes.length === 0 || bytes.length > MAX_SEGMENT_BYTES)
+      return invalid(`A segment must be 1..${MAX_SEGMENT_BYTES} bytes, not ${bytes.length}`, { media: [String(bytes.length)] });
     // in order: the next segment, or one already sent again (it replaces the first)
-    if (index > u.segments.length) return invalid(`segment_index ${index} is out of order: segment ${u.segments.length} is next`, { segment_index: [String(index)] });
+    if (index > u.segments.length)
+      return invalid(`segment_index ${index} is out of order: segment ${u.segments.length} is next`, { segment_index: [String(index)] });
     const before = u.segments.reduce((n, s, i) => n + (i === index ? 0 : s.length), 0);
     if (before + bytes.length > u.totalBytes) return invalid(`The segments exceed total_bytes (${u.totalBytes})`, { media: [String(bytes.length)] });
     u.segments[index] = bytes;
@@ -368,12 +526,32 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (bad) return bad;
     const body = bodyJson(req);
     if (!body) return invalid('The request body must be JSON (Content-Type: application/json)');
-    const known = ['card_uri', 'community_id', 'direct_message_deep_link', 'edit_options', 'for_super_followers_only', 'geo', 'made_with_ai', 'media', 'nullcast', 'paid_partnership', 'poll', 'quote_tweet_id', 'reply', 'reply_settings', 'share_with_followers', 'text'];
+    const known = [
+      'card_uri',
+      'community_id',
+      'direct_message_deep_link',
+      'edit_options',
+      'for_super_followers_only',
+      'geo',
+      'made_with_ai',
+      'media',
+      'nullcast',
+      'paid_partnership',
+      'poll',
+      'quote_tweet_id',
+      'reply',
+      'reply_settings',
+      'share_with_followers',
+      'text',
+    ];
     const unknown = Object.keys(body).find((k) => !known.includes(k));
     if (unknown) return invalid(`[${unknown}] is not one of [${known.join(',')}]`, { [unknown]: [] });
     if (typeof body.text !== 'string') return invalid('text must be a string', { text: [] });
     const ids = body.media?.media_ids;
-    if (ids !== undefined && (!Array.isArray(ids) || ids.length < 1 || ids.length > 4 || ids.some((i: unknown) => typeof i !== 'string' || !/^[0-9]{1,19}$/.test(i)))) {
+    if (
+      ids !== undefined &&
+      (!Array.isArray(ids) || ids.length < 1 || ids.length > 4 || ids.some((i: unknown) => typeof i !== 'string' || !/^[0-9]{1,19}$/.test(i)))
+    ) {
       return invalid('media.media_ids must be 1-4 media ids (strings of digits)', { 'media.media_ids': [JSON.stringify(ids)] });
     }
     const media = ((ids ?? []) as string[]).map((i) => ownUpload(i));
@@ -397,7 +575,14 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (fields.has('author_id')) t.author_id = user.id;
     if (fields.has('attachments') && meta.mediaKeys.length) t.attachments = { media_keys: meta.mediaKeys };
     if (fields.has('public_metrics')) {
-      t.public_metrics = { retweet_count: m.retweet_count, reply_count: m.reply_count, like_count: m.like_count, quote_count: m.quote_count, bookmark_count: m.bookmark_count, impression_count: m.impression_count };
+      t.public_metrics = {
+        retweet_count: m.retweet_count,
+        reply_count: m.reply_count,
+        like_count: m.like_count,
+        quote_count: m.quote_count,
+        bookmark_count: m.bookmark_count,
+        impression_count: m.impression_count,
+      };
     }
     return t;
   }
@@ -410,16 +595,44 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const bad =
       authorized(req, ['tweet.read', 'users.read']) ??
       checkQuery(req, {
-        since_id: null, until_id: null, max_results: null, pagination_token: null, exclude: ['replies', 'retweets'], start_time: null, end_time: null,
-        'tweet.fields': POST_FIELDS, expansions: POST_EXPANSIONS, 'media.fields': MEDIA_FIELDS, 'poll.fields': null, 'user.fields': USER_FIELDS, 'place.fields': null,
+        since_id: null,
+        until_id: null,
+        max_results: null,
+        pagination_token: null,
+        exclude: ['replies', 'retweets'],
+        start_time: null,
+        end_time: null,
+        'tweet.fields': POST_FIELDS,
+        expansions: POST_EXPANSIONS,
+        'media.fields': MEDIA_FIELDS,
+        'poll.fields': null,
+        'user.fields': USER_FIELDS,
+        'place.fields': null,
       });
     if (bad) return bad;
-    if (id !== user.id) return json(200, { errors: [{ value: id, detail: `Could not find user with id: [${id}].`, title: 'Not Found Error', resource_type: 'user', parameter: 'id', resource_id: id, type: `${PROBLEMS}/resource-not-found` }] });
+    if (id !== user.id)
+      return json(200, {
+        errors: [
+          {
+            value: id,
+            detail: `Could not find user with id: [${id}].`,
+            title: 'Not Found Error',
+            resource_type: 'user',
+            parameter: 'id',
+            resource_id: id,
+            type: `${PROBLEMS}/resource-not-found`,
+          },
+        ],
+      });
     const max = Number(req.query.get('max_results') ?? 10);
-    if (!Number.isInteger(max) || max < 5 || max > 100) return invalid(`The \`max_results\` query parameter value [${req.query.get('max_results')}] is not between 5 and 100`, { max_results: [String(req.query.get('max_results'))] });
+    if (!Number.isInteger(max) || max < 5 || max > 100)
+      return invalid(`The \`max_results\` query parameter value [${req.query.get('max_results')}] is not between 5 and 100`, {
+        max_results: [String(req.query.get('max_results'))],
+      });
     for (const name of ['start_time', 'end_time']) {
       const v = req.query.get(name);
-      if (v !== null && !TIME.test(v)) return invalid(`Invalid '${name}':'${v}'. '${name}' must be a valid ISO 8601 timestamp (YYYY-MM-DDTHH:mm:ssZ).`, { [name]: [v] });
+      if (v !== null && !TIME.test(v))
+        return invalid(`Invalid '${name}':'${v}'. '${name}' must be a valid ISO 8601 timestamp (YYYY-MM-DDTHH:mm:ssZ).`, { [name]: [v] });
     }
     const start = req.query.get('start_time') ? Date.parse(req.query.get('start_time')!) : -Infinity;
     // the timeline's consistency with a post just made is not documented: a late read is imitated on request
@@ -434,7 +647,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       })
       .slice(0, max);
     if (found.length === 0) return json(200, { meta: { result_count: 0 } });
-    return json(200, { data: found.map((p) => postObject(p.id, fields)), meta: { result_count: found.length, newest_id: found[0].id, oldest_id: found[found.length - 1].id } });
+    return json(200, {
+      data: found.map((p) => postObject(p.id, fields)),
+      meta: { result_count: found.length, newest_id: found[0].id, oldest_id: found[found.length - 1].id },
+    });
   }
 
   // GET https://api.x.com/2/tweets/{id} — https://docs.x.com/x-api/posts/get-post-by-id, metrics: https://docs.x.com/x-api/fundamentals/metrics
@@ -442,17 +658,40 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function lookupPost(req: FakeRequest, id: string): FakeReply {
     const bad =
       authorized(req, ['tweet.read', 'users.read']) ??
-      checkQuery(req, { 'tweet.fields': POST_FIELDS, expansions: POST_EXPANSIONS, 'media.fields': MEDIA_FIELDS, 'poll.fields': null, 'user.fields': USER_FIELDS, 'place.fields': null });
+      checkQuery(req, {
+        'tweet.fields': POST_FIELDS,
+        expansions: POST_EXPANSIONS,
+        'media.fields': MEDIA_FIELDS,
+        'poll.fields': null,
+        'user.fields': USER_FIELDS,
+        'place.fields': null,
+      });
     if (bad) return bad;
     if (!posts.some((p) => p.id === id)) {
-      return json(200, { errors: [{ value: id, detail: `Could not find tweet with id: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: id, type: `${PROBLEMS}/resource-not-found` }] });
+      return json(200, {
+        errors: [
+          {
+            value: id,
+            detail: `Could not find tweet with id: [${id}].`,
+            title: 'Not Found Error',
+            resource_type: 'tweet',
+            parameter: 'id',
+            resource_id: id,
+            type: `${PROBLEMS}/resource-not-found`,
+          },
+        ],
+      });
     }
     const body: Record<string, unknown> = { data: postObject(id, fieldsOf(req, 'tweet.fields')) };
     const keys = postMeta.get(id)!.mediaKeys;
     if (fieldsOf(req, 'expansions').has('attachments.media_keys') && keys.length) {
       const mediaFields = fieldsOf(req, 'media.fields');
       body.includes = {
-        media: keys.map((media_key) => ({ media_key, type: 'video', ...(mediaFields.has('public_metrics') ? { public_metrics: { view_count: metrics.get(id)!.view_count } } : {}) })),
+        media: keys.map((media_key) => ({
+          media_key,
+          type: 'video',
+          ...(mediaFields.has('public_metrics') ? { public_metrics: { view_count: metrics.get(id)!.view_count } } : {}),
+        })),
       };
     }
     return json(200, body);

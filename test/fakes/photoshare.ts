@@ -58,7 +58,21 @@ const FIELDS = {
   Page: ['id', 'name', 'category', 'tasks', 'access_token', 'instagram_business_account'],
   IGUser: ['id', 'ig_id', 'username', 'name', 'biography', 'website', 'profile_picture_url', 'followers_count', 'follows_count', 'media_count'],
   ShadowIGMediaBuilder: ['id', 'status', 'status_code', 'copyright_check_status'],
-  IGMedia: ['id', 'caption', 'comments_count', 'like_count', 'media_product_type', 'media_type', 'media_url', 'permalink', 'shortcode', 'thumbnail_url', 'timestamp', 'username', 'owner'],
+  IGMedia: [
+    'id',
+    'caption',
+    'comments_count',
+    'like_count',
+    'media_product_type',
+    'media_type',
+    'media_url',
+    'permalink',
+    'shortcode',
+    'thumbnail_url',
+    'timestamp',
+    'username',
+    'owner',
+  ],
   IGComment: ['id', 'text', 'username', 'timestamp', 'like_count', 'hidden', 'parent_id'],
 } as const;
 
@@ -123,11 +137,18 @@ function graphError(status: number, error: Record<string, unknown>, headers: Rec
 
 /** A 190 carries the WWW-Authenticate header the platform sends with it. */
 function tokenRefused(message: string, subcode?: number): FakeReply {
-  return graphError(400, { message, code: 190, ...(subcode ? { error_subcode: subcode } : {}) }, { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${message}"` });
+  return graphError(
+    400,
+    { message, code: 190, ...(subcode ? { error_subcode: subcode } : {}) },
+    { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${message}"` },
+  );
 }
 
 /** The upload host's refusal; its shape is not in the documentation (header comment). */
-const uploadRefused = (status: number, type: string, message: string, retriable = false): FakeReply => ({ status, body: { debug_info: { retriable, type, message } } });
+const uploadRefused = (status: number, type: string, message: string, retriable = false): FakeReply => ({
+  status,
+  body: { debug_info: { retriable, type, message } },
+});
 
 /** The login dialog's error page: shown to the user, never redirected. */
 const dialogPage = (title: string, text: string): FakeReply => ({
@@ -140,7 +161,8 @@ const dialogPage = (title: string, text: string): FakeReply => ({
 function paramsOf(req: FakeRequest): Map<string, string> {
   const params = new Map<string, string>(req.query);
   for (const [k, v] of req.form) params.set(k, v);
-  if (req.json && typeof req.json === 'object') for (const [k, v] of Object.entries(req.json as Record<string, unknown>)) params.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  if (req.json && typeof req.json === 'object')
+    for (const [k, v] of Object.entries(req.json as Record<string, unknown>)) params.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   return params;
 }
 
@@ -168,9 +190,16 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function tokenProblem(token: string | undefined): FakeReply | null {
     const t = token ? tokens.get(token) : undefined;
     if (!t) return tokenRefused('Invalid OAuth access token - Cannot parse access token');
-    if (t.revoked) return tokenRefused('Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', 460);
+    if (t.revoked)
+      return tokenRefused(
+        'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+        460,
+      );
     if (t.expiresAt <= Date.now()) {
-      return tokenRefused(`Error validating access token: Session has expired on ${new Date(t.expiresAt).toUTCString()}. The current time is ${new Date().toUTCString()}.`, 463);
+      return tokenRefused(
+        `Error validating access token: Session has expired on ${new Date(t.expiresAt).toUTCString()}. The current time is ${new Date().toUTCString()}.`,
+        463,
+      );
     }
     return null;
   }
@@ -185,7 +214,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const responseType = q.get('response_type') ?? 'code';
     if (!['code', 'token', 'code token', 'granted_scopes'].includes(responseType)) return dialogPage('Error', `Invalid response_type: ${responseType}`);
     if (responseType !== 'code') return dialogPage('Error', 'This imitation answers only response_type=code');
-    const scopes = (q.get('scope') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = (q.get('scope') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const invalid = scopes.filter((s) => !KNOWN_SCOPES.has(s));
     if (invalid.length) return dialogPage('Invalid Scopes', `Invalid Scopes: ${invalid.join(', ')}. This message is only shown to developers.`);
     const code = crypto.randomBytes(24).toString('base64url');
@@ -217,7 +249,11 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const entry = code ? codes.get(code) : undefined;
     if (!entry) return graphError(400, { message: 'Invalid verification code format.', code: 100 });
     if (p.get('redirect_uri') !== entry.redirectUri) {
-      return graphError(400, { message: 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', code: 100, error_subcode: 36008 });
+      return graphError(400, {
+        message: 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+        code: 100,
+        error_subcode: 36008,
+      });
     }
     if (entry.used) return graphError(400, { message: 'This authorization code has been used.', code: 100, error_subcode: 36009 });
     if (entry.expiresAt <= Date.now()) return graphError(400, { message: 'This authorization code has expired.', code: 100, error_subcode: 36007 });
@@ -233,7 +269,11 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
         return graphError(
           400,
           { message: 'There have been too many calls to this Instagram account. Wait a bit and try again.', code: 80002, is_transient: true },
-          { 'x-business-use-case-usage': JSON.stringify({ [igUserId]: [{ type: 'instagram', call_count: 100, total_cputime: 12, total_time: 15, estimated_time_to_regain_access: 2 }] }) },
+          {
+            'x-business-use-case-usage': JSON.stringify({
+              [igUserId]: [{ type: 'instagram', call_count: 100, total_cputime: 12, total_time: 15, estimated_time_to_regain_access: 2 }],
+            }),
+          },
         );
       // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes
       case 'bad_request':
@@ -255,14 +295,21 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
 
   /** `fields` of a read: each must exist on the node type, else the platform's (#100). */
   function fieldsOf(p: Map<string, string>, type: keyof typeof FIELDS, defaults: string[]): string[] | FakeReply {
-    const asked = p.has('fields') ? p.get('fields')!.split(',').map((f) => f.trim()).filter(Boolean) : defaults;
+    const asked = p.has('fields')
+      ? p
+          .get('fields')!
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean)
+      : defaults;
     const known = FIELDS[type] as readonly string[];
     const bad = asked.find((f) => !known.includes(f));
     if (bad) return graphError(400, { message: `(#100) Tried accessing nonexisting field (${bad}) on node type (${type})`, code: 100 });
     return asked;
   }
 
-  const pick = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries([...new Set(['id', ...fields])].filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
+  const pick = (record: Record<string, unknown>, fields: string[]) =>
+    Object.fromEntries([...new Set(['id', ...fields])].filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
 
   const missingPermission = (t: Token, ...needed: string[]): FakeReply | null => {
     const lacking = needed.find((s) => !t.scopes.has(s));
@@ -332,10 +379,14 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function createContainer(p: Map<string, string>): FakeReply {
     const mediaType = p.get('media_type');
     if (!mediaType || !['IMAGE', 'VIDEO', 'REELS', 'STORIES', 'CAROUSEL'].includes(mediaType)) {
-      return graphError(400, { message: `(#100) Param media_type must be one of {IMAGE, VIDEO, REELS, STORIES, CAROUSEL} - got "${mediaType ?? ''}"`, code: 100 });
+      return graphError(400, {
+        message: `(#100) Param media_type must be one of {IMAGE, VIDEO, REELS, STORIES, CAROUSEL} - got "${mediaType ?? ''}"`,
+        code: 100,
+      });
     }
     const uploadType = p.get('upload_type');
-    if (uploadType !== undefined && uploadType !== 'resumable') return graphError(400, { message: `(#100) Param upload_type must be resumable - got "${uploadType}"`, code: 100 });
+    if (uploadType !== undefined && uploadType !== 'resumable')
+      return graphError(400, { message: `(#100) Param upload_type must be resumable - got "${uploadType}"`, code: 100 });
     if ((mediaType !== 'REELS' && mediaType !== 'STORIES') || uploadType !== 'resumable') {
       return graphError(400, { message: '(#100) This imitation makes only REELS and STORIES containers with upload_type=resumable', code: 100 });
     }
@@ -364,8 +415,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (c.state !== 'uploading') return uploadRefused(400, 'ProcessingFailedError', 'The upload is complete; it takes no more bytes');
     const offset = String(req.headers.offset ?? '');
     const fileSize = String(req.headers.file_size ?? '');
-    if (!/^\d+$/.test(offset) || !/^[1-9]\d*$/.test(fileSize)) return uploadRefused(400, 'ProcessingFailedError', 'The offset and file_size headers are required');
-    if (c.fileSize !== null && Number(fileSize) !== c.fileSize) return uploadRefused(400, 'ProcessingFailedError', `file_size ${fileSize} differs from the ${c.fileSize} declared first`);
+    if (!/^\d+$/.test(offset) || !/^[1-9]\d*$/.test(fileSize))
+      return uploadRefused(400, 'ProcessingFailedError', 'The offset and file_size headers are required');
+    if (c.fileSize !== null && Number(fileSize) !== c.fileSize)
+      return uploadRefused(400, 'ProcessingFailedError', `file_size ${fileSize} differs from the ${c.fileSize} declared first`);
     if (Number(offset) !== c.received) return uploadRefused(400, 'ProcessingFailedError', `Offset ${offset} does not match the ${c.received} bytes received`);
     if (req.body.length === 0 || Number(offset) + req.body.length > Number(fileSize)) {
       return uploadRefused(400, 'ProcessingFailedError', `${req.body.length} bytes at offset ${offset} do not fit a file of ${fileSize} bytes`);
@@ -390,7 +443,12 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   // ---- Publish: https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media_publish
   function publish(p: Map<string, string>): FakeReply {
     const c = containers.get(p.get('creation_id') ?? '');
-    if (!c) return graphError(400, { message: 'Invalid parameter', code: 100, error_user_msg: `The creation_id ${p.get('creation_id') ?? ''} is not a container of this account` });
+    if (!c)
+      return graphError(400, {
+        message: 'Invalid parameter',
+        code: 100,
+        error_user_msg: `The creation_id ${p.get('creation_id') ?? ''} is not a container of this account`,
+      });
     const { status_code } = containerStatus(c);
     if (status_code === 'IN_PROGRESS') {
       return graphError(400, {
@@ -425,7 +483,7 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const failing = failures.shift();
     if (failing) return failure(failing);
     const auth = req.headers.authorization;
-    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : auth?.startsWith('OAuth ') ? auth.slice(6) : req.query.get('access_token') ?? undefined;
+    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : auth?.startsWith('OAuth ') ? auth.slice(6) : (req.query.get('access_token') ?? undefined);
     if (!bearer) {
       return path === 'me/accounts'
         ? graphError(400, { message: 'An active access token must be used to query information about the current user.', code: 2500 })
@@ -445,7 +503,13 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       if (denied) return denied;
       const fields = fieldsOf(p, 'Page', ['id', 'name']);
       if (!Array.isArray(fields)) return fields;
-      const page = { id: pageId, name: 'Test Studio', category: 'Video Creator', tasks: ['MANAGE', 'CREATE_CONTENT'], instagram_business_account: { id: igUserId } };
+      const page = {
+        id: pageId,
+        name: 'Test Studio',
+        category: 'Video Creator',
+        tasks: ['MANAGE', 'CREATE_CONTENT'],
+        instagram_business_account: { id: igUserId },
+      };
       return { body: { data: [pick(page, fields)], paging: { cursors: { before: 'QVFIUk', after: 'QVFIUk' } } } };
     }
 
@@ -456,7 +520,15 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
         if (denied) return denied;
         const fields = fieldsOf(p, 'IGUser', ['id']);
         if (!Array.isArray(fields)) return fields;
-        const user = { id: igUserId, ig_id: 5_500_000_001, username, name: 'Test Creator', followers_count: fake.followers, follows_count: 120, media_count: media.size };
+        const user = {
+          id: igUserId,
+          ig_id: 5_500_000_001,
+          username,
+          name: 'Test Creator',
+          followers_count: fake.followers,
+          follows_count: 120,
+          media_count: media.size,
+        };
         return { body: pick(user, fields) };
       }
       if (edge === 'media' && method === 'POST') {
@@ -474,7 +546,11 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
         if (!Array.isArray(fields)) return fields;
         const limit = Math.min(Number(p.get('limit') ?? 25) || 25, 100);
         const kind = edge === 'stories' ? 'STORY' : 'REELS';
-        const data = [...media.values()].filter((m) => m.productType === kind).reverse().slice(0, limit).map((m) => pick(mediaRecord(m), fields));
+        const data = [...media.values()]
+          .filter((m) => m.productType === kind)
+          .reverse()
+          .slice(0, limit)
+          .map((m) => pick(mediaRecord(m), fields));
         return { body: { data } };
       }
       return edge === undefined ? noSuchObject(node, method) : unknownPath(`/${edge}`);
@@ -524,12 +600,22 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
         const denied = missingPermission(t, 'instagram_basic', 'instagram_manage_insights');
         if (denied) return denied;
         const allowed = METRICS[m.productType];
-        const asked = (p.get('metric') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        const asked = (p.get('metric') ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         if (!asked.length) return graphError(400, { message: '(#100) The parameter metric is required', code: 100 });
         const bad = asked.findIndex((name) => !allowed.includes(name));
         if (bad >= 0) return graphError(400, { message: `(#100) metric[${bad}] must be one of the following values: ${allowed.join(', ')}`, code: 100 });
         const values = insightsOf(m);
-        const data = asked.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, description: `The ${name} of the media`, id: `${m.id}/insights/${name}/lifetime` }));
+        const data = asked.map((name) => ({
+          name,
+          period: 'lifetime',
+          values: [{ value: values[name] }],
+          title: name,
+          description: `The ${name} of the media`,
+          id: `${m.id}/insights/${name}/lifetime`,
+        }));
         return { body: { data } };
       }
       return edge === undefined ? noSuchObject(node, method) : unknownPath(`/${edge}`);

@@ -25,9 +25,29 @@ const ACCESS_TTL_S = 5_184_000; // 60 days
 const REFRESH_TTL_S = 31_536_000; // 365 days
 
 /** The permissions the fake's app holds: the Community Management API product, the only product on its app. */
-const APP_SCOPES = new Set(['r_basicprofile', 'w_member_social', 'r_member_postAnalytics', 'r_member_profileAnalytics', 'r_1st_connections_size', 'w_organization_social', 'r_organization_social', 'rw_organization_admin']);
+const APP_SCOPES = new Set([
+  'r_basicprofile',
+  'w_member_social',
+  'r_member_postAnalytics',
+  'r_member_profileAnalytics',
+  'r_1st_connections_size',
+  'w_organization_social',
+  'r_organization_social',
+  'rw_organization_admin',
+]);
 
-const POST_METRICS = ['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT', 'POST_SAVE', 'POST_SEND', 'LINK_CLICKS', 'FOLLOWER_GAINED_FROM_CONTENT', 'PROFILE_VIEW_FROM_CONTENT'] as const;
+const POST_METRICS = [
+  'IMPRESSION',
+  'MEMBERS_REACHED',
+  'RESHARE',
+  'REACTION',
+  'COMMENT',
+  'POST_SAVE',
+  'POST_SEND',
+  'LINK_CLICKS',
+  'FOLLOWER_GAINED_FROM_CONTENT',
+  'PROFILE_VIEW_FROM_CONTENT',
+] as const;
 const VIDEO_METRICS = ['VIDEO_PLAY', 'VIDEO_VIEWER', 'VIDEO_WATCH_TIME'] as const;
 type Metric = (typeof POST_METRICS)[number] | (typeof VIDEO_METRICS)[number];
 
@@ -84,7 +104,9 @@ const random = (bytes: number) => crypto.randomBytes(bytes).toString('base64url'
 
 /** Fields of `value` not in `allowed`, as the platform names them (paths). */
 function unpermitted(value: Record<string, unknown>, allowed: string[], at = ''): string[] {
-  return Object.keys(value).filter((k) => !allowed.includes(k)).map((k) => `${at}/${k}`);
+  return Object.keys(value)
+    .filter((k) => !allowed.includes(k))
+    .map((k) => `${at}/${k}`);
 }
 const unpermittedError = (fields: string[]) =>
   apiError(422, `Unpermitted fields present in REQUEST_BODY: Data Processing Exception while processing fields [${fields.join(', ')}]`);
@@ -153,8 +175,18 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function authorize(req: FakeRequest): FakeReply {
     const q = req.query;
     // a wrong client or redirect URI gets the platform's error page, never a redirect
-    if (q.get('client_id') !== clientId) return { status: 400, headers: { 'content-type': 'text/html' }, body: `<h1>Bummer, something went wrong.</h1><p>The passed in client_id is invalid "${q.get('client_id')}"</p>` };
-    if (q.get('redirect_uri') !== opts.redirectUri) return { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p>' };
+    if (q.get('client_id') !== clientId)
+      return {
+        status: 400,
+        headers: { 'content-type': 'text/html' },
+        body: `<h1>Bummer, something went wrong.</h1><p>The passed in client_id is invalid "${q.get('client_id')}"</p>`,
+      };
+    if (q.get('redirect_uri') !== opts.redirectUri)
+      return {
+        status: 400,
+        headers: { 'content-type': 'text/html' },
+        body: '<h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p>',
+      };
     const back = (params: Record<string, string>) => {
       const url = new URL(opts.redirectUri);
       for (const [k, v] of Object.entries({ ...params, ...(q.has('state') ? { state: q.get('state')! } : {}) })) url.searchParams.set(k, v);
@@ -176,14 +208,20 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
    * client credentials in the form body; the refresh token is not rotated, its life runs on.
    */
   function token(req: FakeRequest): FakeReply {
-    if (!/application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? '')) return json(400, { error: 'invalid_request', error_description: 'The request must be form-encoded' });
+    if (!/application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? ''))
+      return json(400, { error: 'invalid_request', error_description: 'The request must be form-encoded' });
     const f = req.form;
-    if (f.get('client_id') !== clientId || f.get('client_secret') !== clientSecret) return json(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+    if (f.get('client_id') !== clientId || f.get('client_secret') !== clientSecret)
+      return json(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
     if (f.get('grant_type') === 'authorization_code') {
       const code = codes.get(f.get('code') ?? '');
       codes.delete(f.get('code') ?? '');
       if (!code || code.expiresAt < Date.now() || f.get('redirect_uri') !== code.redirectUri) {
-        return json(400, { error: 'invalid_request', error_description: 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists' });
+        return json(400, {
+          error: 'invalid_request',
+          error_description:
+            'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+        });
       }
       return json(200, issueTokens(code.scopes));
     }
@@ -197,7 +235,13 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       accessTokens.set(access, { scopes: refresh.scopes, expiresAt: Date.now() + ACCESS_TTL_S * 1000, expired: false });
       fake.issued.accessTokens.push(access);
       const left = Math.floor((refresh.expiresAt - Date.now()) / 1000);
-      return json(200, { access_token: access, expires_in: ACCESS_TTL_S, refresh_token: presented, refresh_token_expires_in: left, scope: refresh.scopes.join(',') });
+      return json(200, {
+        access_token: access,
+        expires_in: ACCESS_TTL_S,
+        refresh_token: presented,
+        refresh_token_expires_in: left,
+        scope: refresh.scopes.join(','),
+      });
     }
     return json(400, { error: 'unsupported_grant_type', error_description: `The grant type "${f.get('grant_type')}" is not supported` });
   }
@@ -210,8 +254,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (!req.bearer) return apiError(401, 'Empty oauth2_access_token', { serviceErrorCode: 401 });
     const t = accessTokens.get(req.bearer);
     if (!t) return apiError(401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
-    if (t.expired || t.expiresAt < Date.now()) return apiError(401, 'The token used in the request has expired', { serviceErrorCode: 65601, code: 'EXPIRED_ACCESS_TOKEN' });
-    if (!t.scopes.includes(scope)) return apiError(403, `Not enough permissions to access: ${req.method} ${req.path}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (t.expired || t.expiresAt < Date.now())
+      return apiError(401, 'The token used in the request has expired', { serviceErrorCode: 65601, code: 'EXPIRED_ACCESS_TOKEN' });
+    if (!t.scopes.includes(scope))
+      return apiError(403, `Not enough permissions to access: ${req.method} ${req.path}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
     return t;
   }
 
@@ -222,7 +268,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       return apiError(400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', { code: 'VERSION_MISSING' });
     }
     if (!ACTIVE_VERSIONS.has(version)) return apiError(426, `Requested version ${version} is not active`, { code: 'NONEXISTENT_VERSION' });
-    if (req.headers['x-restli-protocol-version'] !== '2.0.0') return apiError(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this resource', { code: 'ILLEGAL_ARGUMENT' });
+    if (req.headers['x-restli-protocol-version'] !== '2.0.0')
+      return apiError(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this resource', { code: 'ILLEGAL_ARGUMENT' });
     return version;
   }
 
@@ -231,7 +278,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     switch (kind) {
       case 'retry':
         // https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits: no header says when; daily limits reset at midnight UTC
-        return apiError(429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { serviceErrorCode: 101, code: 'TOO_MANY_REQUESTS' });
+        return apiError(429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', {
+          serviceErrorCode: 101,
+          code: 'TOO_MANY_REQUESTS',
+        });
       case 'bad_request':
         return apiError(422, 'ERROR :: /commentary :: Text length exceeds the maximum length of 3000 characters');
       case 'reauthorize':
@@ -277,14 +327,23 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function initializeUpload(req: FakeRequest): FakeReply {
     const body = req.json;
     if (!isRecord(body) || !isRecord(body.initializeUploadRequest)) return apiError(400, 'Missing required field: initializeUploadRequest');
-    const extra = [...unpermitted(body, ['initializeUploadRequest']), ...unpermitted(body.initializeUploadRequest, ['owner', 'fileSizeBytes', 'uploadCaptions', 'uploadThumbnail', 'mediaLibraryMetadata'], '/initializeUploadRequest')];
+    const extra = [
+      ...unpermitted(body, ['initializeUploadRequest']),
+      ...unpermitted(
+        body.initializeUploadRequest,
+        ['owner', 'fileSizeBytes', 'uploadCaptions', 'uploadThumbnail', 'mediaLibraryMetadata'],
+        '/initializeUploadRequest',
+      ),
+    ];
     if (extra.length) return unpermittedError(extra);
     const r = body.initializeUploadRequest;
     if (typeof r.owner !== 'string') return schemaError('/initializeUploadRequest/owner', 'field is required but not found and has no default value');
     if (r.owner !== member.urn) return forbiddenVideo();
-    if (!Number.isSafeInteger(r.fileSizeBytes) || r.fileSizeBytes <= 0) return schemaError('/initializeUploadRequest/fileSizeBytes', `${JSON.stringify(r.fileSizeBytes)} is not a valid file size`);
+    if (!Number.isSafeInteger(r.fileSizeBytes) || r.fileSizeBytes <= 0)
+      return schemaError('/initializeUploadRequest/fileSizeBytes', `${JSON.stringify(r.fileSizeBytes)} is not a valid file size`);
     for (const flag of ['uploadCaptions', 'uploadThumbnail']) {
-      if (r[flag] !== undefined && typeof r[flag] !== 'boolean') return schemaError(`/initializeUploadRequest/${flag}`, `${JSON.stringify(r[flag])} is not a boolean`);
+      if (r[flag] !== undefined && typeof r[flag] !== 'boolean')
+        return schemaError(`/initializeUploadRequest/${flag}`, `${JSON.stringify(r[flag])} is not a boolean`);
       // the imitation has no captions or thumbnail upload
       if (r[flag] === true) return apiError(400, `${flag} is not supported by this imitation`);
     }
@@ -293,7 +352,16 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     for (let first = 0; first < r.fileSizeBytes; first += PART_SIZE) {
       parts.push({ firstByte: first, lastByte: Math.min(r.fileSizeBytes, first + PART_SIZE) - 1, signature: random(24) });
     }
-    const video: FakeVideo = { urn: `urn:li:video:${id}`, owner: r.owner, size: r.fileSizeBytes, status: 'WAITING_UPLOAD', uploadToken: parts.length > 1 ? random(32) : '', parts, checksLeft: 0, partPuts: 0 };
+    const video: FakeVideo = {
+      urn: `urn:li:video:${id}`,
+      owner: r.owner,
+      size: r.fileSizeBytes,
+      status: 'WAITING_UPLOAD',
+      uploadToken: parts.length > 1 ? random(32) : '',
+      parts,
+      checksLeft: 0,
+      partPuts: 0,
+    };
     videos.set(video.urn, video);
     videosById.set(id, video);
     return json(200, {
@@ -319,7 +387,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (video.status !== 'WAITING_UPLOAD') return { status: 400, body: `The video is ${video.status}, not waiting for an upload` };
     if (req.headers['content-type'] !== 'application/octet-stream') return { status: 415, body: 'Content-Type must be application/octet-stream' };
     const expected = part.lastByte - part.firstByte + 1;
-    if (req.body.length !== expected) return { status: 400, body: `Part ${index} is bytes ${part.firstByte}-${part.lastByte} (${expected} bytes), got ${req.body.length}` };
+    if (req.body.length !== expected)
+      return { status: 400, body: `Part ${index} is bytes ${part.firstByte}-${part.lastByte} (${expected} bytes), got ${req.body.length}` };
     video.partPuts++;
     part.bytes = req.body;
     part.etag = `/ambry-video/signedId/${crypto.createHash('sha256').update(req.body).digest('hex').slice(0, 40)}`;
@@ -330,7 +399,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function finalizeUpload(req: FakeRequest): FakeReply {
     const body = req.json;
     if (!isRecord(body) || !isRecord(body.finalizeUploadRequest)) return apiError(400, 'Missing required field: finalizeUploadRequest');
-    const extra = [...unpermitted(body, ['finalizeUploadRequest']), ...unpermitted(body.finalizeUploadRequest, ['video', 'uploadToken', 'uploadedPartIds'], '/finalizeUploadRequest')];
+    const extra = [
+      ...unpermitted(body, ['finalizeUploadRequest']),
+      ...unpermitted(body.finalizeUploadRequest, ['video', 'uploadToken', 'uploadedPartIds'], '/finalizeUploadRequest'),
+    ];
     if (extra.length) return unpermittedError(extra);
     const r = body.finalizeUploadRequest;
     const video = videos.get(r.video);
@@ -366,7 +438,9 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       status: video.status,
       aspectRatioWidth: 9,
       aspectRatioHeight: 16,
-      ...(video.status === 'AVAILABLE' ? { duration: 3000, downloadUrl: `https://dms.licdn.com/playlist/vid/${video.urn}`, downloadUrlExpiresAt: Date.now() + 3_600_000 } : {}),
+      ...(video.status === 'AVAILABLE'
+        ? { duration: 3000, downloadUrl: `https://dms.licdn.com/playlist/vid/${video.urn}`, downloadUrlExpiresAt: Date.now() + 3_600_000 }
+        : {}),
       ...(video.status === 'PROCESSING_FAILED' ? { processingFailureReason: video.failureReason } : {}),
     });
   }
@@ -386,8 +460,22 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const b = req.json;
     if (!isRecord(b)) return apiError(400, 'Could not parse the request body as JSON');
     const extra = [
-      ...unpermitted(b, ['author', 'commentary', 'visibility', 'distribution', 'content', 'lifecycleState', 'isReshareDisabledByAuthor', 'contentLandingPage', 'contentCallToActionLabel', 'container', 'reshareContext']),
-      ...(isRecord(b.distribution) ? unpermitted(b.distribution, ['feedDistribution', 'targetEntities', 'thirdPartyDistributionChannels'], '/distribution') : []),
+      ...unpermitted(b, [
+        'author',
+        'commentary',
+        'visibility',
+        'distribution',
+        'content',
+        'lifecycleState',
+        'isReshareDisabledByAuthor',
+        'contentLandingPage',
+        'contentCallToActionLabel',
+        'container',
+        'reshareContext',
+      ]),
+      ...(isRecord(b.distribution)
+        ? unpermitted(b.distribution, ['feedDistribution', 'targetEntities', 'thirdPartyDistributionChannels'], '/distribution')
+        : []),
       ...(isRecord(b.content) ? unpermitted(b.content, ['media', 'article', 'multiImage', 'poll', 'celebration', 'carousel'], '/content') : []),
       ...(isRecord(b.content?.media) ? unpermitted(b.content.media, ['id', 'title', 'altText'], '/content/media') : []),
     ];
@@ -398,8 +486,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (b.author !== member.urn) return schemaError('/author', `${JSON.stringify(b.author)} is not the authenticated member`);
     if (!ENUMS.visibility.includes(b.visibility)) return notEnum('/visibility', b.visibility);
     if (!ENUMS.lifecycleState.includes(b.lifecycleState)) return notEnum('/lifecycleState', b.lifecycleState);
-    if (!isRecord(b.distribution) || !ENUMS.feedDistribution.includes(b.distribution.feedDistribution)) return notEnum('/distribution/feedDistribution', b.distribution?.feedDistribution);
-    if (b.isReshareDisabledByAuthor !== undefined && typeof b.isReshareDisabledByAuthor !== 'boolean') return schemaError('/isReshareDisabledByAuthor', 'is not a boolean');
+    if (!isRecord(b.distribution) || !ENUMS.feedDistribution.includes(b.distribution.feedDistribution))
+      return notEnum('/distribution/feedDistribution', b.distribution?.feedDistribution);
+    if (b.isReshareDisabledByAuthor !== undefined && typeof b.isReshareDisabledByAuthor !== 'boolean')
+      return schemaError('/isReshareDisabledByAuthor', 'is not a boolean');
     if (b.commentary !== undefined && typeof b.commentary !== 'string') return schemaError('/commentary', 'is not a string');
     const commentary = b.commentary ?? '';
     const text = renderLittleText(commentary);
@@ -428,7 +518,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const q = req.query;
     if (q.get('q') !== 'entity') return apiError(400, `Invalid finder "${q.get('q')}": the imitation serves q=entity`);
     const entity = /^\((share|ugc):(urn:li:(share|ugcPost):[\w-]+)\)$/.exec(q.get('entity') ?? '');
-    if (!entity || (entity[1] === 'share') !== (entity[3] === 'share')) return apiError(400, `Invalid entity "${q.get('entity')}": expected (share:{urn:li:share}) or (ugc:{urn:li:ugcPost})`);
+    if (!entity || (entity[1] === 'share') !== (entity[3] === 'share'))
+      return apiError(400, `Invalid entity "${q.get('entity')}": expected (share:{urn:li:share}) or (ugc:{urn:li:ugcPost})`);
     const type = q.get('queryType') as Metric;
     if (!types.includes(type)) return apiError(400, `Invalid queryType: ${JSON.stringify(type)} is not an enum symbol`);
     const aggregation = q.get('aggregation') ?? 'TOTAL';
@@ -436,7 +527,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (aggregation !== 'TOTAL') return apiError(400, `aggregation ${aggregation} is not served by this imitation`);
     const post = postRecords.get(entity[2]);
     if (!post) return apiError(404, `Entity ${entity[2]} not found`);
-    if (post.author !== member.urn) return apiError(403, `Not enough permissions to access: ${req.method} ${req.path}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (post.author !== member.urn)
+      return apiError(403, `Not enough permissions to access: ${req.method} ${req.path}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
     // since 202605 metricType is a string; before, a one-member union
     const metricType = version >= '202605' ? type : { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': type };
     const count = metrics.get(entity[2])?.[type] ?? 0;
@@ -476,7 +568,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       return 'status' in t ? t : getVideo(req, videoKey[1]);
     }
     if (req.method === 'POST' && req.path === '/rest/posts') return write(createPost);
-    for (const [path, types] of [['/rest/memberCreatorPostAnalytics', POST_METRICS], ['/rest/memberCreatorVideoAnalytics', VIDEO_METRICS]] as const) {
+    for (const [path, types] of [
+      ['/rest/memberCreatorPostAnalytics', POST_METRICS],
+      ['/rest/memberCreatorVideoAnalytics', VIDEO_METRICS],
+    ] as const) {
       if (req.method === 'GET' && req.path === path) {
         const t = bearer(req, 'r_member_postAnalytics');
         return 'status' in t ? t : analytics(req, version, types);

@@ -52,8 +52,34 @@ const USER_FIELDS: Record<string, string> = {
   video_count: 'user.info.stats',
 };
 /** The Video Object's fields (Query Videos). */
-const VIDEO_FIELDS = ['id', 'create_time', 'cover_image_url', 'share_url', 'video_description', 'duration', 'height', 'width', 'title', 'embed_html', 'embed_link', 'like_count', 'comment_count', 'share_count', 'view_count'];
-const POST_INFO_FIELDS = ['title', 'privacy_level', 'disable_duet', 'disable_comment', 'disable_stitch', 'video_cover_timestamp_ms', 'brand_content_toggle', 'brand_organic_toggle', 'is_aigc'];
+const VIDEO_FIELDS = [
+  'id',
+  'create_time',
+  'cover_image_url',
+  'share_url',
+  'video_description',
+  'duration',
+  'height',
+  'width',
+  'title',
+  'embed_html',
+  'embed_link',
+  'like_count',
+  'comment_count',
+  'share_count',
+  'view_count',
+];
+const POST_INFO_FIELDS = [
+  'title',
+  'privacy_level',
+  'disable_duet',
+  'disable_comment',
+  'disable_stitch',
+  'video_cover_timestamp_ms',
+  'brand_content_toggle',
+  'brand_organic_toggle',
+  'is_aigc',
+];
 const SOURCE_INFO_FIELDS = ['source', 'video_size', 'chunk_size', 'total_chunk_count', 'video_url'];
 
 export interface ShortvideoPost {
@@ -70,7 +96,15 @@ export interface ShortvideoPost {
 export interface ShortvideoFake extends PlatformFake {
   posts: ShortvideoPost[];
   /** what creator_info answers: a private account is offered no PUBLIC_TO_EVERYONE */
-  creator: { creator_username: string; creator_nickname: string; privacy_level_options: string[]; comment_disabled: boolean; duet_disabled: boolean; stitch_disabled: boolean; max_video_post_duration_sec: number };
+  creator: {
+    creator_username: string;
+    creator_nickname: string;
+    privacy_level_options: string[];
+    comment_disabled: boolean;
+    duet_disabled: boolean;
+    stitch_disabled: boolean;
+    max_video_post_duration_sec: number;
+  };
   openId: string;
   followers: number;
   /** an unaudited client may post SELF_ONLY only */
@@ -109,9 +143,15 @@ const random = (prefix: string) => `${prefix}${crypto.randomBytes(16).toString('
 
 /** The v2 API's answer (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling). */
 const ok = (data: unknown): FakeReply => ({ body: { data, error: { code: 'ok', message: '', log_id: logId() } } });
-const apiError = (status: number, code: string, message: string, data: unknown = {}): FakeReply => ({ status, body: { data, error: { code, message, log_id: logId() } } });
+const apiError = (status: number, code: string, message: string, data: unknown = {}): FakeReply => ({
+  status,
+  body: { data, error: { code, message, log_id: logId() } },
+});
 /** OAuth's answer (https://developers.tiktok.com/doc/oauth-error-handling). */
-const oauthError = (status: number, error: string, description: string): FakeReply => ({ status, body: { error, error_description: description, log_id: logId() } });
+const oauthError = (status: number, error: string, description: string): FakeReply => ({
+  status,
+  body: { error, error_description: description, log_id: logId() },
+});
 
 const isBool = (v: unknown) => v === undefined || typeof v === 'boolean';
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
@@ -132,7 +172,15 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const refresh = random('rft.');
     accessTokens.set(access, { scopes, expired: false });
     refreshTokens.set(refresh, { scopes, revoked: false });
-    return { access_token: access, expires_in: 86_400, open_id: fake.openId, refresh_expires_in: 31_536_000, refresh_token: refresh, scope: scopes.join(','), token_type: 'Bearer' };
+    return {
+      access_token: access,
+      expires_in: 86_400,
+      open_id: fake.openId,
+      refresh_expires_in: 31_536_000,
+      refresh_token: refresh,
+      scope: scopes.join(','),
+      token_type: 'Bearer',
+    };
   }
 
   // https://developers.tiktok.com/doc/login-kit-web (Initial redirect to TikTok's authorization page; Manage authorization response)
@@ -150,7 +198,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (q.get('response_type') !== 'code') return back({ error: 'unsupported_response_type', error_description: 'response_type must be code.' });
     const scopes = (q.get('scope') ?? '').split(',');
     const unknown = scopes.filter((s) => !APPROVED_SCOPES.includes(s));
-    if (!q.get('scope') || unknown.length) return back({ error: 'invalid_scope', error_description: `Unknown or unapproved scope: ${unknown.join(',') || '(none)'} (scopes are comma-separated).` });
+    if (!q.get('scope') || unknown.length)
+      return back({ error: 'invalid_scope', error_description: `Unknown or unapproved scope: ${unknown.join(',') || '(none)'} (scopes are comma-separated).` });
     const code = random('code-');
     codes.set(code, { scopes, redirectUri, used: false });
     return back({ code, scopes: scopes.join(',') });
@@ -158,13 +207,15 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
 
   // https://developers.tiktok.com/doc/oauth-user-access-token-management (authorization_code and refresh_token grants)
   function token(req: FakeRequest): FakeReply {
-    if (!/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? '')) return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
+    if (!/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? ''))
+      return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     const f = req.form;
     if (f.get('client_key') !== clientId || f.get('client_secret') !== clientSecret) return oauthError(401, 'invalid_client', 'Client authentication failed.');
     if (f.get('grant_type') === 'authorization_code') {
       const code = codes.get(f.get('code') ?? '');
       if (!code || code.used) return oauthError(400, 'invalid_grant', 'Authorization code is expired or already used.');
-      if (f.get('redirect_uri') !== code.redirectUri) return oauthError(400, 'invalid_grant', 'The redirect_uri does not match the one of the authorization request.');
+      if (f.get('redirect_uri') !== code.redirectUri)
+        return oauthError(400, 'invalid_grant', 'The redirect_uri does not match the one of the authorization request.');
       code.used = true;
       return { body: issueTokens(code.scopes) };
     }
@@ -182,12 +233,15 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function authorised(req: FakeRequest, scopes: string[]): FakeReply | null {
     const held = accessTokens.get(req.bearer ?? '');
     if (!held || held.expired) return apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
-    if (!scopes.some((s) => held.scopes.includes(s))) return apiError(401, 'scope_not_authorized', `The access_token does not bear user's grant on ${scopes.join(' or ')}.`);
+    if (!scopes.some((s) => held.scopes.includes(s)))
+      return apiError(401, 'scope_not_authorized', `The access_token does not bear user's grant on ${scopes.join(' or ')}.`);
     return null;
   }
 
   const jsonBody = (req: FakeRequest): FakeReply | null =>
-    /^application\/json/.test(req.headers['content-type'] ?? '') ? null : apiError(400, 'invalid_params', 'Content-Type must be application/json; charset=UTF-8.');
+    /^application\/json/.test(req.headers['content-type'] ?? '')
+      ? null
+      : apiError(400, 'invalid_params', 'Content-Type must be application/json; charset=UTF-8.');
 
   function failure(kind: FailKind, route: string): FakeReply {
     if (kind === 'retry') return apiError(429, 'rate_limit_exceeded', 'Your request is blocked due to exceeding the API rate limit.');
@@ -211,7 +265,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (unknown.length) return apiError(400, 'invalid_params', `Unknown fields: ${unknown.join(',')}.`);
     const granted = accessTokens.get(req.bearer!)!.scopes;
     const missing = fields.filter((f) => !granted.includes(USER_FIELDS[f]));
-    if (missing.length) return apiError(400, 'scope_permission_missed', `Fields need additional scopes: ${missing.map((f) => `${f} (${USER_FIELDS[f]})`).join(', ')}.`);
+    if (missing.length)
+      return apiError(400, 'scope_permission_missed', `Fields need additional scopes: ${missing.map((f) => `${f} (${USER_FIELDS[f]})`).join(', ')}.`);
     const user: Record<string, unknown> = {
       open_id: fake.openId,
       union_id: `union-${fake.openId}`,
@@ -255,20 +310,36 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (refused) return refused;
     const postInfo = req.json?.post_info;
     const source = req.json?.source_info;
-    if (typeof postInfo !== 'object' || postInfo === null || typeof source !== 'object' || source === null) return apiError(400, 'invalid_param', 'post_info and source_info are required.');
-    const unknown = [...Object.keys(postInfo).filter((k) => !POST_INFO_FIELDS.includes(k)), ...Object.keys(source).filter((k) => !SOURCE_INFO_FIELDS.includes(k))];
+    if (typeof postInfo !== 'object' || postInfo === null || typeof source !== 'object' || source === null)
+      return apiError(400, 'invalid_param', 'post_info and source_info are required.');
+    const unknown = [
+      ...Object.keys(postInfo).filter((k) => !POST_INFO_FIELDS.includes(k)),
+      ...Object.keys(source).filter((k) => !SOURCE_INFO_FIELDS.includes(k)),
+    ];
     if (unknown.length) return apiError(400, 'invalid_param', `Unknown fields: ${unknown.join(', ')}.`);
-    if (!PRIVACY_LEVELS.includes(postInfo.privacy_level)) return apiError(400, 'invalid_param', 'privacy_level must be one of PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY.');
+    if (!PRIVACY_LEVELS.includes(postInfo.privacy_level))
+      return apiError(400, 'invalid_param', 'privacy_level must be one of PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY.');
     if (!fake.creator.privacy_level_options.includes(postInfo.privacy_level)) {
-      return apiError(403, 'privacy_level_option_mismatch', 'privacy_level is not among the options from the privacy_level_options returned in /publish/creator_info/query/ API.');
+      return apiError(
+        403,
+        'privacy_level_option_mismatch',
+        'privacy_level is not among the options from the privacy_level_options returned in /publish/creator_info/query/ API.',
+      );
     }
-    if (!fake.audited && postInfo.privacy_level !== 'SELF_ONLY') return apiError(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account.');
-    if (postInfo.title !== undefined && (typeof postInfo.title !== 'string' || postInfo.title.length > 2200)) return apiError(400, 'invalid_param', 'title must be a string of at most 2200 UTF-16 runes.');
+    if (!fake.audited && postInfo.privacy_level !== 'SELF_ONLY')
+      return apiError(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account.');
+    if (postInfo.title !== undefined && (typeof postInfo.title !== 'string' || postInfo.title.length > 2200))
+      return apiError(400, 'invalid_param', 'title must be a string of at most 2200 UTF-16 runes.');
     if (typeof postInfo.brand_content_toggle !== 'boolean') return apiError(400, 'invalid_param', 'brand_content_toggle is required.');
     for (const k of ['disable_duet', 'disable_comment', 'disable_stitch', 'brand_organic_toggle', 'is_aigc']) {
       if (!isBool(postInfo[k])) return apiError(400, 'invalid_param', `${k} must be a boolean.`);
     }
-    if (source.source === 'PULL_FROM_URL') return apiError(403, 'url_ownership_unverified', 'To use PULL_FROM_URL as the video transfer method, the developer must verify the ownership of the URL prefix or domain.');
+    if (source.source === 'PULL_FROM_URL')
+      return apiError(
+        403,
+        'url_ownership_unverified',
+        'To use PULL_FROM_URL as the video transfer method, the developer must verify the ownership of the URL prefix or domain.',
+      );
     if (source.source !== 'FILE_UPLOAD') return apiError(400, 'invalid_param', 'source must be FILE_UPLOAD or PULL_FROM_URL.');
     const broken = chunkRuleBroken(source.video_size, source.chunk_size, source.total_chunk_count);
     if (broken) return apiError(400, 'invalid_param', broken);
@@ -340,7 +411,12 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (!p) return apiError(400, 'invalid_publish_id', 'The publish_id does not exist.');
     // the ids are list<int64>: written as bare numbers, as JSON.stringify cannot for ids past 2^53
     const answer = (status: string, ids: string[] = []) => {
-      const data = JSON.stringify({ status, ...(p.failReason ? { fail_reason: p.failReason } : {}), publicaly_available_post_id: [], uploaded_bytes: p.received }).replace('[]', `[${ids.join(',')}]`);
+      const data = JSON.stringify({
+        status,
+        ...(p.failReason ? { fail_reason: p.failReason } : {}),
+        publicaly_available_post_id: [],
+        uploaded_bytes: p.received,
+      }).replace('[]', `[${ids.join(',')}]`);
       const error = JSON.stringify({ code: 'ok', message: '', log_id: logId() });
       return { headers: { 'content-type': 'application/json; charset=UTF-8' }, body: `{"data":${data},"error":${error}}` };
     };
@@ -365,14 +441,21 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const refused = authorised(req, ['video.list']) ?? jsonBody(req);
     if (refused) return refused;
     const fields = (req.query.get('fields') ?? '').split(',').filter(Boolean);
-    if (!fields.length || fields.some((f) => !VIDEO_FIELDS.includes(f))) return apiError(400, 'invalid_params', `fields must be chosen from ${VIDEO_FIELDS.join(', ')}.`);
+    if (!fields.length || fields.some((f) => !VIDEO_FIELDS.includes(f)))
+      return apiError(400, 'invalid_params', `fields must be chosen from ${VIDEO_FIELDS.join(', ')}.`);
     const ids = req.json?.filters?.video_ids;
-    if (!Array.isArray(ids) || ids.length < 1 || ids.length > 20 || ids.some((id) => typeof id !== 'string')) return apiError(400, 'invalid_params', 'filters.video_ids must hold 1 to 20 video ids.');
+    if (!Array.isArray(ids) || ids.length < 1 || ids.length > 20 || ids.some((id) => typeof id !== 'string'))
+      return apiError(400, 'invalid_params', 'filters.video_ids must hold 1 to 20 video ids.');
     // the user's public videos only (Display API: video.list reads public videos)
     const videos = fake.posts
       .filter((p) => ids.includes(p.videoId) && p.postInfo.privacy_level === 'PUBLIC_TO_EVERYONE')
       .map((p) => {
-        const all: Record<string, unknown> = { id: p.videoId, title: p.text, share_url: `https://www.tiktok.com/@${fake.creator.creator_username}/video/${p.videoId}`, ...p.counts };
+        const all: Record<string, unknown> = {
+          id: p.videoId,
+          title: p.text,
+          share_url: `https://www.tiktok.com/@${fake.creator.creator_username}/video/${p.videoId}`,
+          ...p.counts,
+        };
         return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
       });
     return ok({ videos, cursor: 0, has_more: false });

@@ -98,7 +98,11 @@ export interface SocialnetFake extends PlatformFake {
 const trace = () => crypto.randomBytes(8).toString('base64url');
 const id = () => String(1_000_000_000_000_000n + BigInt(crypto.randomInt(1, 2 ** 47)));
 
-function graphError(code: number, message: string, more: { subcode?: number; type?: string; userMsg?: string; status?: number; headers?: Record<string, string> } = {}): FakeReply {
+function graphError(
+  code: number,
+  message: string,
+  more: { subcode?: number; type?: string; userMsg?: string; status?: number; headers?: Record<string, string> } = {},
+): FakeReply {
   return {
     status: more.status ?? 400,
     headers: more.headers,
@@ -115,7 +119,10 @@ function graphError(code: number, message: string, more: { subcode?: number; typ
   };
 }
 
-const uploadRefusal = (message: string, type = 'ParameterValidationError'): FakeReply => ({ status: 400, body: { debug_info: { retriable: false, type, message } } });
+const uploadRefusal = (message: string, type = 'ParameterValidationError'): FakeReply => ({
+  status: 400,
+  body: { debug_info: { retriable: false, type, message } },
+});
 
 /** A dialog error page: the platform shows it instead of redirecting to an address it does not trust. */
 const errorPage = (title: string, text: string): FakeReply => ({
@@ -155,9 +162,16 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const t = tokens.get(raw);
     // the platform quotes a token it cannot parse
     if (!t) return { refusal: graphError(190, `Malformed access token ${raw}`) };
-    if (t.state === 'expired') return { refusal: graphError(190, 'Error validating access token: Session has expired on Tuesday, 24-Nov-26 04:00:00 PST.', { subcode: 463 }) };
+    if (t.state === 'expired')
+      return { refusal: graphError(190, 'Error validating access token: Session has expired on Tuesday, 24-Nov-26 04:00:00 PST.', { subcode: 463 }) };
     if (t.state === 'invalidated') {
-      return { refusal: graphError(190, 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', { subcode: 460 }) };
+      return {
+        refusal: graphError(
+          190,
+          'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+          { subcode: 460 },
+        ),
+      };
     }
     return { token: raw };
   }
@@ -170,11 +184,17 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     switch (kind) {
       case 'retry':
         // Rate Limiting, Business Use Case Rate Limits: Page tokens; the wait is in minutes
-        return graphError(80001, '(#80001) There have been too many calls to this Page account. Wait a bit and try again. For more info, please refer to https://developers.facebook.com/docs/graph-api/overview/rate-limiting.', {
-          headers: {
-            'x-business-use-case-usage': JSON.stringify({ [SOCIALNET_PAGES[1].id]: [{ type: 'pages', call_count: 100, total_cputime: 12, total_time: 20, estimated_time_to_regain_access: 2 }] }),
+        return graphError(
+          80001,
+          '(#80001) There have been too many calls to this Page account. Wait a bit and try again. For more info, please refer to https://developers.facebook.com/docs/graph-api/overview/rate-limiting.',
+          {
+            headers: {
+              'x-business-use-case-usage': JSON.stringify({
+                [SOCIALNET_PAGES[1].id]: [{ type: 'pages', call_count: 100, total_cputime: 12, total_time: 20, estimated_time_to_regain_access: 2 }],
+              }),
+            },
           },
-        });
+        );
       case 'bad_request':
         return graphError(100, '(#100) Invalid parameter', { userMsg: 'The reel must be between 3 and 90 seconds long.' });
       case 'reauthorize':
@@ -222,7 +242,11 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (!code) return graphError(100, 'Invalid verification code format.');
     if (code.used) return graphError(100, 'This authorization code has been used.', { subcode: 36009 });
     if (p.get('redirect_uri') !== code.redirectUri) {
-      return graphError(100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', { subcode: 36008 });
+      return graphError(
+        100,
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+        { subcode: 36008 },
+      );
     }
     code.used = true;
     return { body: { access_token: issue({ kind: 'user', scopes: code.scopes, state: 'valid' }), token_type: 'bearer', expires_in: 5_400 } };
@@ -264,7 +288,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     return {
       body: {
         data: [pageView(SOCIALNET_PAGES[at], fields.split(','), t)],
-        paging: { cursors: { before: Buffer.from(String(at)).toString('base64url'), after: next ?? Buffer.from(String(at)).toString('base64url') }, ...(next ? { next: `https://graph.facebook.com/${VERSION}/me/accounts?after=${next}` } : {}) },
+        paging: {
+          cursors: { before: Buffer.from(String(at)).toString('base64url'), after: next ?? Buffer.from(String(at)).toString('base64url') },
+          ...(next ? { next: `https://graph.facebook.com/${VERSION}/me/accounts?after=${next}` } : {}),
+        },
       },
     };
   }
@@ -287,7 +314,9 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     return {
       video_status: out ? 'ready' : 'processing',
       processing_progress: v.processing === 'complete' ? 100 : v.processing === 'in_progress' ? 50 : 0,
-      uploading_phase: uploaded ? { status: 'complete', bytes_transferred: v.received } : { status: v.received > 0 ? 'in_progress' : 'not_started', bytes_transferred: v.received },
+      uploading_phase: uploaded
+        ? { status: 'complete', bytes_transferred: v.received }
+        : { status: v.received > 0 ? 'in_progress' : 'not_started', bytes_transferred: v.received },
       processing_phase: { status: v.processing },
       publishing_phase: out ? { status: 'complete', publish_status: 'published', publish_time: Math.floor(Date.now() / 1000) } : { status: 'not_started' },
     };
@@ -299,7 +328,16 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (!t.scopes.has('pages_manage_posts')) return missingPermission('pages_manage_posts');
     const phase = p.get('upload_phase');
     if (phase === 'start') {
-      const video: Video = { id: id(), pageId, fileSize: null, parts: [], received: 0, checksLeft: fake.processingChecks, processing: 'not_started', finished: false };
+      const video: Video = {
+        id: id(),
+        pageId,
+        fileSize: null,
+        parts: [],
+        received: 0,
+        checksLeft: fake.processingChecks,
+        processing: 'not_started',
+        finished: false,
+      };
       videos.set(video.id, video);
       return { body: { video_id: video.id, upload_url: `https://rupload.facebook.com/video-upload/${VERSION}/${video.id}` } };
     }
@@ -335,8 +373,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const size = req.headers.file_size;
     if (typeof offset !== 'string' || !/^\d+$/.test(offset)) return uploadRefusal('HeaderValuePredicate: Header Offset not convertable to unsigned long');
     if (typeof size !== 'string' || !/^\d+$/.test(size)) return uploadRefusal('HeaderValuePredicate: Header file_size not convertable to unsigned long');
-    if (video.fileSize !== null && Number(size) !== video.fileSize) return uploadRefusal(`file_size ${size} differs from the ${video.fileSize} bytes this upload declared`);
-    if (Number(offset) !== video.received) return uploadRefusal(`Offset ${offset} does not match the ${video.received} bytes received; resume at ${video.received}`);
+    if (video.fileSize !== null && Number(size) !== video.fileSize)
+      return uploadRefusal(`file_size ${size} differs from the ${video.fileSize} bytes this upload declared`);
+    if (Number(offset) !== video.received)
+      return uploadRefusal(`Offset ${offset} does not match the ${video.received} bytes received; resume at ${video.received}`);
     if (req.body.length === 0) return uploadRefusal('The request has no bytes to upload');
     if (video.received + req.body.length > Number(size)) return uploadRefusal(`The bytes sent run past file_size ${size}`);
     video.fileSize = Number(size);
@@ -355,14 +395,25 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       body: {
         data: asked
           .filter((m) => m in values)
-          .map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, description: name, id: `${video.id}/video_insights/${name}/lifetime` })),
+          .map((name) => ({
+            name,
+            period: 'lifetime',
+            values: [{ value: values[name] }],
+            title: name,
+            description: name,
+            id: `${video.id}/video_insights/${name}/lifetime`,
+          })),
         paging: {},
       },
     };
   }
 
   const noObject = (objectId: string) =>
-    graphError(100, `Unsupported get request. Object with ID '${objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33, type: 'GraphMethodException' });
+    graphError(
+      100,
+      `Unsupported get request. Object with ID '${objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { subcode: 33, type: 'GraphMethodException' },
+    );
 
   // GET /{page-id} (https://developers.facebook.com/docs/graph-api/reference/page) and
   // GET /{video-id}?fields=status (https://developers.facebook.com/docs/graph-api/reference/video-status)
@@ -373,7 +424,13 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       const refusal = unknownFields(fields, PAGE_FIELDS, 'Page');
       if (refusal) return refusal;
       if (fields.split(',').includes('followers_count') && !t.scopes.has('pages_read_engagement')) return missingPermission('pages_read_engagement');
-      return { body: pageView(page, fields.split(',').filter((f) => f !== 'access_token'), t) };
+      return {
+        body: pageView(
+          page,
+          fields.split(',').filter((f) => f !== 'access_token'),
+          t,
+        ),
+      };
     }
     const video = videos.get(objectId);
     if (!video || t.kind !== 'page' || t.pageId !== video.pageId) return noObject(objectId);
@@ -412,7 +469,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       return video && t.kind === 'page' && t.pageId === video.pageId ? insights(video, t, req) : noObject(first);
     }
     if (req.method === 'GET' && parts.length === 2) return node(first, t, req);
-    return graphError(100, `Unsupported ${req.method.toLowerCase()} request. Object with ID '${first}' does not exist or does not support this operation.`, { subcode: 33, type: 'GraphMethodException' });
+    return graphError(100, `Unsupported ${req.method.toLowerCase()} request. Object with ID '${first}' does not exist or does not support this operation.`, {
+      subcode: 33,
+      type: 'GraphMethodException',
+    });
   }
 
   const server = await startFake(handle);

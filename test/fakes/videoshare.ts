@@ -13,7 +13,9 @@ import crypto from 'node:crypto';
 import { startFake, type FakeReply, type FakeRequest, type PlatformFake } from './server.js';
 
 const SCOPE = (s: string) => `https://www.googleapis.com/auth/${s}`;
-const KNOWN_SCOPES = new Set(['youtube', 'youtube.force-ssl', 'youtube.readonly', 'youtube.upload', 'youtubepartner', 'youtubepartner-channel-audit', 'yt-analytics.readonly'].map(SCOPE));
+const KNOWN_SCOPES = new Set(
+  ['youtube', 'youtube.force-ssl', 'youtube.readonly', 'youtube.upload', 'youtubepartner', 'youtubepartner-channel-audit', 'yt-analytics.readonly'].map(SCOPE),
+);
 /** The scopes each method takes, as its reference page lists them. */
 const ACCEPTS = {
   channelsList: ['youtube', 'youtube.force-ssl', 'youtube.readonly', 'youtubepartner', 'youtubepartner-channel-audit'].map(SCOPE),
@@ -21,11 +23,44 @@ const ACCEPTS = {
   videosList: ['youtube', 'youtube.force-ssl', 'youtube.readonly', 'youtubepartner'].map(SCOPE),
   commentThreads: [SCOPE('youtube.force-ssl')],
 };
-const VIDEO_PARTS = new Set(['contentDetails', 'fileDetails', 'id', 'liveStreamingDetails', 'localizations', 'player', 'processingDetails', 'recordingDetails', 'snippet', 'statistics', 'status', 'suggestions', 'topicDetails']);
-const CHANNEL_PARTS = new Set(['auditDetails', 'brandingSettings', 'contentDetails', 'contentOwnerDetails', 'id', 'localizations', 'snippet', 'statistics', 'status', 'topicDetails']);
+const VIDEO_PARTS = new Set([
+  'contentDetails',
+  'fileDetails',
+  'id',
+  'liveStreamingDetails',
+  'localizations',
+  'player',
+  'processingDetails',
+  'recordingDetails',
+  'snippet',
+  'statistics',
+  'status',
+  'suggestions',
+  'topicDetails',
+]);
+const CHANNEL_PARTS = new Set([
+  'auditDetails',
+  'brandingSettings',
+  'contentDetails',
+  'contentOwnerDetails',
+  'id',
+  'localizations',
+  'snippet',
+  'statistics',
+  'status',
+  'topicDetails',
+]);
 /** The fields of a video resource an insert may set (VideoSnippet, VideoStatus). */
 const SNIPPET_FIELDS = new Set(['title', 'description', 'tags', 'categoryId', 'defaultLanguage', 'defaultAudioLanguage']);
-const STATUS_FIELDS = new Set(['privacyStatus', 'embeddable', 'license', 'publicStatsViewable', 'publishAt', 'selfDeclaredMadeForKids', 'containsSyntheticMedia']);
+const STATUS_FIELDS = new Set([
+  'privacyStatus',
+  'embeddable',
+  'license',
+  'publicStatsViewable',
+  'publishAt',
+  'selfDeclaredMadeForKids',
+  'containsSyntheticMedia',
+]);
 const PRIVACY = new Set(['public', 'unlisted', 'private']);
 /** The assignable video categories (videoCategories.list, regionCode US). */
 const CATEGORIES = new Set(['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29']);
@@ -90,13 +125,24 @@ function apiError(code: number, message: string, reason: string, domain: string,
 }
 
 const badRequest = (message: string, reason = 'badRequest', domain = 'global') => apiError(400, message, reason, domain);
-const unknownField = (name: string, at: string) => badRequest(`Invalid JSON payload received. Unknown name "${name}" at '${at}': Cannot find field.`, 'invalid');
+const unknownField = (name: string, at: string) =>
+  badRequest(`Invalid JSON payload received. Unknown name "${name}" at '${at}': Cannot find field.`, 'invalid');
 
 /** What failNext answers for each class: the platform's own errors of that class. */
 const FAILURES: Record<Kind, () => FakeReply> = {
   // quota: 403 with no Retry-After; it resets at midnight Pacific time
-  retry: () => apiError(403, 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', 'quotaExceeded', 'youtube.quota'),
-  bad_request: () => apiError(400, 'The request metadata specifies an invalid video title.', 'invalidTitle', 'youtube.video', { location: 'body.snippet.title', locationType: 'other' }),
+  retry: () =>
+    apiError(
+      403,
+      'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+      'quotaExceeded',
+      'youtube.quota',
+    ),
+  bad_request: () =>
+    apiError(400, 'The request metadata specifies an invalid video title.', 'invalidTitle', 'youtube.video', {
+      location: 'body.snippet.title',
+      locationType: 'other',
+    }),
   reauthorize: () => invalidCredentials(),
   disconnected: () => apiError(403, 'The YouTube account of the authenticated user is closed.', 'authenticatedUserAccountClosed', 'youtube.common'),
 };
@@ -140,7 +186,8 @@ const isReply = (v: unknown): v is FakeReply => typeof v === 'object' && v !== n
 const tagsLength = (tags: string[]) => tags.reduce((n, t) => n + t.length + (t.includes(' ') ? 2 : 0), 0) + Math.max(0, tags.length - 1);
 
 function checkVideoResource(body: unknown, parts: Set<string>): FakeReply | Session['resource'] {
-  if (typeof body !== 'object' || body === null) return badRequest('The request metadata is missing or is not a JSON object.', 'invalidVideoMetadata', 'youtube.video');
+  if (typeof body !== 'object' || body === null)
+    return badRequest('The request metadata is missing or is not a JSON object.', 'invalidVideoMetadata', 'youtube.video');
   const { snippet = {}, status = {}, ...rest } = body as Record<string, Record<string, unknown>>;
   const other = Object.keys(rest).find((k) => !VIDEO_PARTS.has(k));
   if (other) return unknownField(other, 'resource');
@@ -148,7 +195,10 @@ function checkVideoResource(body: unknown, parts: Set<string>): FakeReply | Sess
   for (const k of Object.keys(status)) if (!STATUS_FIELDS.has(k)) return unknownField(k, 'resource.status');
   const title = snippet.title;
   if (typeof title !== 'string' || !title.trim() || [...title].length > 100 || /[<>]/.test(title)) {
-    return apiError(400, 'The request metadata specifies an invalid video title.', 'invalidTitle', 'youtube.video', { location: 'body.snippet.title', locationType: 'other' });
+    return apiError(400, 'The request metadata specifies an invalid video title.', 'invalidTitle', 'youtube.video', {
+      location: 'body.snippet.title',
+      locationType: 'other',
+    });
   }
   const description = snippet.description ?? '';
   if (typeof description !== 'string' || Buffer.byteLength(description) > 5000 || /[<>]/.test(description)) {
@@ -207,7 +257,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     }
     const token = accessTokens.get(req.bearer);
     if (!token || token.expired) return invalidCredentials();
-    if (!token.scope.some((s) => accepted.includes(s))) return apiError(403, 'Request had insufficient authentication scopes.', 'insufficientPermissions', 'global');
+    if (!token.scope.some((s) => accepted.includes(s)))
+      return apiError(403, 'Request had insufficient authentication scopes.', 'insufficientPermissions', 'global');
     return null;
   }
 
@@ -215,8 +266,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   function authorize(req: FakeRequest): FakeReply {
     const q = req.query;
     if (q.get('client_id') !== clientId) return consentError(401, 'invalid_client', 'The OAuth client was not found.');
-    if (q.get('redirect_uri') !== opts.redirectUri) return consentError(400, 'redirect_uri_mismatch', "You can't sign in to this app because it doesn't comply with Google's OAuth 2.0 policy.");
-    if (q.get('response_type') !== 'code') return consentError(400, 'unsupported_response_type', `Unsupported response_type: ${q.get('response_type') ?? '(none)'}`);
+    if (q.get('redirect_uri') !== opts.redirectUri)
+      return consentError(400, 'redirect_uri_mismatch', "You can't sign in to this app because it doesn't comply with Google's OAuth 2.0 policy.");
+    if (q.get('response_type') !== 'code')
+      return consentError(400, 'unsupported_response_type', `Unsupported response_type: ${q.get('response_type') ?? '(none)'}`);
     const scopes = (q.get('scope') ?? '').split(' ').filter(Boolean);
     if (!scopes.length) return consentError(400, 'invalid_request', 'Missing required parameter: scope');
     const unknown = scopes.find((s) => !KNOWN_SCOPES.has(s));
@@ -261,7 +314,15 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       code.used = true;
       const refresh = code.offline ? `1//${random(60)}` : undefined;
       if (refresh) refreshTokens.set(refresh, { scope: code.scope, revoked: false });
-      return { body: { access_token: issueAccess(code.scope), expires_in: 3599, ...(refresh ? { refresh_token: refresh } : {}), scope: code.scope, token_type: 'Bearer' } };
+      return {
+        body: {
+          access_token: issueAccess(code.scope),
+          expires_in: 3599,
+          ...(refresh ? { refresh_token: refresh } : {}),
+          scope: code.scope,
+          token_type: 'Bearer',
+        },
+      };
     }
     if (grant === 'refresh_token') {
       const refresh = refreshTokens.get(f.get('refresh_token') ?? '');
@@ -286,7 +347,12 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const parts = partsOf(req, CHANNEL_PARTS);
     if (isReply(parts)) return parts;
     if (req.query.get('mine') !== 'true' && !req.query.get('id')) {
-      return apiError(400, 'No filter selected. Expected one of: forHandle, forUsername, id, managedByMe, mine, mySubscribers, categoryId', 'missingRequiredParameter', 'youtube.parameter');
+      return apiError(
+        400,
+        'No filter selected. Expected one of: forHandle, forUsername, id, managedByMe, mine, mySubscribers, categoryId',
+        'missingRequiredParameter',
+        'youtube.parameter',
+      );
     }
     const items = req.query.get('mine') === 'true' || req.query.get('id')?.split(',').includes(channelId) ? [channelResource(parts)] : [];
     return { body: { kind: 'youtube#channelListResponse', etag: random(9), pageInfo: { totalResults: items.length, resultsPerPage: 5 }, items } };
@@ -295,7 +361,8 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
   // https://developers.google.com/youtube/v3/docs/videos/insert
   // https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol (step 1: start a resumable session)
   function startUpload(req: FakeRequest): FakeReply {
-    if (req.query.get('uploadType') !== 'resumable') return badRequest(`Invalid upload type: ${req.query.get('uploadType') ?? '(none)'}; this method is uploaded to with uploadType=resumable`, 'invalid');
+    if (req.query.get('uploadType') !== 'resumable')
+      return badRequest(`Invalid upload type: ${req.query.get('uploadType') ?? '(none)'}; this method is uploaded to with uploadType=resumable`, 'invalid');
     const parts = partsOf(req, VIDEO_PARTS);
     if (isReply(parts)) return parts;
     const total = Number(req.headers['x-upload-content-length']);
@@ -318,7 +385,13 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const rejected = !processing && video.rejection;
     const left = video.processingChecks - video.checks + 1;
     const all: Record<string, unknown> = {
-      snippet: { ...video.snippet, channelId: video.channelId, channelTitle: 'Clip Studio', publishedAt: new Date().toISOString(), liveBroadcastContent: 'none' },
+      snippet: {
+        ...video.snippet,
+        channelId: video.channelId,
+        channelTitle: 'Clip Studio',
+        publishedAt: new Date().toISOString(),
+        liveBroadcastContent: 'none',
+      },
       status: {
         ...video.status,
         uploadStatus: processing ? 'uploaded' : rejected ? 'rejected' : 'processed',
@@ -338,7 +411,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       ...(owner
         ? {
             processingDetails: processing
-              ? { processingStatus: 'processing', processingProgress: { partsTotal: '100', partsProcessed: String(100 - left * 10), timeLeftMs: String(left * 20_000) } }
+              ? {
+                  processingStatus: 'processing',
+                  processingProgress: { partsTotal: '100', partsProcessed: String(100 - left * 10), timeLeftMs: String(left * 20_000) },
+                }
               : { processingStatus: 'succeeded', fileDetailsAvailability: 'available', thumbnailsAvailability: 'available' },
           }
         : {}),
@@ -369,7 +445,10 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     if (total !== session.total) return text(400, `Content-Range total ${total} differs from the session's ${session.total} bytes.`);
     if (session.videoId) return done();
     if (first !== session.size) {
-      return text(400, `Invalid request. According to the Content-Range header, the upload offset is ${first} byte(s), which differs from the ${session.size} byte(s) already uploaded.`);
+      return text(
+        400,
+        `Invalid request. According to the Content-Range header, the upload offset is ${first} byte(s), which differs from the ${session.size} byte(s) already uploaded.`,
+      );
     }
     if (last < first || last >= total || last - first + 1 !== req.body.length) return text(400, 'Content-Range does not match the bytes of the request.');
     const final = last === total - 1;
@@ -440,27 +519,54 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
       kind: 'youtube#commentThread',
       etag: random(9),
       id: c.id,
-      snippet: { channelId, videoId: c.videoId, topLevelComment: { kind: 'youtube#comment', etag: random(9), id: c.id, snippet }, canReply: true, totalReplyCount: 0, isPublic: true },
+      snippet: {
+        channelId,
+        videoId: c.videoId,
+        topLevelComment: { kind: 'youtube#comment', etag: random(9), id: c.id, snippet },
+        canReply: true,
+        totalReplyCount: 0,
+        isPublic: true,
+      },
     };
   }
 
-  const videoNotFound = () => apiError(404, 'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/list#videoId">videoId</a></code> parameter could not be found.', 'videoNotFound', 'youtube.commentThread', { location: 'videoId', locationType: 'parameter' });
+  const videoNotFound = () =>
+    apiError(
+      404,
+      'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/list#videoId">videoId</a></code> parameter could not be found.',
+      'videoNotFound',
+      'youtube.commentThread',
+      { location: 'videoId', locationType: 'parameter' },
+    );
 
   // https://developers.google.com/youtube/v3/docs/commentThreads/list
   function threadsList(req: FakeRequest): FakeReply {
     const parts = partsOf(req, new Set(['id', 'snippet', 'replies']));
     if (isReply(parts)) return parts;
     const videoId = req.query.get('videoId');
-    if (!videoId) return apiError(400, 'No filter selected. Expected one of: allThreadsRelatedToChannelId, channelId, id, videoId', 'missingRequiredParameter', 'youtube.parameter');
+    if (!videoId)
+      return apiError(
+        400,
+        'No filter selected. Expected one of: allThreadsRelatedToChannelId, channelId, id, videoId',
+        'missingRequiredParameter',
+        'youtube.parameter',
+      );
     const maxResults = Number(req.query.get('maxResults') ?? 20);
-    if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 100) return badRequest(`Invalid value '${req.query.get('maxResults')}'. Values must be within the range: [1, 100]`, 'invalidParameter');
+    if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 100)
+      return badRequest(`Invalid value '${req.query.get('maxResults')}'. Values must be within the range: [1, 100]`, 'invalidParameter');
     const order = req.query.get('order') ?? 'time';
     if (order !== 'time' && order !== 'relevance') return badRequest(`Invalid value for order: ${order}`, 'invalidParameter');
     const textFormat = req.query.get('textFormat') ?? 'html';
     if (textFormat !== 'html' && textFormat !== 'plainText') return badRequest(`Invalid value for textFormat: ${textFormat}`, 'invalidParameter');
     if (!fake.videos.has(videoId)) return videoNotFound();
-    const items = fake.comments.filter((c) => c.videoId === videoId).reverse().slice(0, maxResults).map((c) => threadResource(c, textFormat));
-    return { body: { kind: 'youtube#commentThreadListResponse', etag: random(9), pageInfo: { totalResults: items.length, resultsPerPage: maxResults }, items } };
+    const items = fake.comments
+      .filter((c) => c.videoId === videoId)
+      .reverse()
+      .slice(0, maxResults)
+      .map((c) => threadResource(c, textFormat));
+    return {
+      body: { kind: 'youtube#commentThreadListResponse', etag: random(9), pageInfo: { totalResults: items.length, resultsPerPage: maxResults }, items },
+    };
   }
 
   // https://developers.google.com/youtube/v3/docs/commentThreads/insert
@@ -479,9 +585,27 @@ export async function startPlatformFake(opts: { redirectUri: string }): Promise<
     const videoId = snippet.videoId;
     if (typeof videoId !== 'string' || !fake.videos.has(videoId)) return videoNotFound();
     const text = comment.textOriginal;
-    if (typeof text !== 'string' || !text.trim()) return apiError(400, 'The comment resource that is being inserted must specify a value for the snippet.topLevelComment.snippet.textOriginal property.', 'commentTextRequired', 'youtube.commentThread');
-    if ([...text].length > 10_000) return apiError(400, 'The comment resource that is being inserted contains too many characters in the snippet.topLevelComment.snippet.textOriginal property.', 'commentTextTooLong', 'youtube.commentThread');
-    if (fake.commentsDisabled) return apiError(403, 'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/insert#videoId">videoId</a></code> parameter has disabled comments.', 'commentsDisabled', 'youtube.commentThread');
+    if (typeof text !== 'string' || !text.trim())
+      return apiError(
+        400,
+        'The comment resource that is being inserted must specify a value for the snippet.topLevelComment.snippet.textOriginal property.',
+        'commentTextRequired',
+        'youtube.commentThread',
+      );
+    if ([...text].length > 10_000)
+      return apiError(
+        400,
+        'The comment resource that is being inserted contains too many characters in the snippet.topLevelComment.snippet.textOriginal property.',
+        'commentTextTooLong',
+        'youtube.commentThread',
+      );
+    if (fake.commentsDisabled)
+      return apiError(
+        403,
+        'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/insert#videoId">videoId</a></code> parameter has disabled comments.',
+        'commentsDisabled',
+        'youtube.commentThread',
+      );
     const c: FakeComment = { id: `Ug${random(18)}`, videoId, text, authorChannelId: channelId };
     fake.comments.push(c);
     fake.videos.get(videoId)!.statistics.commentCount += 1;

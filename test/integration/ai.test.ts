@@ -18,7 +18,6 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-
 describe('TitleCardBroll (offline B-roll)', () => {
   it('renders an mp4 of the asked duration and size, whatever the prompt holds', async () => {
     const g = new TitleCardBroll(dir);
@@ -75,7 +74,13 @@ describe('hook writers', () => {
     for (const sentence of sentences) {
       for (const token of sentence.split(' ')) {
         const [, text, c, typed] = /^(.+?)(?:\*([\d.]+)|(!))?$/.exec(token)!;
-        out.push({ text, type: /^[.,?!]$/.test(text) ? 'punctuation' : 'word', startTime: t, endTime: t + 0.3, ...(typed ? {} : { confidence: c ? Number(c) : 0.97 }) });
+        out.push({
+          text,
+          type: /^[.,?!]$/.test(text) ? 'punctuation' : 'word',
+          startTime: t,
+          endTime: t + 0.3,
+          ...(typed ? {} : { confidence: c ? Number(c) : 0.97 }),
+        });
         t += 0.32;
       }
       out.push({ text: '', type: 'silence', startTime: t, endTime: t + 0.8 });
@@ -86,8 +91,13 @@ describe('hook writers', () => {
   const hook = (words: TimedWord[], language?: string) => new StrongestLineHook().write(words, { language });
   const wordsOf = (h: string) => h.split(' ').length;
 
-  it('takes a short line of the strongest sentence, never the transcript\'s start', async () => {
-    const words = talk('and then we went to the office', 'so that was the morning and it was fine', 'three out of four people kept going for a full year', 'the meeting ended at noon');
+  it("takes a short line of the strongest sentence, never the transcript's start", async () => {
+    const words = talk(
+      'and then we went to the office',
+      'so that was the morning and it was fine',
+      'three out of four people kept going for a full year',
+      'the meeting ended at noon',
+    );
     const h = await hook(words);
     expect(h).toBe('Three out of four people kept going');
     expect(wordsOf(h)).toBeGreaterThanOrEqual(HOOK_WORDS.min);

@@ -108,7 +108,8 @@ describe('automatic B-roll windows', () => {
 });
 
 describe('automatic B-roll filling', () => {
-  const say = (i: number) => (i === 4 ? ['the', 'ocean', 'waves', 'crash'] : i === 6 ? ['my', 'coffee', 'morning', 'routine'] : ['some', 'other', 'thing', `number${i}`]);
+  const say = (i: number) =>
+    i === 4 ? ['the', 'ocean', 'waves', 'crash'] : i === 6 ? ['my', 'coffee', 'morning', 'routine'] : ['some', 'other', 'thing', `number${i}`];
   const words = transcript(10, { say });
   const keep = keepSegments(durationOf(words), [], 30);
 
@@ -126,7 +127,12 @@ describe('automatic B-roll filling', () => {
     const files = async (key: string) => storage.localPath(key)!;
     return { app: app as never, storage, warnings, files };
   }
-  const project = (percent: number) => ({ id: '11111111-1111-4111-8111-111111111111', userId: 'u', magicBrollsPercentage: percent, videoMeta: { width: 320, height: 240 } as never });
+  const project = (percent: number) => ({
+    id: '11111111-1111-4111-8111-111111111111',
+    userId: 'u',
+    magicBrollsPercentage: percent,
+    videoMeta: { width: 320, height: 240 } as never,
+  });
 
   it('matches library files to the spoken words by file name, round-robin otherwise', async () => {
     const library = [
@@ -339,7 +345,22 @@ describe('VideosApiBroll (OpenAI videos API shape)', () => {
   const videos = new Map<string, { polls: number; fail?: boolean }>();
   beforeAll(async () => {
     const file = path.join(dir, 'remote.mp4');
-    await run('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc=s=128x224:r=24:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+    await run('ffmpeg', [
+      '-hide_banner',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=s=128x224:r=24:d=4',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
     clip = await fs.readFile(file);
     server = await fakeServer((req, body, res) => {
       seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
@@ -363,7 +384,12 @@ describe('VideosApiBroll (OpenAI videos API shape)', () => {
   it('creates, polls until completed, downloads and cuts the clip to the asked length', async () => {
     const g = new VideosApiBroll({ baseUrl: server.url, apiKey: 'k', model: 'sora-2', workDir: path.join(dir, 'video-work'), pollMs: 10 });
     const file = await g.generate('ocean waves', { durationSeconds: 2.5, width: 360, height: 640 });
-    expect(seen[0]).toEqual({ method: 'POST', url: '/v1/videos', auth: 'Bearer k', body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4', size: '720x1280' } });
+    expect(seen[0]).toEqual({
+      method: 'POST',
+      url: '/v1/videos',
+      auth: 'Bearer k',
+      body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4', size: '720x1280' },
+    });
     expect(seen.filter((s) => s.url === '/v1/videos/video_1')).toHaveLength(2);
     expect(seen[seen.length - 1].url).toBe('/v1/videos/video_1/content');
     const info = await probe(file);
@@ -382,7 +408,9 @@ describe('VideosApiBroll (OpenAI videos API shape)', () => {
   it('is chosen by BROLL_PROVIDER=openai (with a key)', async () => {
     const brollGeneratorFor = (env: Record<string, string>) => createAiProviders(loadConfig({ DATA_DIR: dir, ...env })).broll;
     expect(brollGeneratorFor({ BROLL_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })).toBeInstanceOf(VideosApiBroll);
-    await expect(brollGeneratorFor({ BROLL_PROVIDER: 'openai' }).generate('x', { durationSeconds: 1, width: 64, height: 64 })).rejects.toThrow(/OPENAI_API_KEY/);
+    await expect(brollGeneratorFor({ BROLL_PROVIDER: 'openai' }).generate('x', { durationSeconds: 1, width: 64, height: 64 })).rejects.toThrow(
+      /OPENAI_API_KEY/,
+    );
   });
 });
 

@@ -39,7 +39,11 @@ afterAll(async () => {
 });
 
 function uploadProject(file: Buffer) {
-  const body = multipartBody(B, [{ name: 'title', value: 'Limits' }, { name: 'language', value: 'en' }, { name: 'file', value: file, filename: 'talk.mp4', type: 'video/mp4' }]);
+  const body = multipartBody(B, [
+    { name: 'title', value: 'Limits' },
+    { name: 'language', value: 'en' },
+    { name: 'file', value: file, filename: 'talk.mp4', type: 'video/mp4' },
+  ]);
   return rawRequest(app.url, uploadHead(body.length), body).then((a) => ({ status: a.status, body: jsonOf(a) }));
 }
 
@@ -88,7 +92,11 @@ describe('a slow client over HTTP', () => {
   });
 
   it('an upload slower than the floor is cut off with 408 and leaves no file behind', async () => {
-    const body = multipartBody(B, [{ name: 'title', value: 'Crawling' }, { name: 'language', value: 'en' }, { name: 'file', value: video, filename: 'talk.mp4', type: 'video/mp4' }]);
+    const body = multipartBody(B, [
+      { name: 'title', value: 'Crawling' },
+      { name: 'language', value: 'en' },
+      { name: 'file', value: video, filename: 'talk.mp4', type: 'video/mp4' },
+    ]);
     // 4 KiB a second: a quarter of the floor
     const a = await pacedRequest(app.url, uploadHead(body.length), body, { piece: 1024, everyMs: 250 });
     expect(a.status).toBe(408);
@@ -100,7 +108,11 @@ describe('a slow client over HTTP', () => {
   });
 
   it('an upload moving above the floor goes on past the window and is stored', async () => {
-    const body = multipartBody(B, [{ name: 'title', value: 'Steady' }, { name: 'language', value: 'en' }, { name: 'file', value: video, filename: 'talk.mp4', type: 'video/mp4' }]);
+    const body = multipartBody(B, [
+      { name: 'title', value: 'Steady' },
+      { name: 'language', value: 'en' },
+      { name: 'file', value: video, filename: 'talk.mp4', type: 'video/mp4' },
+    ]);
     // four times the floor, for well over the window
     const piece = 16 * 1024;
     expect(body.length / (piece * 4)).toBeGreaterThan((1.5 * LIMITS.UPLOAD_WINDOW_MS) / 1000);
@@ -193,7 +205,14 @@ describe('the WebSocket door', () => {
   it('one key holds at most WS_MAX_SOCKETS_PER_KEY sockets; another key is not held back, and a closed socket frees its place', async () => {
     const held = await Promise.all(Array.from({ length: LIMITS.WS_MAX_SOCKETS_PER_KEY }, () => acknowledged()));
     // each is kept busy, so the idle rule does not free a place meanwhile
-    for (const s of held) s.ws.send(JSON.stringify({ id: 'p', type: 'subscribe', payload: { query: `subscription { projectUpdates(projectId: "${projectId}", follow: true) { status } }` } }));
+    for (const s of held)
+      s.ws.send(
+        JSON.stringify({
+          id: 'p',
+          type: 'subscribe',
+          payload: { query: `subscription { projectUpdates(projectId: "${projectId}", follow: true) { status } }` },
+        }),
+      );
     for (const s of held) expect(await s.next()).toMatchObject({ id: 'p', type: 'next' });
     const over = await openSocket();
     over.ws.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': user.key } }));
@@ -213,7 +232,9 @@ describe('the WebSocket door', () => {
     const idle = await acknowledged();
     const busy = await acknowledged();
     const t0 = Date.now();
-    busy.ws.send(JSON.stringify({ id: 'p', type: 'subscribe', payload: { query: `subscription { projectUpdates(projectId: "${projectId}", follow: true) { status } }` } }));
+    busy.ws.send(
+      JSON.stringify({ id: 'p', type: 'subscribe', payload: { query: `subscription { projectUpdates(projectId: "${projectId}", follow: true) { status } }` } }),
+    );
     expect(await busy.next()).toMatchObject({ id: 'p', type: 'next', payload: { data: { projectUpdates: { status: expect.any(String) } } } });
     expect(await idle.closed).toEqual({ code: 1000, reason: 'Idle: no operation for 0.6 s', messages: [] });
     expect(Date.now() - t0).toBeLessThan(LIMITS.WS_IDLE_TIMEOUT_MS * 4);

@@ -30,9 +30,17 @@ const DOORS: Record<string, (origin: string) => Promise<Response>> = {
   '/v1': (origin) => fetch(new URL('/v1/languages', app.url), { headers: { origin, 'x-api-key': user.key } }),
   '/v1 without a key': (origin) => fetch(new URL('/v1/languages', app.url), { headers: { origin } }),
   '/v1 with a bad body': (origin) =>
-    fetch(new URL('/v1/projects', app.url), { method: 'POST', headers: { origin, 'x-api-key': user.key, 'content-type': 'application/json' }, body: '{"title":' }),
+    fetch(new URL('/v1/projects', app.url), {
+      method: 'POST',
+      headers: { origin, 'x-api-key': user.key, 'content-type': 'application/json' },
+      body: '{"title":',
+    }),
   '/graphql': (origin) =>
-    fetch(new URL('/graphql', app.url), { method: 'POST', headers: { origin, 'x-api-key': user.key, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+    fetch(new URL('/graphql', app.url), {
+      method: 'POST',
+      headers: { origin, 'x-api-key': user.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    }),
   '/files': (origin) => fetch(fileUrl, { headers: { origin } }),
 };
 
@@ -86,7 +94,9 @@ describe.each(Object.keys(DOORS))('%s', (door) => {
       expect(res.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
       expect(list(res.headers.get('vary'))).toContain('origin');
-      expect(list(res.headers.get('access-control-expose-headers'))).toEqual(expect.arrayContaining(['x-request-id', 'x-ratelimit-remaining', 'retry-after', 'idempotent-replayed']));
+      expect(list(res.headers.get('access-control-expose-headers'))).toEqual(
+        expect.arrayContaining(['x-request-id', 'x-ratelimit-remaining', 'retry-after', 'idempotent-replayed']),
+      );
       for (const other of ['https://evil.example', 'null', `${APP_ORIGIN}.evil.example`]) {
         const refused = await call(other);
         expect(refused.headers.get('access-control-allow-origin'), other).toBeNull();
@@ -114,7 +124,9 @@ describe.each(PREFLIGHT_PATHS)('a preflight of %s', (path) => {
       expect(res.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
       expect(list(res.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'post', 'put', 'delete']));
-      expect(list(res.headers.get('access-control-allow-headers'))).toEqual(expect.arrayContaining(['x-api-key', 'authorization', 'content-type', 'idempotency-key']));
+      expect(list(res.headers.get('access-control-allow-headers'))).toEqual(
+        expect.arrayContaining(['x-api-key', 'authorization', 'content-type', 'idempotency-key']),
+      );
       expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
       expect(list(res.headers.get('vary'))).toContain('origin');
     });
@@ -124,7 +136,8 @@ describe.each(PREFLIGHT_PATHS)('a preflight of %s', (path) => {
     const refusedBy = async (origin: string) => {
       const res = await preflight(path, origin);
       expect(res.status, origin).toBe(204);
-      for (const h of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-allow-credentials']) expect(res.headers.get(h), `${origin} ${h}`).toBeNull();
+      for (const h of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-allow-credentials'])
+        expect(res.headers.get(h), `${origin} ${h}`).toBeNull();
     };
     await refusedBy(APP_ORIGIN);
     await refusedBy('null');

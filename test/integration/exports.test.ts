@@ -29,7 +29,10 @@ let hooks: WebhookInbox;
 const waitProject = (id: string, until: (p: any) => boolean, timeoutMs = 120_000) => waitProjectOf(app, user.key, id, until, timeoutMs);
 
 async function transcribed(extra: Record<string, unknown> = {}) {
-  const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Export me', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, ...extra } });
+  const r = await request(app, 'POST', '/v1/projects', {
+    key: user.key,
+    json: { title: 'Export me', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, ...extra },
+  });
   expect(r.body).toMatchObject({ id: expect.any(String) });
   return waitProject(r.body.id, (p) => p.status === 'completed');
 }
@@ -39,7 +42,9 @@ async function queuedExport(projectId: string, data: { webhookUrl?: string } = {
   const core = app.runtime.app;
   const project = await core.db.project.findUniqueOrThrow({ where: { id: projectId } });
   let exportId = '';
-  await move(core, project, 'export', { also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId, width: 160, height: 120, fps: 15, ...data } })).id) });
+  await move(core, project, 'export', {
+    also: async (tx) => void (exportId = (await tx.export.create({ data: { projectId, width: 160, height: 120, fps: 15, ...data } })).id),
+  });
   return exportId;
 }
 
@@ -119,7 +124,9 @@ describe('POST /v1/projects/{id}/export', () => {
     const done = await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
     const info = await probe(await download(done.downloadUrl));
     expect(info.video).toMatchObject({ width: 180, height: 320 });
-    const silences = (p.words as Array<{ type: string; startTime: number; endTime: number }>).filter((w) => w.type === 'silence' && w.endTime - w.startTime >= 0.6);
+    const silences = (p.words as Array<{ type: string; startTime: number; endTime: number }>).filter(
+      (w) => w.type === 'silence' && w.endTime - w.startTime >= 0.6,
+    );
     expect(silences.length).toBeGreaterThan(0);
     expect(info.duration!).toBeLessThan(p.videoMetaData.duration - 1);
     const { keptSegments } = await import('../../src/exports/plan.js');
@@ -159,7 +166,10 @@ describe('POST /v1/projects/{id}/export', () => {
     const p = await shared();
     const other = await createUser(app);
     expect((await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: other.key, json: {} })).body.error).toBe('NOT_FOUND');
-    const fresh = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'x', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false } });
+    const fresh = await request(app, 'POST', '/v1/projects', {
+      key: user.key,
+      json: { title: 'x', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false },
+    });
     const early = await request(app, 'POST', `/v1/projects/${fresh.body.id}/export`, { key: user.key, json: {} });
     expect(early).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
     const first = await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120 } });
@@ -170,12 +180,17 @@ describe('POST /v1/projects/{id}/export', () => {
     await waitProject(p.id, (x) => x.status === 'completed' && x.downloadUrl);
   });
 
-  it('an export whose render job a crash left unqueued is rendered: by the project job\'s next run, or by the watchdog after a minute', async () => {
+  it("an export whose render job a crash left unqueued is rendered: by the project job's next run, or by the watchdog after a minute", async () => {
     const p = await transcribed();
     const core = app.runtime.app;
     // what a process killed between the commit and the enqueue leaves: the project exporting, its export queued, no job
     const strand = () => queuedExport(p.id);
-    const renderJobs = (exportId: string) => core.db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1 AND data->>'exportId' = $2`, JOB_NAMES.renderExport, exportId);
+    const renderJobs = (exportId: string) =>
+      core.db.$queryRawUnsafe<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1 AND data->>'exportId' = $2`,
+        JOB_NAMES.renderExport,
+        exportId,
+      );
     const rendered = async (exportId: string) => {
       const done = await waitProject(p.id, (x) => x.status === 'completed');
       expect(await core.db.export.findUniqueOrThrow({ where: { id: exportId } })).toMatchObject({ status: 'completed', outputKey: expect.any(String) });
@@ -220,7 +235,11 @@ describe('POST /v1/projects/{id}/export', () => {
 
       expect(await core.db.export.findUniqueOrThrow({ where: { id: first } })).toMatchObject({ status: 'completed', outputKey, failureReason: null });
       expect(await core.db.export.findUniqueOrThrow({ where: { id: second } })).toMatchObject({ status: 'queued' });
-      expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: 'exporting', renderedKey: outputKey, failureReason: null });
+      expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
+        status: 'exporting',
+        renderedKey: outputKey,
+        failureReason: null,
+      });
       expect((await probe(core.storage.localPath(outputKey)!)).video).toMatchObject({ width: 160, height: 120 });
       expect(await core.storage.stat(done.previewKey!)).not.toBeNull();
       // one outcome, one event: the refused run recorded no webhook
@@ -261,8 +280,16 @@ describe('POST /v1/projects/{id}/export', () => {
       undoPreview();
       release();
     }
-    expect(await core.db.export.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureReason: 'Export failed: the store went away', outputKey: null });
-    expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: 'completed', renderedKey: before.renderedKey, failureReason: 'Export failed: the store went away' });
+    expect(await core.db.export.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'failed',
+      failureReason: 'Export failed: the store went away',
+      outputKey: null,
+    });
+    expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
+      status: 'completed',
+      renderedKey: before.renderedKey,
+      failureReason: 'Export failed: the store went away',
+    });
     // the video the first run stored, and the preview it stored once the failure was recorded, are both gone
     expect(await core.storage.stat(outputKey)).toBeNull();
     expect(await core.storage.stat(previewKey)).toBeNull();
@@ -281,7 +308,10 @@ describe('POST /v1/projects/{id}/export', () => {
     expect(after.failureReason).toBe("Export failed: The project's source video is missing from storage");
     expect(new URL(after.downloadUrl).pathname).toBe(new URL(first.downloadUrl).pathname);
     expect(new URL(after.previewUrl).pathname).toBe(new URL(first.previewUrl).pathname);
-    expect((await hooks.next((h) => h.event === 'export.failed' && h.projectId === p.id)).payload).toMatchObject({ status: 'failed', exportId: expect.any(String) });
+    expect((await hooks.next((h) => h.event === 'export.failed' && h.projectId === p.id)).payload).toMatchObject({
+      status: 'failed',
+      exportId: expect.any(String),
+    });
     // a transcription and two renders: about 6 s alone, over a minute beside the crash storm on two cores
   }, 150_000);
 });
@@ -297,9 +327,39 @@ describe('an export through the API shows every effect asked', () => {
 
   it('captions where the words are, music under the speech, the item in its window, silences gone, the size and fps asked', async () => {
     const fx = await mediaFixtures();
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x90:r=25:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(fx.dir, 'red.mp4')]);
+    await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=160x90:r=25:d=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      path.join(fx.dir, 'red.mp4'),
+    ]);
     // music: a 55 Hz hum, below any voice, so its share of the sound tells it apart from the speech
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=55:d=4', '-c:a', 'libmp3lame', '-b:a', '96k', path.join(fx.dir, 'hum.mp3')]);
+    await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=55:d=4',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '96k',
+      path.join(fx.dir, 'hum.mp3'),
+    ]);
     const [red, hum] = await Promise.all([libraryEntry('red.mp4'), libraryEntry('hum.mp3')]);
     const item = { start: 1, end: 2 }; // source seconds
     const p = await transcribed({
@@ -357,7 +417,7 @@ describe('an export through the API shows every effect asked', () => {
 
     // the item (a red video): red in the top-right pip inside its window only
     const span = mapSpan(keep, item.start, item.end)!;
-    const pip = { x: 180 - 0.36 * 180 / 2 - 0.04 * 180, y: 0.04 * 180 + (0.36 * 320) / 2 };
+    const pip = { x: 180 - (0.36 * 180) / 2 - 0.04 * 180, y: 0.04 * 180 + (0.36 * 320) / 2 };
     expect(isRed(pixel(await frameAt(without, (span.start + span.end) / 2), pip.x, pip.y))).toBe(true);
     expect(isRed(pixel(await frameAt(without, span.end + 0.3), pip.x, pip.y))).toBe(false);
     if (span.start > 0.3) expect(isRed(pixel(await frameAt(without, span.start - 0.3), pip.x, pip.y))).toBe(false);
@@ -390,27 +450,44 @@ describe('GET /v1/projects/{id}/captions', () => {
   it('has one cue per page of the burned-in captions: as many words as the template or theme puts on a page', async () => {
     /** [start, end, text] of each SRT cue, times in seconds */
     const cuesOf = (srt: string) =>
-      srt.trim().split(/\n\n/).map((block) => {
-        const [, times, ...text] = block.split('\n');
-        const [a, b] = times.split(' --> ').map((t) => t.split(/[:,]/).map(Number)).map(([h, m, sec, ms]) => h * 3600 + m * 60 + sec + ms / 1000);
-        return { start: a, end: b, text: text.join(' ') };
-      });
+      srt
+        .trim()
+        .split(/\n\n/)
+        .map((block) => {
+          const [, times, ...text] = block.split('\n');
+          const [a, b] = times
+            .split(' --> ')
+            .map((t) => t.split(/[:,]/).map(Number))
+            .map(([h, m, sec, ms]) => h * 3600 + m * 60 + sec + ms / 1000);
+          return { start: a, end: b, text: text.join(' ') };
+        });
     /** the captions of the ASS file the export burns in, one per page */
     const burnedIn = async (id: string) => {
       const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id } });
       // as an export's work folder
       const dir = await fs.mkdtemp(path.join(app.dataDir, 'plan-'));
-      const { ass } = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 }, dir).finally(() => fs.rm(dir, { recursive: true, force: true }));
+      const { ass } = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 }, dir).finally(() =>
+        fs.rm(dir, { recursive: true, force: true }),
+      );
       return ass
         .split('\n')
         .filter((l) => l.startsWith('Dialogue:') && l.includes(',Caption,'))
         .map((l) => {
           const f = l.slice('Dialogue: '.length).split(',');
           const time = (t: string) => t.split(':').reduce((acc, x) => acc * 60 + Number(x), 0);
-          return { start: time(f[1]), end: time(f[2]), text: f.slice(9).join(',').replace(/\{[^}]*\}/g, '') };
+          return {
+            start: time(f[1]),
+            end: time(f[2]),
+            text: f
+              .slice(9)
+              .join(',')
+              .replace(/\{[^}]*\}/g, ''),
+          };
         });
     };
-    const theme = await gql(app, user.key, 'mutation($input: UserThemeInput!) { createUserTheme(input: $input) { id } }', { input: { name: 'One word', wordsPerLine: 1 } });
+    const theme = await gql(app, user.key, 'mutation($input: UserThemeInput!) { createUserTheme(input: $input) { id } }', {
+      input: { name: 'One word', wordsPerLine: 1 },
+    });
     const cases = [
       { settings: { templateName: 'subtitle' }, perPage: 5 },
       { settings: {}, perPage: 2 }, // classic, the default
@@ -421,7 +498,10 @@ describe('GET /v1/projects/{id}/captions', () => {
       const srt = await fetch(new URL(`/v1/projects/${p.id}/captions?format=srt`, app.url), { headers: { 'x-api-key': user.key } });
       const cues = cuesOf(await srt.text());
       const pages = await burnedIn(p.id);
-      expect(cues.map((c) => c.text.toUpperCase()), JSON.stringify(settings)).toEqual(pages.map((pg) => pg.text.toUpperCase()));
+      expect(
+        cues.map((c) => c.text.toUpperCase()),
+        JSON.stringify(settings),
+      ).toEqual(pages.map((pg) => pg.text.toUpperCase()));
       cues.forEach((c, i) => {
         expect(Math.abs(c.start - pages[i].start)).toBeLessThan(0.011);
         expect(Math.abs(c.end - pages[i].end)).toBeLessThan(0.011);
@@ -442,14 +522,22 @@ describe('a render that makes no progress', () => {
     try {
       const u = await createUser(stalling);
       const svc = stalling.runtime.app;
-      const junk = await svc.db.userMedia.create({ data: { userId: u.id, type: 'IMAGE', status: 'ready', fileName: 'j.png', metadata: { width: 0, height: 0, fileSize: 4 } } });
+      const junk = await svc.db.userMedia.create({
+        data: { userId: u.id, type: 'IMAGE', status: 'ready', fileName: 'j.png', metadata: { width: 0, height: 0, fileSize: 4 } },
+      });
       const key = `user-media/${junk.id}/source.png`;
       await svc.storage.put(key, Readable.from([Buffer.from([0xde, 0xad, 0xbe, 0xef])]), { contentType: 'image/png' });
       await svc.db.userMedia.update({ where: { id: junk.id }, data: { storageKey: key } });
 
       const created = await request(stalling, 'POST', '/v1/projects', {
         key: u.key,
-        json: { title: 'Stall', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false, items: [{ type: 'user-media', userMediaId: junk.id, startTime: 1, endTime: 2, layout: 'square' }] },
+        json: {
+          title: 'Stall',
+          language: 'en',
+          videoUrl: files.url('talk.mp4'),
+          autoRender: false,
+          items: [{ type: 'user-media', userMediaId: junk.id, startTime: 1, endTime: 2, layout: 'square' }],
+        },
       });
       expect(created.body).toMatchObject({ id: expect.any(String) });
       const id = created.body.id;
@@ -457,7 +545,13 @@ describe('a render that makes no progress', () => {
 
       // the project is completed: follow keeps the stream open for the export to come
       const query = 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage failureReason } }';
-      const events = subscribeSse(stalling.url, u.key, query, { id }).then((res) => readSse(res, (d) => d.projectUpdates, (e: any) => Boolean(e.failureReason)));
+      const events = subscribeSse(stalling.url, u.key, query, { id }).then((res) =>
+        readSse(
+          res,
+          (d) => d.projectUpdates,
+          (e: any) => Boolean(e.failureReason),
+        ),
+      );
       events.catch(() => {}); // awaited below; a test that fails earlier stops the app under it
       const t0 = Date.now();
       const r = await request(stalling, 'POST', `/v1/projects/${id}/export`, { key: u.key, json: { width: 160, height: 120, webhookUrl: hooks.url } });

@@ -78,7 +78,19 @@ describe('face detector (BlazeFace on onnxruntime)', () => {
     ]) {
       const { stdout } = await run(
         'ffmpeg',
-        [...FF, ...input, '-filter_complex', `[1:v]scale=200:200[f];[0:v][f]overlay=1000:420,scale=${w}:${h}`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+        [
+          ...FF,
+          ...input,
+          '-filter_complex',
+          `[1:v]scale=200:200[f];[0:v][f]overlay=1000:420,scale=${w}:${h}`,
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          'pipe:1',
+        ],
         { encoding: 'buffer', maxBuffer: 1 << 26 },
       );
       const faces = await detector.detect(stdout, w, h);
@@ -177,12 +189,25 @@ describe('trackFaces', () => {
     const picture = ['-loop', '1', '-framerate', '30', '-t', '4', '-i', FACE_PICTURE];
     await run('ffmpeg', [
       ...FF,
-      '-f', 'lavfi', '-i', 'color=c=0x5a6b7c:s=1280x720:r=30:d=4',
-      '-f', 'lavfi', '-i', 'color=c=0xc8b070:s=1280x720:r=30:d=4',
-      ...picture, ...picture,
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x5a6b7c:s=1280x720:r=30:d=4',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0xc8b070:s=1280x720:r=30:d=4',
+      ...picture,
+      ...picture,
       '-filter_complex',
       '[2:v]scale=300:300,setsar=1[f1];[3:v]scale=300:300,setsar=1[f2];[0:v][f1]overlay=100:200:shortest=1[a];[1:v][f2]overlay=880:150:shortest=1[b];[a][b]concat=n=2:v=1,format=yuv420p[v]',
-      '-map', '[v]', '-c:v', 'libx264', '-preset', 'ultrafast', file,
+      '-map',
+      '[v]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      file,
     ]);
     const track = await trackFaces({ path: file, start: 0, duration: 8, width: 1280, height: 720 }, { fps: 3 });
     expect(track.shotChanges).toEqual([4]);
@@ -276,7 +301,13 @@ describe('cropPathOf', () => {
 
   it('without a face: one centred key at t=0', () => {
     expect(cropPathOf([], [], opts(10))).toEqual({ width: CROP, height: H, keys: [{ t: 0, x: 656, y: 0 }] });
-    expect(cropPathOf(every(3, 10, () => null), [], opts(10)).keys).toEqual([{ t: 0, x: 656, y: 0 }]);
+    expect(
+      cropPathOf(
+        every(3, 10, () => null),
+        [],
+        opts(10),
+      ).keys,
+    ).toEqual([{ t: 0, x: 656, y: 0 }]);
   });
 
   it('a source as narrow as the aspect or narrower: a centred fixed crop, whatever the faces do', () => {
@@ -361,11 +392,23 @@ describe('cropPathOf', () => {
   });
 
   it('keeps the crop inside the frame for a face at the very edge, and drops what lies past the clip end', () => {
-    const left = cropPathOf(every(3, 4, () => 20), [], opts(4));
+    const left = cropPathOf(
+      every(3, 4, () => 20),
+      [],
+      opts(4),
+    );
     expect(left.keys).toEqual([{ t: 0, x: 0, y: 0 }]);
-    const right = cropPathOf(every(3, 4, () => 1910), [], opts(4));
+    const right = cropPathOf(
+      every(3, 4, () => 1910),
+      [],
+      opts(4),
+    );
     expect(right.keys).toEqual([{ t: 0, x: W - CROP, y: 0 }]);
-    const late = cropPathOf(every(3, 10, (t) => (t < 5 ? 400 : 1500)), [], opts(4.5));
+    const late = cropPathOf(
+      every(3, 10, (t) => (t < 5 ? 400 : 1500)),
+      [],
+      opts(4.5),
+    );
     expect(late.keys).toEqual([{ t: 0, x: 400 - CROP / 2, y: 0 }]);
   });
 });

@@ -93,7 +93,11 @@ describe('authentication', () => {
   });
 
   it('any /v1 path, known or not, needs a key first', async () => {
-    for (const [method, path] of [['GET', '/v1/presets'], ['POST', '/v1/projects'], ['GET', '/v1/whatever']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/presets'],
+      ['POST', '/v1/projects'],
+      ['GET', '/v1/whatever'],
+    ]) {
       expect((await request(app, method, path)).body).toEqual({ error: 'UNAUTHORIZED', message: expect.any(String) });
       expect((await request(app, method, path, { key: 'sk-wrong' })).status).toBe(401);
     }

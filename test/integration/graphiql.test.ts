@@ -64,7 +64,10 @@ describe('GraphiQL at /graphql in a browser', () => {
   });
 
   it("a subscription over GraphiQL's transport (GET, text/event-stream, the headers editor's x-api-key) streams to its end", async () => {
-    const created = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'From GraphiQL', language: 'en', videoUrl: files.url('clip.mp4'), autoRender: false } });
+    const created = await request(app, 'POST', '/v1/projects', {
+      key: user.key,
+      json: { title: 'From GraphiQL', language: 'en', videoUrl: files.url('clip.mp4'), autoRender: false },
+    });
     expect(created.status).toBe(201);
     const url = new URL('/graphql', app.url);
     url.searchParams.set('query', 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage } }');
@@ -73,7 +76,11 @@ describe('GraphiQL at /graphql in a browser', () => {
     const res = await fetch(url, { headers: { accept: 'text/event-stream', 'x-api-key': user.key }, signal: AbortSignal.timeout(30_000) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const events = await readSse(res, (d) => d.projectUpdates as { status: string; stage: string }, () => false);
+    const events = await readSse(
+      res,
+      (d) => d.projectUpdates as { status: string; stage: string },
+      () => false,
+    );
     expect(events.at(-1)).toEqual({ status: 'completed', stage: 'done' });
 
     const withoutKey = await fetch(url, { headers: { accept: 'text/event-stream' } });

@@ -8,14 +8,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addressProblem,
-  createGuardedFetch,
-  FetchFailed,
-  FetchRefused,
-  guardedFetch,
-  type ResolvedAddress,
-} from '../../src/net/guarded-fetch.js';
+import { addressProblem, createGuardedFetch, FetchFailed, FetchRefused, guardedFetch, type ResolvedAddress } from '../../src/net/guarded-fetch.js';
 import { sniffMedia } from '../../src/media/sniff.js';
 import { fileSharingProblem, socialMediaPlatform, socialMediaProblem } from '../../src/net/url-rules.js';
 
@@ -77,9 +70,23 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'guarded-fetch-'));
   await sh('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-keyout', path.join(tmp, 'key.pem'), '-out', path.join(tmp, 'cert.pem'),
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,DNS:media.example,IP:127.0.0.1',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-keyout',
+    path.join(tmp, 'key.pem'),
+    '-out',
+    path.join(tmp, 'cert.pem'),
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,DNS:media.example,IP:127.0.0.1',
   ]);
   cert = await fs.readFile(path.join(tmp, 'cert.pem'));
   httpServer = http.createServer(handler);
@@ -131,7 +138,10 @@ function fakeNetwork(extra: Record<string, ResolvedAddress[]> = {}) {
     'media.example': [{ address: PUBLIC, family: 4 }],
     'internal.example': [{ address: '10.0.0.7', family: 4 }],
     'metadata.example': [{ address: '169.254.169.254', family: 4 }],
-    'mixed.example': [{ address: PUBLIC, family: 4 }, { address: '192.168.1.10', family: 4 }],
+    'mixed.example': [
+      { address: PUBLIC, family: 4 },
+      { address: '192.168.1.10', family: 4 },
+    ],
     ...extra,
   };
   const fetcher = createGuardedFetch({

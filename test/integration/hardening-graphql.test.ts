@@ -22,7 +22,18 @@ let url: string;
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hardening-'));
-  await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=s=64x48', '-frames:v', '1', path.join(dir, 'image.png')]);
+  await promisify(execFile)('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=s=64x48',
+    '-frames:v',
+    '1',
+    path.join(dir, 'image.png'),
+  ]);
   // the API alone: the imports these tests enqueue are not the point
   [app, files] = await Promise.all([startTestApp({ role: 'server' }), serveFolder(dir)]);
   url = files.url('image.png');
@@ -59,11 +70,7 @@ describe('rate limits count what an operation executes', () => {
     const u = await createUser(app);
     await spendUserMedia(u.key, 500);
     expect((await request(app, 'GET', '/v1/user-media', { key: u.key })).status).toBe(429);
-    for (const query of [
-      `{ ... on Query { ${page} } }`,
-      `query Q { ...F } fragment F on Query { ${page} }`,
-      `{ ... { ... on Query { x: ${page} } } }`,
-    ]) {
+    for (const query of [`{ ... on Query { ${page} } }`, `query Q { ...F } fragment F on Query { ${page} }`, `{ ... { ... on Query { x: ${page} } } }`]) {
       const g = await gql(app, u.key, query);
       expect(g.status, query).toBe(429);
       expect(g.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retryAfter: expect.any(Number) });
@@ -148,8 +155,18 @@ function countersSpendAtOnce(where: string, redisUrl: string | undefined) {
       expect(last[0].resetSeconds).toBeGreaterThan(3500);
       expect(last[0].resetSeconds).toBeLessThanOrEqual(3600);
       // refused by one operation: the other is not spent either; unlimited operations are left out
-      const mixed = await stores[1].spend(user, new Map([['other', 2], ['op', 1], ['free', 7]]));
-      expect(mixed.map((st) => [st.operation, st.allowed, st.remaining])).toEqual([['other', true, 5], ['op', false, 0]]);
+      const mixed = await stores[1].spend(
+        user,
+        new Map([
+          ['other', 2],
+          ['op', 1],
+          ['free', 7],
+        ]),
+      );
+      expect(mixed.map((st) => [st.operation, st.allowed, st.remaining])).toEqual([
+        ['other', true, 5],
+        ['op', false, 0],
+      ]);
       expect((await stores[0].spend(user, new Map([['other', 5]])))[0]).toMatchObject({ allowed: true, remaining: 0 });
       expect((await stores[1].spend(user, new Map([['other', 1]])))[0]).toMatchObject({ allowed: false, remaining: 0 });
     });
@@ -243,18 +260,26 @@ describe('query limits cover every field, introspection included', () => {
     expect(deep.status).toBe(400);
     expect(deep.body.errors?.[0]).toMatchObject({ message: 'Query depth 13 exceeds the limit of 12', extensions: { code: 'BAD_REQUEST' } });
     // a chain of fragments adds no field, but walking it is refused past 64 levels
-    const chain = (n: number) => `query { ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { ${i < n - 1 ? `...F${i + 1}` : '__typename'} }`).join(' ')}`;
+    const chain = (n: number) =>
+      `query { ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { ${i < n - 1 ? `...F${i + 1}` : '__typename'} }`).join(' ')}`;
     expect((await gql(app, u.key, chain(60))).body.data).toEqual({ __typename: 'Query' });
     const chained = await gql(app, u.key, chain(1000));
     expect(chained.status).toBe(400);
-    expect(chained.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Query depth exceeds the limit of 12/), extensions: { code: 'BAD_REQUEST' } });
+    expect(chained.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/^Query depth exceeds the limit of 12/),
+      extensions: { code: 'BAD_REQUEST' },
+    });
     const lists = 'projects(first: 1) { edges { node { exports { id } words { id } } } }';
     const costly = await gql(app, u.key, `{ ${Array.from({ length: 25 }, (_, i) => `p${i}: ${lists}`).join(' ')} }`);
     expect(costly.status).toBe(400);
     expect(costly.body.errors?.[0].message).toMatch(/^Query complexity \d+ exceeds the limit of 5000$/);
     // the same through a fragment, which is read on its own type
     const spread = 'projects(first: 1) { edges { node { ...P } } }';
-    const viaFragment = await gql(app, u.key, `{ ${Array.from({ length: 25 }, (_, i) => `p${i}: ${spread}`).join(' ')} } fragment P on Project { exports { id } words { id } }`);
+    const viaFragment = await gql(
+      app,
+      u.key,
+      `{ ${Array.from({ length: 25 }, (_, i) => `p${i}: ${spread}`).join(' ')} } fragment P on Project { exports { id } words { id } }`,
+    );
     expect(viaFragment.body.errors?.[0].message).toBe(costly.body.errors?.[0].message);
     const fits = await gql(app, u.key, `{ ${Array.from({ length: 20 }, (_, i) => `p${i}: ${lists}`).join(' ')} }`);
     expect(fits.status).toBe(200);
@@ -267,7 +292,7 @@ describe('query limits cover every field, introspection included', () => {
 describe('documents nested too deep for the parser', () => {
   const list = (n: number) => `${'['.repeat(n)}1${']'.repeat(n)}`;
 
-  it('a list literal nested 2,000 deep is the caller\'s error: 400 BAD_REQUEST, with or without a key', async () => {
+  it("a list literal nested 2,000 deep is the caller's error: 400 BAD_REQUEST, with or without a key", async () => {
     const u = await createUser(app);
     for (const key of [undefined, u.key]) {
       for (const query of [`{ languages(x: ${list(2000)}) { code } }`, `mutation { createProject(input: ${list(2000)}) { id } }`]) {
@@ -297,20 +322,25 @@ describe('GraphQL over GET', () => {
   const get = (params: string, key?: string) =>
     fetch(new URL(`/graphql?${params}`, app.url), { headers: key ? { 'x-api-key': key } : {} }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
-  it('variables or extensions that are not JSON are the caller\'s error: 400 BAD_REQUEST naming the parameter, with or without a key', async () => {
+  it("variables or extensions that are not JSON are the caller's error: 400 BAD_REQUEST naming the parameter, with or without a key", async () => {
     const u = await createUser(app);
     for (const key of [undefined, u.key]) {
       for (const name of ['variables', 'extensions']) {
         const r = await get(`query=${encodeURIComponent('{ languages { code } }')}&${name}=%7B`, key);
         expect(r.status).toBe(400);
-        expect(r.body.errors).toEqual([{ message: expect.stringContaining(`${name} parameter is not JSON`), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }]);
+        expect(r.body.errors).toEqual([
+          { message: expect.stringContaining(`${name} parameter is not JSON`), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) },
+        ]);
       }
     }
   });
 
   it('a query with JSON variables still runs, and a mutation is still refused', async () => {
     const u = await createUser(app);
-    const ok = await get(`query=${encodeURIComponent('query($n: Int) { presets(first: $n) { pageInfo { hasNextPage } } }')}&variables=${encodeURIComponent('{"n":1}')}&operationName=`, u.key);
+    const ok = await get(
+      `query=${encodeURIComponent('query($n: Int) { presets(first: $n) { pageInfo { hasNextPage } } }')}&variables=${encodeURIComponent('{"n":1}')}&operationName=`,
+      u.key,
+    );
     expect(ok).toEqual({ status: 200, body: { data: { presets: { pageInfo: { hasNextPage: false } } } } });
     const mutation = await get(`query=${encodeURIComponent('mutation { createApiKey { apiKey } }')}`, u.key);
     expect(mutation.status).toBe(405);
@@ -319,13 +349,17 @@ describe('GraphQL over GET', () => {
 
 describe('an Accept header that names no type of answer', () => {
   const post = (key: string, accept: string, query: string) =>
-    fetch(new URL('/graphql', app.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, accept }, body: JSON.stringify({ query }) }).then(async (r) => ({
+    fetch(new URL('/graphql', app.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, accept },
+      body: JSON.stringify({ query }),
+    }).then(async (r) => ({
       status: r.status,
       text: await r.text(),
     }));
   const keys = async (key: string) => (await gql(app, key, '{ apiKeys { id } }')).body.data!.apiKeys.length;
 
-  it('is refused with 406 in GraphQL\'s format before the operation runs: a mutation changes nothing', async () => {
+  it("is refused with 406 in GraphQL's format before the operation runs: a mutation changes nothing", async () => {
     const u = await createUser(app);
     for (const accept of ['text/html', 'application/json; charset=latin1', 'image/*']) {
       const r = await post(u.key, accept, 'mutation { createApiKey { apiKey } }');

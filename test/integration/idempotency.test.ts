@@ -57,11 +57,35 @@ async function mediaServer() {
 
 beforeAll(async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'idem-'));
-  for (const [name, size] of [['a.png', '64x48'], ['b.png', '48x64']]) {
+  for (const [name, size] of [
+    ['a.png', '64x48'],
+    ['b.png', '48x64'],
+  ]) {
     await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=s=${size}`, '-frames:v', '1', path.join(dir, name)]);
   }
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=1', '-f', 'lavfi', '-i', 'sine=f=330:d=1',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(dir, 'talk.mp4')]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=160x120:r=25:d=1',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=330:d=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    path.join(dir, 'talk.mp4'),
+  ]);
   [png, otherPng, mp4] = await Promise.all(['a.png', 'b.png', 'talk.mp4'].map((f) => fs.readFile(path.join(dir, f))));
   await fs.rm(dir, { recursive: true, force: true });
   // API only: queued jobs stay queued, so they can be counted
@@ -101,7 +125,12 @@ describe('Idempotency-Key on the POSTs of /v1', () => {
     expect(first.status).toBe(201);
     expect(replayed(first)).toBeNull();
     // the same body with its keys in another order is the same request
-    const again = await post('/v1/projects', user.key, key, { items: [{ prompt: 'a lake at dawn', endTime: 3, startTime: 1, type: 'ai-broll' }], videoUrl: body.videoUrl, language: 'en', title: 'Once' });
+    const again = await post('/v1/projects', user.key, key, {
+      items: [{ prompt: 'a lake at dawn', endTime: 3, startTime: 1, type: 'ai-broll' }],
+      videoUrl: body.videoUrl,
+      language: 'en',
+      title: 'Once',
+    });
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(replayed(again)).toBe('true');
@@ -326,7 +355,11 @@ describe('Idempotency-Key on the POSTs of /v1', () => {
     const key = newKey();
     const deep = `{"title":"Deep","language":"en","videoUrl":${JSON.stringify(media.url(`/deep-${key}.bin`))},"dictionary":${'['.repeat(5000)}${']'.repeat(5000)}}`;
     const send = (idempotencyKey?: string) =>
-      request(app, 'POST', '/v1/projects', { key: user.key, body: deep, headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+      request(app, 'POST', '/v1/projects', {
+        key: user.key,
+        body: deep,
+        headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      });
     const without = await send();
     expect(without.status).toBe(400);
     const first = await send(key);
@@ -355,7 +388,9 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     expect(first.status).toBe(200);
     expect(first.body.data.createUserMedia.userMediaId).toMatch(/^[0-9a-f-]{36}$/);
     // the same document, written otherwise
-    const again = await gqlWithKey(user.key, key, `mutation ($url: String!) {\n  createUserMedia(url: $url) {\n    userMediaId\n  }\n}`, { url: media.url(file) });
+    const again = await gqlWithKey(user.key, key, `mutation ($url: String!) {\n  createUserMedia(url: $url) {\n    userMediaId\n  }\n}`, {
+      url: media.url(file),
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(replayed(again)).toBe('true');
@@ -373,7 +408,10 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     expect(other.body.errors).toEqual([
       expect.objectContaining({
         message: expect.stringMatching(/Idempotency-Key/),
-        extensions: expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ field: 'Idempotency-Key', message: expect.stringMatching(/another request body/) }] }),
+        extensions: expect.objectContaining({
+          code: 'VALIDATION_ERROR',
+          details: [{ field: 'Idempotency-Key', message: expect.stringMatching(/another request body/) }],
+        }),
       }),
     ]);
     expect(await mediaCount()).toBe(before);
@@ -384,7 +422,11 @@ describe('Idempotency-Key on GraphQL mutations', () => {
     const query = 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }';
     const body = `{"query":${JSON.stringify(query)},"variables":{"input":{"title":"Deep","language":"en","videoUrl":${JSON.stringify(media.url(`/gdeep-${key}.bin`))},"hookTitle":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}}`;
     const send = (idempotencyKey?: string) =>
-      request(app, 'POST', '/graphql', { key: user.key, body, headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+      request(app, 'POST', '/graphql', {
+        key: user.key,
+        body,
+        headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      });
     const without = await send();
     expect(without.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     const first = await send(key);
@@ -447,7 +489,10 @@ describe('Idempotency-Key on GraphQL mutations', () => {
   it('a multipart upload mutation: the same file is replayed, another file refused', async () => {
     const send = (idempotencyKey: string, file: Buffer) => {
       const form = new FormData();
-      form.append('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } }));
+      form.append(
+        'operations',
+        JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } }),
+      );
       form.append('map', JSON.stringify({ 0: ['variables.file'] }));
       form.append('0', new Blob([new Uint8Array(file)], { type: 'image/png' }), 'pic.png');
       return request(app, 'POST', '/graphql', { key: user.key, body: form, headers: { 'graphql-require-preflight': '1', 'idempotency-key': idempotencyKey } });
@@ -470,13 +515,25 @@ describe('the fingerprint of a request', () => {
   /** the canonical form as it was first written: JSON.stringify with a replacer that sorts each object's keys */
   const former = (value: unknown) =>
     JSON.stringify(value ?? null, (_key, v: unknown) =>
-      typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+      typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, (v as Record<string, unknown>)[k]]),
+          )
+        : v,
     );
 
   it('is the text it always was, so keys kept before still match their retries', () => {
     const key = fc.oneof(fc.string({ maxLength: 4 }), fc.nat({ max: 20 }).map(String), fc.constantFrom('__proto__', '1e3', '-1', '01'));
     const value = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 0 }), fc.constantFrom(undefined, -0, 1e21, new Date(0)), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(key, tie('v'), { maxKeys: 5 })),
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 0 }),
+        fc.constantFrom(undefined, -0, 1e21, new Date(0)),
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(key, tie('v'), { maxKeys: 5 }),
+      ),
     })).v;
     fc.assert(
       fc.property(value, (v) => {

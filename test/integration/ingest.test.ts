@@ -61,7 +61,16 @@ describe('ingest', () => {
         return [w('Hello', 0.2, 0.6), w('kwokka', 0.7, 1.2), w('again', 5.5, 6)];
       },
     };
-    const { transcript, audioLevels } = await transcribeSource(app, { projectId, key, files: local, meta, language: 'en', dictionary: ['Quokka'], transcriber, report });
+    const { transcript, audioLevels } = await transcribeSource(app, {
+      projectId,
+      key,
+      files: local,
+      meta,
+      language: 'en',
+      dictionary: ['Quokka'],
+      transcriber,
+      report,
+    });
 
     // the engine hears the whole sound, with the caller's language and dictionary
     expect(heard).toHaveLength(1);

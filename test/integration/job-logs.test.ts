@@ -74,7 +74,10 @@ afterAll(async () => {
 
 describe('logs at info', () => {
   it("a project's run and its export: each job's start and finish with the duration, each stage and move once, each webhook attempt, all naming the project", async () => {
-    const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Logged', language: 'en', videoUrl: files.url('clip.mp4'), autoRender: false } });
+    const r = await request(app, 'POST', '/v1/projects', {
+      key: user.key,
+      json: { title: 'Logged', language: 'en', videoUrl: files.url('clip.mp4'), autoRender: false },
+    });
     const id = r.body.id as string;
     await waitProject(app, user.key, id, (p) => p.status === 'completed');
     const e = await request(app, 'POST', `/v1/projects/${id}/export`, { key: user.key, json: { width: 160, height: 120, webhookUrl: receiverUrl } });
@@ -102,11 +105,24 @@ describe('logs at info', () => {
     expect(stages).toEqual(expect.arrayContaining(['fetch', 'probe', 'extract', 'transcribe']));
     expect(stages.indexOf('fetch')).toBeLessThan(stages.indexOf('probe'));
     expect(stages.filter((s, i) => s === stages[i - 1])).toEqual([]);
-    expect(msgs.filter((m) => m.startsWith('project ') && !m.startsWith('project stage'))).toEqual(['project transcribing', 'project completed', 'project exporting', 'project completed']);
+    expect(msgs.filter((m) => m.startsWith('project ') && !m.startsWith('project stage'))).toEqual([
+      'project transcribing',
+      'project completed',
+      'project exporting',
+      'project completed',
+    ]);
 
     const attempts = mine.filter((l) => l.msg.startsWith('webhook'));
     expect(attempts.map((l) => l.msg)).toEqual(['webhook attempt failed; retrying', 'webhook delivered']);
-    expect(attempts[0]).toMatchObject({ event: 'export.completed', subjectId: exportId, attempt: 1, statusCode: 503, outcome: 'retrying', error: expect.stringMatching(/503/), nextAttemptAt: expect.any(String) });
+    expect(attempts[0]).toMatchObject({
+      event: 'export.completed',
+      subjectId: exportId,
+      attempt: 1,
+      statusCode: 503,
+      outcome: 'retrying',
+      error: expect.stringMatching(/503/),
+      nextAttemptAt: expect.any(String),
+    });
     expect(attempts[1]).toMatchObject({ event: 'export.completed', subjectId: exportId, attempt: 2, statusCode: 200, outcome: 'delivered' });
     // a person reads the run in a screenful; no line names an id twice (a job's bindings and the line's own)
     expect(mine.length).toBeLessThan(25);

@@ -37,7 +37,11 @@ function multipart(name: string, body: Buffer, type: string, extra: Record<strin
 describe('POST /v1/user-media (by URL)', () => {
   it('accepts audio, video and image URLs at once; a job fetches, probes and describes them', async () => {
     const ids: Record<string, string> = {};
-    for (const [kind, file] of [['audio', 'tone.mp3'], ['video', 'clip.mp4'], ['image', 'image.png']] as const) {
+    for (const [kind, file] of [
+      ['audio', 'tone.mp3'],
+      ['video', 'clip.mp4'],
+      ['image', 'image.png'],
+    ] as const) {
       const r = await request(app, 'POST', '/v1/user-media', { key: user.key, json: { url: files.url(file) } });
       expect(r.status).toBe(201);
       expect(r.body).toEqual({ userMediaId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -145,7 +149,10 @@ describe('POST /v1/user-media/upload', () => {
 
   it('GraphQL uploadUserMedia takes a multipart request (GraphQL multipart request spec)', async () => {
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } }));
+    form.append(
+      'operations',
+      JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', new Blob([new Uint8Array(await fs.readFile(fx.image))], { type: 'image/png' }), 'pic.png');
     const r = await request(app, 'POST', '/graphql', { key: user.key, body: form, headers: { 'graphql-require-preflight': '1' } });
@@ -164,7 +171,19 @@ describe('a library file is ready only once its first frames decode', () => {
     const talk = await fs.readFile(fx.talk);
     const cut = talk.subarray(0, talk.indexOf('mdat') + 4 + 200);
     const png = async (size: string, name: string) => {
-      await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=blue:s=${size}`, '-frames:v', '1', path.join(fx.dir, name)]);
+      await run('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=blue:s=${size}`,
+        '-frames:v',
+        '1',
+        path.join(fx.dir, name),
+      ]);
       return fs.readFile(path.join(fx.dir, name));
     };
     damaged = {
@@ -241,7 +260,9 @@ describe('GET /v1/user-media', () => {
       pages++;
       seen.push(...r.body.items.map((m: { id: string }) => m.id));
       // a new entry lands between pages: it must not show up later in this walk
-      await app.runtime.app.db.userMedia.create({ data: { userId: walker.id, type: 'AUDIO', status: 'ready', fileName: `new${pages}.mp3`, metadata: { fileSize: 1 } } });
+      await app.runtime.app.db.userMedia.create({
+        data: { userId: walker.id, type: 'AUDIO', status: 'ready', fileName: `new${pages}.mp3`, metadata: { fileSize: 1 } },
+      });
       if (!r.body.hasMore) {
         expect('nextCursor' in r.body).toBe(false);
         break;

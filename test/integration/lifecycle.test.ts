@@ -36,7 +36,12 @@ afterAll(async () => {
 
 async function project(kind: ProjectKind, status: ProjectStatus, data: { clipCredits?: number; aiCredits?: number; items?: object[] } = {}) {
   const user = await db.user.create({
-    data: { email: `l-${crypto.randomUUID()}@test.local`, webhookSecret: newWebhookSecret(), clipCredits: data.clipCredits ?? 0, aiCredits: data.aiCredits ?? 0 },
+    data: {
+      email: `l-${crypto.randomUUID()}@test.local`,
+      webhookSecret: newWebhookSecret(),
+      clipCredits: data.clipCredits ?? 0,
+      aiCredits: data.aiCredits ?? 0,
+    },
   });
   return db.project.create({
     data: { userId: user.id, kind, status, title: 'T', language: 'en', templateName: 'x', webhookUrl: 'https://hooks.test/in', items: data.items },
@@ -73,7 +78,9 @@ describe('the table of moves', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(results.find(Boolean)).toMatchObject({ status: 'completed', transcriptionStatus: 'COMPLETED' });
     expect(published.filter((e) => e.id === p.id)).toEqual([{ id: p.id, status: 'completed' }]);
-    expect(await deliveries(p.id)).toEqual([{ event: 'project.completed', payload: expect.objectContaining({ event: 'project.completed', projectId: p.id, status: 'completed' }) }]);
+    expect(await deliveries(p.id)).toEqual([
+      { event: 'project.completed', payload: expect.objectContaining({ event: 'project.completed', projectId: p.id, status: 'completed' }) },
+    ]);
   });
 });
 
@@ -84,29 +91,52 @@ describe('side effects by kind', () => {
   });
 
   test('an edit project that fails gives back the AI credits of the clips not made', async () => {
-    const items = [{ type: 'ai-broll', prompt: 'a', startTime: 0, endTime: 2 }, { type: 'ai-broll', prompt: 'b', startTime: 3, endTime: 4, clipKey: 'k' }];
+    const items = [
+      { type: 'ai-broll', prompt: 'a', startTime: 0, endTime: 2 },
+      { type: 'ai-broll', prompt: 'b', startTime: 3, endTime: 4, clipKey: 'k' },
+    ];
     const p = await project('edit', 'processing', { aiCredits: 6, items });
-    await db.$transaction((tx) => debit(tx, p.userId, { kind: 'ai', amount: 6, reason: '2 AI B-roll item(s)', subjectId: p.id }, { shortfall: () => new Error('short') }));
+    await db.$transaction((tx) =>
+      debit(tx, p.userId, { kind: 'ai', amount: 6, reason: '2 AI B-roll item(s)', subjectId: p.id }, { shortfall: () => new Error('short') }),
+    );
     expect(await fail(app, p, 'it broke')).toMatchObject({ status: 'failed', failureReason: 'it broke', transcriptionStatus: 'FAILED' });
     expect((await db.user.findUniqueOrThrow({ where: { id: p.userId } })).aiCredits).toBe(3);
     expect((await deliveries(p.id)).map((d) => d.event)).toEqual(['project.failed']);
   });
 
   test('magic clips: the failed webhook is magic_clips.failed and the clip credit comes back unless the caller caused it', async () => {
-    for (const [cause, balance] of [['service', 1], ['caller', 0]] as const) {
+    for (const [cause, balance] of [
+      ['service', 1],
+      ['caller', 0],
+    ] as const) {
       const p = await project('magic_clips', 'processing', { clipCredits: 1 });
-      await db.$transaction((tx) => debit(tx, p.userId, { kind: 'clip', amount: 1, reason: 'magic clips', subjectId: p.id }, { shortfall: () => new Error('short') }));
+      await db.$transaction((tx) =>
+        debit(tx, p.userId, { kind: 'clip', amount: 1, reason: 'magic clips', subjectId: p.id }, { shortfall: () => new Error('short') }),
+      );
       expect(await fail(app, p, 'no speech', cause)).toMatchObject({ status: 'failed' });
       expect((await db.user.findUniqueOrThrow({ where: { id: p.userId } })).clipCredits).toBe(balance);
       const [hook] = await deliveries(p.id);
-      expect(hook).toMatchObject({ event: 'magic_clips.failed', payload: { event: 'magic_clips.failed', projectId: p.id, status: 'failed', title: 'T', magicClips: [] } });
+      expect(hook).toMatchObject({
+        event: 'magic_clips.failed',
+        payload: { event: 'magic_clips.failed', projectId: p.id, status: 'failed', title: 'T', magicClips: [] },
+      });
     }
   });
 
   test('magic clips complete with their clips in the webhook', async () => {
     const p = await project('magic_clips', 'processing');
     await db.magicClip.create({
-      data: { projectId: p.id, title: 'Best bit', startTime: 1, endTime: 31, duration: 30, viralityScores: { total: 80 }, status: 'completed', outputKey: 'c.mp4', previewKey: 'c.jpg' },
+      data: {
+        projectId: p.id,
+        title: 'Best bit',
+        startTime: 1,
+        endTime: 31,
+        duration: 30,
+        viralityScores: { total: 80 },
+        status: 'completed',
+        outputKey: 'c.mp4',
+        previewKey: 'c.jpg',
+      },
     });
     await move(app, p, 'complete');
     const [hook] = await deliveries(p.id);

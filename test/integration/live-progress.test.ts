@@ -45,7 +45,10 @@ const follow = (id: string, vars: Record<string, unknown> = {}, until?: (e: Upda
   ]);
 
 const create = async (file = 'clip.mp4') => {
-  const r = await request(app, 'POST', '/v1/projects', { key: user.key, json: { title: 'Live', language: 'en', videoUrl: files.url(file), autoRender: false } });
+  const r = await request(app, 'POST', '/v1/projects', {
+    key: user.key,
+    json: { title: 'Live', language: 'en', videoUrl: files.url(file), autoRender: false },
+  });
   expect(r.status).toBe(201);
   return r.body.id as string;
 };
@@ -122,13 +125,19 @@ describe('jobEvents: reachable from the project and the export, ending with the 
     const q = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { jobId } }', { id });
     const jobId = q.body.data!.project.jobId as string;
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
-    const live = await Promise.all([followSse(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob), followWs(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob)]);
+    const live = await Promise.all([
+      followSse(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob),
+      followWs(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob),
+    ]);
     for (const { events, ended } of live) {
       expect(ended).toBe('server');
       expect(events.at(-1)).toMatchObject({ jobId, jobName: JOB_NAMES.processProject, type: 'complete', error: null });
     }
     expect((await waitProject(app, user.key, id, (p) => p.status !== 'processing' && p.status !== 'transcribing')).status).toBe('completed');
-    for (const { events, ended } of [await followSse(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob), await followWs(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob)]) {
+    for (const { events, ended } of [
+      await followSse(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob),
+      await followWs(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob),
+    ]) {
       expect(ended).toBe('server');
       expect(events).toEqual([{ jobId, jobName: JOB_NAMES.processProject, type: 'complete', progress: null, error: null }]);
     }
@@ -149,7 +158,10 @@ describe('jobEvents: reachable from the project and the export, ending with the 
 
   it('a failed run with a retry to come is followed to the retry, and the stream ends after it', async () => {
     const jobId = await app.runtime.app.jobs.enqueue(flaky.name, { userId: user.id }, { at: new Date(Date.now() + 1000) });
-    const [sse, ws] = await Promise.all([followSse(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob), followWs(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob)]);
+    const [sse, ws] = await Promise.all([
+      followSse(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob),
+      followWs(app.url, user.key, JOB_EVENTS, { id: jobId }, pickJob),
+    ]);
     for (const { events, ended } of [sse, ws]) {
       expect(ended).toBe('server');
       const types = events.map((e) => e.type);
@@ -160,7 +172,7 @@ describe('jobEvents: reachable from the project and the export, ending with the 
     }
   });
 
-  it('a page of projects names each one\'s job, and each export\'s, as the project alone does, in one lookup for the page', async () => {
+  it("a page of projects names each one's job, and each export's, as the project alone does, in one lookup for the page", async () => {
     const core = app.runtime.app;
     // a completed project with an export, and a job of it waiting to run (it comes before the finished one);
     // a project whose pipeline waits to run; one with no job at all; and what the tests above left
@@ -168,9 +180,12 @@ describe('jobEvents: reachable from the project and the export, ending with the 
     await waitProject(app, user.key, done, (p) => p.status === 'completed');
     const exported = await core.db.export.create({ data: { projectId: done, width: 160, height: 120, fps: 15, status: 'completed' } });
     const later = new Date(Date.now() + 3_600_000);
-    const project = (title: string) => core.db.project.create({ data: { userId: user.id, title, language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
+    const project = (title: string) =>
+      core.db.project.create({ data: { userId: user.id, title, language: 'en', templateName: DEFAULT_CAPTION_TEMPLATE.name, status: 'processing' } });
     const [pending, bare] = await Promise.all([project('Queued'), project('No job')]);
-    const waiting = await Promise.all([done, pending.id].map((id) => core.jobs.enqueue(JOB_NAMES.processProject, { projectId: id, userId: user.id }, { at: later })));
+    const waiting = await Promise.all(
+      [done, pending.id].map((id) => core.jobs.enqueue(JOB_NAMES.processProject, { projectId: id, userId: user.id }, { at: later })),
+    );
 
     const lookups: string[] = [];
     const batched = core.jobs.currentJobIds;

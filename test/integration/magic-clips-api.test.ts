@@ -118,7 +118,17 @@ describe('POST /v1/projects/magic-clips', () => {
     });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('VALIDATION_ERROR');
-    expect(fieldsOf(r)).toEqual(['extra', 'faceTracking', 'language', 'maxClipLength', 'minClipLength', 'templateName', 'title', 'videoshareUrl', 'webhookUrl']);
+    expect(fieldsOf(r)).toEqual([
+      'extra',
+      'faceTracking',
+      'language',
+      'maxClipLength',
+      'minClipLength',
+      'templateName',
+      'title',
+      'videoshareUrl',
+      'webhookUrl',
+    ]);
     expect([await clipCredits(user.id), await projectsOf(user.id)]).toEqual(before);
   });
 
@@ -178,7 +188,14 @@ describe('POST /v1/projects/magic-clips/upload', () => {
     const before = await clipCredits(user.id);
     const r = await upload({ title: 'Uploaded', language: 'en', minClipLength: '20', maxClipLength: '40', faceTracking: 'false' }, talk());
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ title: 'Uploaded', status: 'processing', minClipLength: 20, maxClipLength: 40, faceTracking: false, templateName: 'classic' });
+    expect(r.body).toMatchObject({
+      title: 'Uploaded',
+      status: 'processing',
+      minClipLength: 20,
+      maxClipLength: 40,
+      faceTracking: false,
+      templateName: 'classic',
+    });
     const stored = await db().project.findUniqueOrThrow({ where: { id: r.body.id } });
     expect(stored.sourceKey).toMatch(/source\.mp4$/);
     expect(stored.videoMeta).toMatchObject({ width: expect.any(Number), duration: expect.any(Number) });
@@ -220,12 +237,20 @@ describe('POST /v1/projects/magic-clips/upload', () => {
 });
 
 describe('GraphQL createMagicClips and uploadMagicClips', () => {
-  const CREATE = 'mutation($input: CreateMagicClipsInput!) { createMagicClips(input: $input) { id kind status minClipLength maxClipLength faceTracking magicClips { id } } }';
+  const CREATE =
+    'mutation($input: CreateMagicClipsInput!) { createMagicClips(input: $input) { id kind status minClipLength maxClipLength faceTracking magicClips { id } } }';
 
   it('creates the same project as the REST route', async () => {
     const r = await gql(app, user.key, CREATE, { input: body({ maxClipLength: 30 }) });
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data.createMagicClips).toMatchObject({ kind: 'magic_clips', status: 'processing', minClipLength: 15, maxClipLength: 30, faceTracking: true, magicClips: [] });
+    expect(r.body.data.createMagicClips).toMatchObject({
+      kind: 'magic_clips',
+      status: 'processing',
+      minClipLength: 15,
+      maxClipLength: 30,
+      faceTracking: true,
+      magicClips: [],
+    });
   });
 
   it('refuses with the same codes: FORBIDDEN, PAYMENT_REQUIRED, VALIDATION_ERROR naming the fields', async () => {
@@ -243,7 +268,13 @@ describe('GraphQL createMagicClips and uploadMagicClips', () => {
 
   it('uploads through a GraphQL multipart request', async () => {
     const f = new FormData();
-    f.append('operations', JSON.stringify({ query: 'mutation($input: UploadMagicClipsInput!, $file: Upload!) { uploadMagicClips(input: $input, file: $file) { id kind title } }', variables: { input: { title: 'G', language: 'en' }, file: null } }));
+    f.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($input: UploadMagicClipsInput!, $file: Upload!) { uploadMagicClips(input: $input, file: $file) { id kind title } }',
+        variables: { input: { title: 'G', language: 'en' }, file: null },
+      }),
+    );
     f.append('map', JSON.stringify({ 0: ['variables.file'] }));
     f.append('0', new Blob([new Uint8Array(await fs.readFile(fx.talk))], { type: 'video/mp4' }), 'talk.mp4');
     const r = await request(app, 'POST', '/graphql', { key: user.key, body: f, headers: { 'graphql-preflight': '1' } });

@@ -194,7 +194,12 @@ describe('magic-clips source', () => {
     const stoppable = service({ ALLOW_PRIVATE_NETWORK: '1', VIDEO_PLATFORM_HOSTS: '127.0.0.1', YTDLP_PATH: stopping.file });
     const controller = new AbortController();
     const aborted = fails(stoppable, local('/watch.html'), {}, { signal: controller.signal });
-    await waitFor(() => fs.readFile(`${stopping.file}.pids`, 'utf8').then((s) => s.trim() !== '', () => false));
+    await waitFor(() =>
+      fs.readFile(`${stopping.file}.pids`, 'utf8').then(
+        (s) => s.trim() !== '',
+        () => false,
+      ),
+    );
     controller.abort(new Error('shutting down'));
     expect(((await aborted) as Error).message).toBe('shutting down');
     const stopped = Number(await fs.readFile(`${stopping.file}.pids`, 'utf8'));
@@ -260,9 +265,7 @@ describe('magic-clips source', () => {
       const e = await fails(app, local('/watch.html'));
       expect(e).toBeInstanceOf(ProjectFailure);
       expect(isPassingFailure(e)).toBe(false);
-      expect(failureReason(e)).toBe(
-        `yt-dlp is not installed (looked for "${YTDLP_PATH}"): install it, or set YTDLP_PATH to its path, to read video pages`,
-      );
+      expect(failureReason(e)).toBe(`yt-dlp is not installed (looked for "${YTDLP_PATH}"): install it, or set YTDLP_PATH to its path, to read video pages`);
     }
   });
 });

@@ -61,8 +61,18 @@ describe('a talk from a URL', () => {
     habits = id;
     await hookTo(id);
     const controller = new AbortController();
-    const res = await subscribeSse(app.url, user.key, 'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage clipsDone clipsTotal } }', { id }, controller.signal);
-    const events = readSse(res, (d) => d.projectUpdates, (e: any) => e.status === 'completed' || e.status === 'failed');
+    const res = await subscribeSse(
+      app.url,
+      user.key,
+      'subscription($id: ID!) { projectUpdates(projectId: $id) { status stage clipsDone clipsTotal } }',
+      { id },
+      controller.signal,
+    );
+    const events = readSse(
+      res,
+      (d) => d.projectUpdates,
+      (e: any) => e.status === 'completed' || e.status === 'failed',
+    );
 
     const p = await waitProject(app, user.key, id, (x) => x.status !== 'processing', 240_000);
     expect(p.failureReason).toBeUndefined();
@@ -99,7 +109,13 @@ describe('a talk from a URL', () => {
     }
 
     const hook = await hooks.next((h) => h.projectId === id);
-    expect(hook.payload).toMatchObject({ event: 'magic_clips.completed', projectId: id, status: 'completed', title: 'Habits talk', completedAt: expect.any(String) });
+    expect(hook.payload).toMatchObject({
+      event: 'magic_clips.completed',
+      projectId: id,
+      status: 'completed',
+      title: 'Habits talk',
+      completedAt: expect.any(String),
+    });
     expect(hook.payload.duration).toBeCloseTo(talk.duration, 0);
     expect(hook.payload.magicClips.map((c: any) => c.id).sort()).toEqual(clips.map((c: any) => c.id).sort());
     expect(hook.payload.magicClips[0]).toEqual({
@@ -128,7 +144,7 @@ describe('a talk from a URL', () => {
 });
 
 describe('two runs of one clip that overlap (a lock that lapsed on a busy machine)', () => {
-  it('the first outcome stands: the other run, failing after it, removes none of the clip\'s files', async () => {
+  it("the first outcome stands: the other run, failing after it, removes none of the clip's files", async () => {
     expect(habits, 'made by the test above').toBeDefined();
     const core = app.runtime.app;
     const [clip] = await db().magicClip.findMany({ where: { projectId: habits }, orderBy: { startTime: 'asc' }, take: 1 });
@@ -148,7 +164,12 @@ describe('two runs of one clip that overlap (a lock that lapsed on a busy machin
     } finally {
       restore();
     }
-    expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({ status: 'completed', failureReason: null, outputKey: clip.outputKey, previewKey: clip.previewKey });
+    expect(await db().magicClip.findUniqueOrThrow({ where: { id: clip.id } })).toMatchObject({
+      status: 'completed',
+      failureReason: null,
+      outputKey: clip.outputKey,
+      previewKey: clip.previewKey,
+    });
     expect(await db().project.findUniqueOrThrow({ where: { id: habits } })).toMatchObject({ status: 'completed' });
     const video = await probe(core.storage.localPath(clip.outputKey!)!);
     expect(video.video).toMatchObject({ width: 1080, height: 1920 });
@@ -173,8 +194,30 @@ describe('projects that cannot be made into clips', () => {
     const short = await upload(fx.talk, { title: 'Short', language: 'en', minClipLength: '15' });
     // a test pattern over silence: a sound track without a word
     const quiet = path.join(path.dirname(talk.path), 'quiet.mp4');
-    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=20', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo', '-t', '20',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', quiet]);
+    await run('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=320x240:r=25:d=20',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=44100:cl=stereo',
+      '-t',
+      '20',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      quiet,
+    ]);
     const silent = await upload(quiet, { title: 'Quiet', language: 'en' });
     const [a, b] = await Promise.all([
       waitProject(app, user.key, short, (x) => x.status !== 'processing', 120_000),

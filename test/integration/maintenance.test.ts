@@ -29,7 +29,10 @@ afterAll(async () => {
 describe('maintenance.purge: finished jobs', () => {
   it('deletes one-time jobs finished a week ago (failed ones after a month), never pending, running or recurring ones', async () => {
     const db = app.runtime.app.db;
-    const insert = (name: string, row: { type?: string; next?: Date | null; locked?: Date | null; finished?: Date | null; failed?: Date | null; every?: string | null }) =>
+    const insert = (
+      name: string,
+      row: { type?: string; next?: Date | null; locked?: Date | null; finished?: Date | null; failed?: Date | null; every?: string | null },
+    ) =>
       db.$queryRawUnsafe<Array<{ id: string }>>(
         `INSERT INTO "${JOBS_TABLE}" (name, type, next_run_at, locked_at, last_finished_at, failed_at, repeat_interval)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text`,
@@ -53,9 +56,7 @@ describe('maintenance.purge: finished jobs', () => {
       recurring: await insert('test.recurring', { type: 'single', finished: old, every: '1 hour', next: new Date(Date.now() + DAY) }),
     };
     await maintenanceJob.handler({} as never, ctx());
-    const left = new Set(
-      (await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM "${JOBS_TABLE}" WHERE name LIKE 'test.%'`)).map((r) => r.name),
-    );
+    const left = new Set((await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM "${JOBS_TABLE}" WHERE name LIKE 'test.%'`)).map((r) => r.name));
     expect([...left].sort()).toEqual(['test.old-failed', 'test.recent-done', 'test.recurring', 'test.retry-pending', 'test.running']);
     expect(Object.keys(rows)).toHaveLength(8);
   });
@@ -87,7 +88,11 @@ describe('leftovers of cut-off writes', () => {
     for (let q = p; q.startsWith(dir + path.sep); q = path.dirname(q)) await fs.utimes(q, t, t);
     return p;
   }
-  const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+  const exists = (p: string) =>
+    fs.stat(p).then(
+      () => true,
+      () => false,
+    );
   /** the pid of a process that has ended */
   const deadPid = async () => {
     const child = spawn('true');
@@ -103,9 +108,15 @@ describe('leftovers of cut-off writes', () => {
     const project = crypto.randomUUID();
     const deadUpload = await db.userMedia.create({ data: { userId, type: 'VIDEO', status: 'pending', fileName: 'talk.mp4', createdAt: ago(DAY + HOUR) } });
     const liveUpload = await db.userMedia.create({ data: { userId, type: 'VIDEO', status: 'pending', fileName: 'talk.mp4', createdAt: ago(HOUR) } });
-    const byUrl = await db.userMedia.create({ data: { userId, type: 'AUDIO', status: 'pending', fileName: 'a.mp3', sourceUrl: 'https://example.com/a.mp3', createdAt: ago(2 * DAY) } });
-    const ready = await db.userMedia.create({ data: { userId, type: 'IMAGE', status: 'ready', fileName: 'i.png', storageKey: 'user-media/x/source.png', createdAt: ago(2 * DAY) } });
-    const failed = await db.userMedia.create({ data: { userId, type: 'IMAGE', status: 'failed', fileName: 'f.png', failureReason: 'x', createdAt: ago(2 * DAY) } });
+    const byUrl = await db.userMedia.create({
+      data: { userId, type: 'AUDIO', status: 'pending', fileName: 'a.mp3', sourceUrl: 'https://example.com/a.mp3', createdAt: ago(2 * DAY) },
+    });
+    const ready = await db.userMedia.create({
+      data: { userId, type: 'IMAGE', status: 'ready', fileName: 'i.png', storageKey: 'user-media/x/source.png', createdAt: ago(2 * DAY) },
+    });
+    const failed = await db.userMedia.create({
+      data: { userId, type: 'IMAGE', status: 'failed', fileName: 'f.png', failureReason: 'x', createdAt: ago(2 * DAY) },
+    });
     const gone = {
       projectPartial: await leftover(media, `projects/${project}/${tmpName('source.mp4')}`, DAY + HOUR),
       uploadPartial: await leftover(media, `user-media/${deadUpload.id}/${tmpName('source.mp4')}`, DAY + HOUR),
@@ -141,7 +152,11 @@ describe('leftovers of cut-off writes', () => {
     expect(await fs.readdir(path.join(dataDir, 'media', 'projects', s.project))).toEqual(['source.mp4']);
     const left = await app.runtime.app.db.userMedia.findMany({ where: { id: { in: Object.values(s.rows).map((r) => r.id) } }, select: { id: true } });
     const { deadUpload, ...others } = s.rows;
-    expect(left.map((r) => r.id).sort()).toEqual(Object.values(others).map((r) => r.id).sort());
+    expect(left.map((r) => r.id).sort()).toEqual(
+      Object.values(others)
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(left.map((r) => r.id)).not.toContain(deadUpload.id);
   }
 
@@ -203,7 +218,10 @@ describe('leftovers of cut-off writes', () => {
     try {
       // the sweep runs beside the start: look until it is through, for 10 s at most
       for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
-        const seen = await expectSwept(dataDir, s).then(() => null, (e: unknown) => e);
+        const seen = await expectSwept(dataDir, s).then(
+          () => null,
+          (e: unknown) => e,
+        );
         if (!seen) break;
         if (Date.now() - t0 > 10_000) throw seen;
       }

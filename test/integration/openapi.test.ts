@@ -66,11 +66,20 @@ describe('GET /openapi.json', () => {
 
   it('describes the webhooks: one per event, signed, with the payload of its kind', async () => {
     const doc = (await request<Doc>(app, 'GET', '/openapi.json')).body;
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['export.completed', 'export.failed', 'magic_clips.completed', 'magic_clips.failed', 'project.completed', 'project.failed']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'export.completed',
+      'export.failed',
+      'magic_clips.completed',
+      'magic_clips.failed',
+      'project.completed',
+      'project.failed',
+    ]);
     const post = doc.webhooks['export.completed'].post;
     expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const payload = doc.components.schemas.ExportPayload;
-    expect(payload.required).toEqual(expect.arrayContaining(['event', 'projectId', 'exportId', 'status', 'downloadUrl', 'width', 'height', 'fps', 'duration', 'timestamp']));
+    expect(payload.required).toEqual(
+      expect.arrayContaining(['event', 'projectId', 'exportId', 'status', 'downloadUrl', 'width', 'height', 'fps', 'duration', 'timestamp']),
+    );
   });
 
   it('request bodies carry the rules of the schemas that validate them', async () => {
@@ -92,7 +101,9 @@ describe('answers checked against the reference', () => {
     expect(() => checkAnswer('GET', '/v1/languages', 200, json, { languages: [{ name: 'English' }] })).toThrow(
       /GET \/v1\/languages answered 200, which does not fit the API reference .*code/,
     );
-    expect(() => checkAnswer('GET', '/v1/presets/x', 402, json, { error: 'PAYMENT_REQUIRED', message: 'no' })).toThrow(/GET \/v1\/presets\/\{id\} answered 402.*statuses 200, 401, 404, 500/);
+    expect(() => checkAnswer('GET', '/v1/presets/x', 402, json, { error: 'PAYMENT_REQUIRED', message: 'no' })).toThrow(
+      /GET \/v1\/presets\/\{id\} answered 402.*statuses 200, 401, 404, 500/,
+    );
     expect(() => checkAnswer('GET', '/v1/presets/x', 404, json, { error: 'NOT_FOUND' })).toThrow(/message/);
     expect(() => checkAnswer('GET', '/v1/languages', 200, new Headers({ 'content-type': 'text/plain' }), 'x')).toThrow(/Content-Type text\/plain/);
     expect(() => checkAnswer('GET', '/v1/languages', 200, json, { languages: [{ name: 'English', code: 'en' }] })).not.toThrow();
@@ -100,7 +111,15 @@ describe('answers checked against the reference', () => {
 
   it('a webhook that does not fit fails, naming the event and the mismatch', () => {
     const headers = { 'webhook-id': 'd1', 'webhook-timestamp': '1767225600', 'webhook-signature': 'v1,abc' };
-    const failed = { event: 'project.failed', projectId: 'p1', status: 'failed', downloadUrl: null, directUrl: null, failureReason: 'no speech', timestamp: '2026-01-01T00:00:00.000Z' };
+    const failed = {
+      event: 'project.failed',
+      projectId: 'p1',
+      status: 'failed',
+      downloadUrl: null,
+      directUrl: null,
+      failureReason: 'no speech',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    };
     expect(() => checkWebhook(headers, failed)).not.toThrow();
     expect(() => checkWebhook(headers, { ...failed, status: 'done' })).toThrow(/project\.failed: .*status/);
     expect(() => checkWebhook(headers, { ...failed, timestamp: 'yesterday' })).toThrow(/timestamp/);

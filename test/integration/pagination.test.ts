@@ -5,15 +5,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, Prisma, type Db } from '../../src/db/client.js';
 import { isAppError } from '../../src/errors.js';
-import {
-  checkPageArgs,
-  keysetPage,
-  modelSource,
-  sqlSource,
-  type KeysetSource,
-  type PageArgs,
-  type SortDirection,
-} from '../../src/pagination.js';
+import { checkPageArgs, keysetPage, modelSource, sqlSource, type KeysetSource, type PageArgs, type SortDirection } from '../../src/pagination.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -148,7 +140,10 @@ describe('keysetPage with a computed key (opaque cursors)', () => {
   it('keeps the type of the key in the cursor: number, bigint, date and text keys walk alike', async () => {
     for (const [type, key] of Object.entries(ENGAGEMENT_KEYS)) {
       const pages = await walk(engagementSource('asc', key), 3, 'opaque');
-      expect(pages.flat().map((r) => r.id), type).toEqual(sorted(ROWS, engagement, 'asc'));
+      expect(
+        pages.flat().map((r) => r.id),
+        type,
+      ).toEqual(sorted(ROWS, engagement, 'asc'));
     }
   });
 });
@@ -178,7 +173,11 @@ describe('keysetPage with a column key (UUID cursors)', () => {
 
 describe('checkPageArgs', () => {
   it('reports the size and the cursor at once, under the REST names', async () => {
-    for (const args of [{ first: 0, after: 'x' }, { first: 101, after: 'x' }, { first: 2.5, after: 'x' }] as PageArgs[]) {
+    for (const args of [
+      { first: 0, after: 'x' },
+      { first: 101, after: 'x' },
+      { first: 2.5, after: 'x' },
+    ] as PageArgs[]) {
       const { errors } = checkPageArgs(args);
       expect(await fieldErrors(() => errors.throwIfAny())).toMatchObject([{ field: 'limit' }, { field: 'cursor' }]);
     }

@@ -95,7 +95,10 @@ let exported: Promise<{ projectId: string; bytes: Buffer }> | undefined;
 
 /** One project of the user's, transcribed and rendered by the service, and the bytes of its render. */
 async function exportedProject(o: Owner) {
-  const r = await request(app, 'POST', '/v1/projects', { key: o.key, json: { title: 'Launch', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false } });
+  const r = await request(app, 'POST', '/v1/projects', {
+    key: o.key,
+    json: { title: 'Launch', language: 'en', videoUrl: files.url('talk.mp4'), autoRender: false },
+  });
   await waitProject(app, o.key, r.body.id, (p) => p.status === 'completed');
   await request(app, 'POST', `/v1/projects/${r.body.id}/export`, { key: o.key, json: { width: 180, height: 320, fps: 15 } });
   const done = await waitProject(app, o.key, r.body.id, (p) => p.status === 'completed' && p.downloadUrl);
@@ -136,9 +139,17 @@ describe('platforms and account connection', () => {
       expect(r.status).toBe(200);
       expect(r.body.data.map((p: { key: string }) => p.key)).toEqual(['videoshare', 'shortvideo', 'photoshare', 'microblog', 'socialnet', 'prosocial']);
       const prosocial = r.body.data.find((p: { key: string }) => p.key === 'prosocial');
-      expect(prosocial).toMatchObject({ available: false, reason: expect.stringContaining('PROSOCIAL_CLIENT_ID'), redirectUri: `${app.url}/oauth/prosocial/callback` });
+      expect(prosocial).toMatchObject({
+        available: false,
+        reason: expect.stringContaining('PROSOCIAL_CLIENT_ID'),
+        redirectUri: `${app.url}/oauth/prosocial/callback`,
+      });
       for (const key of KEYS.filter((k) => k !== 'prosocial')) {
-        expect(r.body.data.find((p: { key: string }) => p.key === key)).toMatchObject({ available: true, reason: null, scopes: [...DEFINITIONS[key]!.oauth.scopes] });
+        expect(r.body.data.find((p: { key: string }) => p.key === key)).toMatchObject({
+          available: true,
+          reason: null,
+          scopes: [...DEFINITIONS[key]!.oauth.scopes],
+        });
       }
       // an unconfigured platform is refused at once, not after the user's consent
       const refused = await startConnect(o, 'prosocial');
@@ -151,7 +162,7 @@ describe('platforms and account connection', () => {
     }
   });
 
-  it('refuses a bad platform, another user\'s profile and a bad returnUrl, writing nothing', async () => {
+  it("refuses a bad platform, another user's profile and a bad returnUrl, writing nothing", async () => {
     const [o, other] = [await owner(), await owner()];
     const bad = await startConnect(o, 'myspace');
     expect(bad.status).toBe(400);
@@ -167,7 +178,11 @@ describe('platforms and account connection', () => {
     const o = await owner();
     const r = await startConnect(o, key);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ authorizationUrl: expect.stringMatching(/^http/), redirectUri: `${app.url}/oauth/${key}/callback`, expiresAt: expect.any(String) });
+    expect(r.body).toMatchObject({
+      authorizationUrl: expect.stringMatching(/^http/),
+      redirectUri: `${app.url}/oauth/${key}/callback`,
+      expiresAt: expect.any(String),
+    });
     const { back, res } = await consent(r.body.authorizationUrl);
     expect(back.startsWith(`${app.url}/oauth/${key}/callback?`)).toBe(true);
     expect(res.status).toBe(200);
@@ -214,7 +229,10 @@ describe('platforms and account connection', () => {
     const deny = new URL(`${app.url}/oauth/${KEYS[1]}/callback`);
     deny.searchParams.set('error', 'access_denied');
     deny.searchParams.set('error_description', 'The user denied the request');
-    deny.searchParams.set('state', new URL((await fetch(declined.body.authorizationUrl, { redirect: 'manual' })).headers.get('location')!).searchParams.get('state')!);
+    deny.searchParams.set(
+      'state',
+      new URL((await fetch(declined.body.authorizationUrl, { redirect: 'manual' })).headers.get('location')!).searchParams.get('state')!,
+    );
     const denied = await fetch(deny, { redirect: 'manual' });
     expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toContain('The user denied the request');
     const accounts = await db().socialAccount.findMany({ where: { profileId: o.profileId } });
@@ -244,7 +262,11 @@ describe('platforms and account connection', () => {
   it('a returnUrl with a user name or password, on another origin, or too long once percent-encoded is refused through either door, writing nothing', async () => {
     const o = await owner();
     const viaGraphQL = (returnUrl: string) =>
-      gql(app, o.key, 'mutation($p: ID!, $k: PlatformKey!, $r: String) { connectAccount(profileId: $p, platform: $k, returnUrl: $r) { authorizationUrl } }', { p: o.profileId, k: KEYS[0], r: returnUrl });
+      gql(app, o.key, 'mutation($p: ID!, $k: PlatformKey!, $r: String) { connectAccount(profileId: $p, platform: $k, returnUrl: $r) { authorizationUrl } }', {
+        p: o.profileId,
+        k: KEYS[0],
+        r: returnUrl,
+      });
     // 1792 characters once percent-encoded (é is %C3%A9), 322 as written
     const longest = `${RETURN_ORIGIN}/back?x=${'é'.repeat(294)}a`;
     const refused: Array<[string, RegExp]> = [
@@ -284,7 +306,10 @@ describe('platforms and account connection', () => {
     try {
       const o = await owner();
       const elsewhere = await startConnect(o, KEYS[0], { returnUrl: `${RETURN_ORIGIN}/settings` });
-      expect(elsewhere.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'returnUrl', message: expect.stringMatching(new RegExp(`: ${app.url}$`)) }] });
+      expect(elsewhere.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        details: [{ field: 'returnUrl', message: expect.stringMatching(new RegExp(`: ${app.url}$`)) }],
+      });
       const here = await startConnect(o, KEYS[0], { returnUrl: `${app.url}/settings` });
       expect(here.status).toBe(200);
       const { res } = await consent(here.body.authorizationUrl);
@@ -342,19 +367,25 @@ describe('platforms and account connection', () => {
 
 /** What each platform's imitation reports as the account's followers; any JSON value, a string included. */
 const followersSaid: Record<PlatformKey, { get(): unknown; set(v: unknown): void }> = {
-  videoshare: { get: () => (fakes.videoshare as VideoshareFake).subscriberCount, set: (v) => ((fakes.videoshare as VideoshareFake).subscriberCount = v as number) },
+  videoshare: {
+    get: () => (fakes.videoshare as VideoshareFake).subscriberCount,
+    set: (v) => ((fakes.videoshare as VideoshareFake).subscriberCount = v as number),
+  },
   shortvideo: { get: () => (fakes.shortvideo as ShortvideoFake).followers, set: (v) => ((fakes.shortvideo as ShortvideoFake).followers = v as number) },
   photoshare: { get: () => (fakes.photoshare as PhotoshareFake).followers, set: (v) => ((fakes.photoshare as PhotoshareFake).followers = v as number) },
   microblog: { get: () => (fakes.microblog as MicroblogFake).user.followers, set: (v) => ((fakes.microblog as MicroblogFake).user.followers = v as number) },
   socialnet: { get: () => SOCIALNET_PAGES[1].followers, set: (v) => ((SOCIALNET_PAGES[1] as { followers: unknown }).followers = v) },
-  prosocial: { get: () => (fakes.prosocial as ProsocialFake).member.followers, set: (v) => ((fakes.prosocial as ProsocialFake).member.followers = v as number) },
+  prosocial: {
+    get: () => (fakes.prosocial as ProsocialFake).member.followers,
+    set: (v) => ((fakes.prosocial as ProsocialFake).member.followers = v as number),
+  },
 };
 
 /** An HTML page's text as a reader sees it (its character references read). */
 const pageText = (html: string) => html.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
 describe('what the service keeps and logs of a connection', () => {
-  it('a follower count that is not a whole number from 0 to 2147483647 is the platform\'s bad answer, on every platform: the connection fails saying so, and the sync keeps the last count', async () => {
+  it("a follower count that is not a whole number from 0 to 2147483647 is the platform's bad answer, on every platform: the connection fails saying so, and the sync keeps the last count", async () => {
     const o = await owner();
     const said = Object.fromEntries(KEYS.map((k) => [k, followersSaid[k].get()])) as Record<PlatformKey, unknown>;
     try {
@@ -364,7 +395,9 @@ describe('what the service keeps and logs of a connection', () => {
           const { res } = await consent((await startConnect(o, key)).body.authorizationUrl);
           const text = pageText(await res.text());
           expect(res.status, `${key}, ${bad}`).toBe(400);
-          expect(text, `${key}, ${bad}`).toMatch(new RegExp(`The ${key} account was not connected: ${key}: the account's followers were .+, not a whole number from 0 to 2147483647`));
+          expect(text, `${key}, ${bad}`).toMatch(
+            new RegExp(`The ${key} account was not connected: ${key}: the account's followers were .+, not a whole number from 0 to 2147483647`),
+          );
         }
       }
       expect(await db().socialAccount.count({ where: { profileId: o.profileId } })).toBe(0);
@@ -378,13 +411,15 @@ describe('what the service keeps and logs of a connection', () => {
       const synced = await syncAnalytics(app.runtime.app);
       expect(synced.failedAccounts).toBeGreaterThanOrEqual(1);
       const kept = await db().socialAccount.findMany({ where: { profileId: o.profileId } });
-      expect(Object.fromEntries(kept.map((a) => [a.platform, a.followers]))).toEqual(Object.fromEntries(KEYS.map((k) => [k, k === 'microblog' ? 2_147_483_647 : 7])));
+      expect(Object.fromEntries(kept.map((a) => [a.platform, a.followers]))).toEqual(
+        Object.fromEntries(KEYS.map((k) => [k, k === 'microblog' ? 2_147_483_647 : 7])),
+      );
     } finally {
       for (const key of KEYS) followersSaid[key].set(said[key]);
     }
   });
 
-  it('no log line carries a sealed token, nor the callback\'s code and state; a failed query\'s line says what failed without its arguments', async () => {
+  it("no log line carries a sealed token, nor the callback's code and state; a failed query's line says what failed without its arguments", async () => {
     const o = await owner();
     const account = await connect(o, 'microblog');
     const callback = log.lines.filter((l) => typeof l.req?.url === 'string' && l.req.url.startsWith('/oauth/microblog/callback'));
@@ -397,7 +432,10 @@ describe('what the service keeps and logs of a connection', () => {
       .catch((e: unknown) => e);
     app.runtime.app.log.error({ err, accountId: account.id }, 'account connection failed');
     const line = log.lines.filter((l) => l.msg === 'account connection failed' && l.accountId === account.id).at(-1);
-    expect(line?.err).toMatchObject({ type: 'PrismaClientValidationError', message: expect.stringMatching(/^Invalid `.*socialAccount\.update\(\)` invocation: .*followers/) });
+    expect(line?.err).toMatchObject({
+      type: 'PrismaClientValidationError',
+      message: expect.stringMatching(/^Invalid `.*socialAccount\.update\(\)` invocation: .*followers/),
+    });
     const all = log.lines.map((l) => JSON.stringify(l)).join('\n');
     expect(all).not.toContain(sealed.split('.').at(-1));
     // nor any other sealed value (v1.<key id>.<iv>.<tag>.<data>)
@@ -415,13 +453,18 @@ describe('publishing through the connectors', () => {
     project = await (exported ??= exportedProject(o));
   }, 120_000);
 
-  it('publishes a rendered export to every platform: one post each, the exact bytes, the platform\'s ids and URLs', async () => {
+  it("publishes a rendered export to every platform: one post each, the exact bytes, the platform's ids and URLs", async () => {
     const before = Object.fromEntries(KEYS.map((k) => [k, fakes[k].posts.length]));
     const r = await publish(o, project.projectId, KEYS, { videoshare: { firstComment: 'Links below' }, photoshare: { firstComment: 'Links below' } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const done = await settled(o, r.body.id);
     for (const post of done.posts) {
-      expect(post, post.platform).toMatchObject({ publishStatus: 'published', error: null, platformPostId: expect.any(String), platformPostUrl: expect.stringMatching(/^https:\/\//) });
+      expect(post, post.platform).toMatchObject({
+        publishStatus: 'published',
+        error: null,
+        platformPostId: expect.any(String),
+        platformPostUrl: expect.stringMatching(/^https:\/\//),
+      });
       const made = fakes[post.platform as PlatformKey].posts;
       expect(made.length - before[post.platform]).toBe(1);
       expect(made.at(-1)!.id).toBe(post.platformPostId);
@@ -459,7 +502,10 @@ describe('publishing through the connectors', () => {
     expect(account).toMatchObject({ status: 'disconnected', tokens: null, statusReason: expect.stringContaining('refused') });
     const refused = await publish(o, project.projectId, [key]);
     expect(refused.status).toBe(412);
-    expect(refused.body).toMatchObject({ error: 'PRECONDITION_FAILED', details: [{ field: `platforms.${key}`, message: expect.stringContaining('disconnected') }] });
+    expect(refused.body).toMatchObject({
+      error: 'PRECONDITION_FAILED',
+      details: [{ field: `platforms.${key}`, message: expect.stringContaining('disconnected') }],
+    });
     // connecting it again gives the same account back, connected
     const again = await connect(o, key);
     expect(again).toMatchObject({ id: account.id, status: 'connected', statusReason: null });
@@ -470,7 +516,10 @@ describe('publishing through the connectors', () => {
     const rest = await request(app, 'DELETE', `/v1/profiles/${o.profileId}/accounts/${a}`, { key: o.key });
     expect(rest.status).toBe(200);
     expect(rest.body).toMatchObject({ platform: a, status: 'disconnected', statusReason: 'disconnected by its owner' });
-    const q = await gql(app, o.key, 'mutation($p: ID!, $k: PlatformKey!) { disconnectAccount(profileId: $p, platform: $k) { platform status } }', { p: o.profileId, k: b });
+    const q = await gql(app, o.key, 'mutation($p: ID!, $k: PlatformKey!) { disconnectAccount(profileId: $p, platform: $k) { platform status } }', {
+      p: o.profileId,
+      k: b,
+    });
     expect(q.body.data.disconnectAccount).toEqual({ platform: b, status: 'disconnected' });
     const refused = await publish(o, project.projectId, [a, b]);
     expect(refused.status).toBe(412);

@@ -95,7 +95,13 @@ describe('microblog', () => {
     expect(again.kind).toBe('reauthorize');
 
     const who = await def.identify(http, settings, tokens);
-    expect(who).toEqual({ externalId: fake.user.id, handle: 'sample_account', isPrivate: false, followers: 1234, extra: { userId: fake.user.id, username: 'sample_account' } });
+    expect(who).toEqual({
+      externalId: fake.user.id,
+      handle: 'sample_account',
+      isPrivate: false,
+      followers: 1234,
+      extra: { userId: fake.user.id, username: 'sample_account' },
+    });
   });
 
   it('refuses an authorisation to a redirect URI the client has not registered', async () => {
@@ -164,7 +170,7 @@ describe('microblog', () => {
     expect(fake.posts.find((p) => p.id === done.platformPostId)!.video.equals(fs.readFileSync(large))).toBe(true);
   });
 
-  it('keeps a slowly processed video pending, with the platform\'s wait, until it is ready', async () => {
+  it("keeps a slowly processed video pending, with the platform's wait, until it is ready", async () => {
     const account = accountWith(await connect());
     fake.processingChecks = 2;
     try {
@@ -181,7 +187,7 @@ describe('microblog', () => {
     }
   });
 
-  it('answers a video the platform cannot process as refused, in the platform\'s words', async () => {
+  it("answers a video the platform cannot process as refused, in the platform's words", async () => {
     const account = accountWith(await connect());
     fake.failProcessing('Unsupported video format');
     const step = await connector().publish(account, testPost('microblog', { content: 'Broken video' }), mediaOf(small));
@@ -190,7 +196,7 @@ describe('microblog', () => {
     expect(err.message).toContain('Unsupported video format');
   });
 
-  it('maps the platform\'s errors onto the four kinds', async () => {
+  it("maps the platform's errors onto the four kinds", async () => {
     const account = accountWith(await connect());
     const c = connector();
 
@@ -216,7 +222,7 @@ describe('microblog', () => {
     expect(suspended.message).toContain('The user used for authentication is suspended');
   });
 
-  it('refuses a post whose text the account already posted, with the platform\'s message', async () => {
+  it("refuses a post whose text the account already posted, with the platform's message", async () => {
     const account = accountWith(await connect());
     const text = 'Said once, said twice';
     const first = testPost('microblog', { content: text }, '00000000-0000-4000-8000-0000000000d1');
@@ -319,21 +325,41 @@ describe('microblog', () => {
     const appends = fake.count('POST', /\/append$/);
     const inits = fake.count('POST', '/2/media/upload/initialize');
 
-    expect(await connector().publish(account, post, mediaOf(small))).toEqual({ state: 'published', platformPostId: expect.any(String), platformPostUrl: expect.any(String) });
+    expect(await connector().publish(account, post, mediaOf(small))).toEqual({
+      state: 'published',
+      platformPostId: expect.any(String),
+      platformPostUrl: expect.any(String),
+    });
     expect(fake.count('POST', /\/append$/)).toBe(appends);
     expect(fake.count('POST', '/2/media/upload/initialize')).toBe(inits);
     expect(fake.posts.filter((p) => p.text === 'Finalized, then the worker died')).toHaveLength(1);
     expect(post.progress).toMatchObject({ mediaId: (first as { ref: string }).ref });
   });
 
-  it('reads a post\'s metrics and the account\'s followers', async () => {
+  it("reads a post's metrics and the account's followers", async () => {
     const account = accountWith(await connect());
     const post = testPost('microblog', { content: 'Count me' });
     const ref = ((await connector().publish(account, post, mediaOf(small))) as { ref: string }).ref;
     await connector().check(account, ref);
     const { platformPostId } = await connector().finalize(account, post, ref);
-    fake.metrics.set(platformPostId, { retweet_count: 4, reply_count: 3, like_count: 21, quote_count: 2, bookmark_count: 5, impression_count: 900, view_count: 340 });
-    expect(await connector().fetchPostMetrics(account, platformPostId)).toEqual({ views: 340, likes: 21, comments: 3, shares: 6, impressions: 900, reach: 0, clicks: 0 });
+    fake.metrics.set(platformPostId, {
+      retweet_count: 4,
+      reply_count: 3,
+      like_count: 21,
+      quote_count: 2,
+      bookmark_count: 5,
+      impression_count: 900,
+      view_count: 340,
+    });
+    expect(await connector().fetchPostMetrics(account, platformPostId)).toEqual({
+      views: 340,
+      likes: 21,
+      comments: 3,
+      shares: 6,
+      impressions: 900,
+      reach: 0,
+      clicks: 0,
+    });
 
     const gone = await refusal(connector().fetchPostMetrics(account, '999'));
     expect(gone.kind).toBe('bad_request');

@@ -113,10 +113,14 @@ describe('photoshare', () => {
     expect(reused.message).toContain('This authorization code has been used.');
 
     // the dialog refuses a redirect URI the app has not registered, and unknown permissions
-    const elsewhere = await fetch(authorizeUrl(http, photosharePlatform.oauth, settings, { redirectUri: 'https://evil.example/cb', state: 's' }), { redirect: 'manual' });
+    const elsewhere = await fetch(authorizeUrl(http, photosharePlatform.oauth, settings, { redirectUri: 'https://evil.example/cb', state: 's' }), {
+      redirect: 'manual',
+    });
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.text()).toContain('URL blocked');
-    const scopes = await fetch(authorizeUrl(http, { ...photosharePlatform.oauth, scopes: ['publish_everywhere'] }, settings, { redirectUri, state: 's' }), { redirect: 'manual' });
+    const scopes = await fetch(authorizeUrl(http, { ...photosharePlatform.oauth, scopes: ['publish_everywhere'] }, settings, { redirectUri, state: 's' }), {
+      redirect: 'manual',
+    });
     expect(await scopes.text()).toContain('Invalid Scopes: publish_everywhere');
   });
 
@@ -174,7 +178,9 @@ describe('photoshare', () => {
     if (step.state !== 'pending') throw new Error('a story is processed before it is published');
     expect(fake.containers().at(-1)).toMatchObject({ id: step.ref, mediaType: 'STORIES' });
     const published = await connector.finalize(account, post, step.ref);
-    expect(published.platformPostUrl).toMatch(new RegExp(`^https://www\\.[a-z]+\\.com/stories/${fake.username.replace('.', '\\.')}/${published.platformPostId}/$`));
+    expect(published.platformPostUrl).toMatch(
+      new RegExp(`^https://www\\.[a-z]+\\.com/stories/${fake.username.replace('.', '\\.')}/${published.platformPostId}/$`),
+    );
     expect(fake.posts.at(-1)!.video.equals(fs.readFileSync(small))).toBe(true);
 
     const containers = fake.containers().length;
@@ -223,7 +229,7 @@ describe('photoshare', () => {
     }
   });
 
-  it('judges the platform\'s errors: throttling waits as told, a refusal keeps its words, an expired session reauthorizes, a removed app disconnects', async () => {
+  it("judges the platform's errors: throttling waits as told, a refusal keeps its words, an expired session reauthorizes, a removed app disconnects", async () => {
     const { fake, connector } = main;
     const reel = () => testPost('photoshare', { format: 'reel', content: 'Errors' });
 
@@ -318,7 +324,7 @@ describe('photoshare', () => {
     expect(third.progress).toMatchObject({ mediaId, commentId: fake.comments(mediaId)[0].id });
   });
 
-  it('reads a post\'s insights and the account\'s followers', async () => {
+  it("reads a post's insights and the account's followers", async () => {
     const { fake, connector } = main;
     const reel = fake.posts.find((p) => p.text === 'Launch day #clips')!;
     const i = fake.insights(reel.id);
@@ -335,7 +341,13 @@ describe('photoshare', () => {
 
     const story = fake.posts.find((p) => p.text === '')!;
     const s = fake.insights(story.id);
-    expect(await connector.fetchPostMetrics(account, story.id)).toMatchObject({ views: s.views, likes: 0, comments: s.replies, shares: s.shares, reach: s.reach });
+    expect(await connector.fetchPostMetrics(account, story.id)).toMatchObject({
+      views: s.views,
+      likes: 0,
+      comments: s.replies,
+      shares: s.shares,
+      reach: s.reach,
+    });
 
     fake.followers = 5000;
     expect(await connector.fetchFollowers(account)).toBe(5000);

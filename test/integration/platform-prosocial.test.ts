@@ -8,7 +8,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPlatformHttp } from '../../src/platforms/http.js';
 import { authorizeUrl, pkcePair, standardExchange, standardRefresh } from '../../src/platforms/oauth-tokens.js';
 import { littleText, prosocialPlatform, untilUtcMidnight } from '../../src/platforms/prosocial.js';
-import { isPlatformError, type ConnectedAccount, type PlatformConnector, type PlatformError, type PlatformHttp, type PlatformSettings, type TokenSet } from '../../src/platforms/types.js';
+import {
+  isPlatformError,
+  type ConnectedAccount,
+  type PlatformConnector,
+  type PlatformError,
+  type PlatformHttp,
+  type PlatformSettings,
+  type TokenSet,
+} from '../../src/platforms/types.js';
 import { startPlatformFake, type ProsocialFake } from '../fakes/prosocial.js';
 import { largeMp4, mediaOf, smallMp4, testAccount, testPost } from '../support/platforms.js';
 
@@ -45,7 +53,10 @@ async function consent(url: string): Promise<URL> {
 /** An account connected through the whole flow: consent, code exchange, identity. */
 async function connect(): Promise<{ account: ConnectedAccount; tokens: TokenSet }> {
   const back = await consent(authorizeUrl(http, prosocialPlatform.oauth, settings, { redirectUri: REDIRECT_URI, state: 'st-1' }));
-  const exchanged = await standardExchange('prosocial', prosocialPlatform.oauth)(http, settings, { code: back.searchParams.get('code')!, redirectUri: REDIRECT_URI });
+  const exchanged = await standardExchange('prosocial', prosocialPlatform.oauth)(http, settings, {
+    code: back.searchParams.get('code')!,
+    redirectUri: REDIRECT_URI,
+  });
   const identity = await prosocialPlatform.identify(http, settings, exchanged);
   const tokens = { ...exchanged, extra: { ...exchanged.extra, ...identity.extra } };
   return { account: testAccount('prosocial', tokens, { externalId: identity.externalId, followers: identity.followers }), tokens };
@@ -73,7 +84,9 @@ async function publishToTheEnd(account: ConnectedAccount, post: ReturnType<typeo
 
 describe('prosocial', () => {
   it('connects a member: consent, code for tokens, identity and followers', async () => {
-    const url = new URL(authorizeUrl(http, prosocialPlatform.oauth, settings, { redirectUri: REDIRECT_URI, state: 'st-42', codeChallenge: pkcePair().challenge }));
+    const url = new URL(
+      authorizeUrl(http, prosocialPlatform.oauth, settings, { redirectUri: REDIRECT_URI, state: 'st-42', codeChallenge: pkcePair().challenge }),
+    );
     expect(url.origin + url.pathname).toBe(`${fake.url}/oauth/v2/authorization`);
     expect(url.searchParams.get('scope')).toBe('r_basicprofile w_member_social r_member_postAnalytics r_member_profileAnalytics');
     // a server client with a secret: no PKCE, which the platform keeps for native clients
@@ -82,7 +95,10 @@ describe('prosocial', () => {
     expect(back.origin + back.pathname).toBe(REDIRECT_URI);
     expect(back.searchParams.get('state')).toBe('st-42');
 
-    const tokens = await standardExchange('prosocial', prosocialPlatform.oauth)(http, settings, { code: back.searchParams.get('code')!, redirectUri: REDIRECT_URI });
+    const tokens = await standardExchange('prosocial', prosocialPlatform.oauth)(http, settings, {
+      code: back.searchParams.get('code')!,
+      redirectUri: REDIRECT_URI,
+    });
     expect(fake.issued.accessTokens).toEqual([tokens.accessToken]);
     expect(tokens.refreshToken).toBe(fake.issued.refreshTokens[0]);
     expect(Date.parse(tokens.expiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
@@ -96,7 +112,9 @@ describe('prosocial', () => {
       extra: { personUrn: 'urn:li:person:yrZCpj2Z12' },
     });
     // a code is good once
-    const again = await failure(standardExchange('prosocial', prosocialPlatform.oauth)(http, settings, { code: back.searchParams.get('code')!, redirectUri: REDIRECT_URI }));
+    const again = await failure(
+      standardExchange('prosocial', prosocialPlatform.oauth)(http, settings, { code: back.searchParams.get('code')!, redirectUri: REDIRECT_URI }),
+    );
     expect(again.kind).toBe('reauthorize');
     expect(again.message).toContain('Unable to retrieve access token');
   });
@@ -106,7 +124,9 @@ describe('prosocial', () => {
     const back = await consent(authorizeUrl(http, openid, settings, { redirectUri: REDIRECT_URI, state: 's' }));
     expect(back.searchParams.get('error')).toBe('unauthorized_scope_error');
     expect(back.searchParams.get('error_description')).toBe('Scope "openid" is not authorized for your application');
-    const res = await fetch(authorizeUrl(http, prosocialPlatform.oauth, settings, { redirectUri: 'https://elsewhere.test/cb', state: 's' }), { redirect: 'manual' });
+    const res = await fetch(authorizeUrl(http, prosocialPlatform.oauth, settings, { redirectUri: 'https://elsewhere.test/cb', state: 's' }), {
+      redirect: 'manual',
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('redirect_uri does not match');
   });
@@ -198,7 +218,7 @@ describe('prosocial', () => {
     expect(err.message).toContain('The video codec is not supported');
   });
 
-  it('judges the platform\'s errors: rate limit and outage retry after the wait, validation, expired and revoked tokens', async () => {
+  it("judges the platform's errors: rate limit and outage retry after the wait, validation, expired and revoked tokens", async () => {
     const { account } = await connect();
     fake.failNext('retry');
     const limited = await failure(connector.fetchFollowers(account));
@@ -285,7 +305,7 @@ describe('prosocial', () => {
     expect(fake.posts).toHaveLength(1);
   });
 
-  it('a new post with the text of an earlier one is refused as the platform\'s duplicate, not taken for it', async () => {
+  it("a new post with the text of an earlier one is refused as the platform's duplicate, not taken for it", async () => {
     const { account } = await connect();
     const { published } = await publishToTheEnd(account, testPost('prosocial', { content: 'Same words' }), small);
     const other = testPost('prosocial', { content: 'Same words' }, '00000000-0000-4000-8000-0000000000bb');
@@ -296,11 +316,27 @@ describe('prosocial', () => {
     expect(fake.posts).toHaveLength(1);
   });
 
-  it('reads a post\'s metrics and the member\'s followers', async () => {
+  it("reads a post's metrics and the member's followers", async () => {
     const { account } = await connect();
     const { published } = await publishToTheEnd(account, testPost('prosocial', { content: 'Counted' }), small);
-    fake.metrics.set(published.platformPostId, { IMPRESSION: 1520, MEMBERS_REACHED: 980, REACTION: 64, COMMENT: 9, RESHARE: 4, LINK_CLICKS: 17, VIDEO_PLAY: 730 });
-    expect(await connector.fetchPostMetrics(account, published.platformPostId)).toEqual({ views: 730, likes: 64, comments: 9, shares: 4, impressions: 1520, reach: 980, clicks: 17 });
+    fake.metrics.set(published.platformPostId, {
+      IMPRESSION: 1520,
+      MEMBERS_REACHED: 980,
+      REACTION: 64,
+      COMMENT: 9,
+      RESHARE: 4,
+      LINK_CLICKS: 17,
+      VIDEO_PLAY: 730,
+    });
+    expect(await connector.fetchPostMetrics(account, published.platformPostId)).toEqual({
+      views: 730,
+      likes: 64,
+      comments: 9,
+      shares: 4,
+      impressions: 1520,
+      reach: 980,
+      clicks: 17,
+    });
     fake.member.followers = 4400;
     expect(await connector.fetchFollowers(account)).toBe(4400);
     const wrong = await failure(connector.fetchPostMetrics(account, 'urn:li:video:C5F10AQx'));
@@ -312,7 +348,11 @@ describe('prosocial', () => {
     const bare = await http.request({ url: 'https://api.linkedin.com/rest/memberFollowersCount?q=me', token: tokens.accessToken });
     expect(bare.status).toBe(400);
     expect(bare.json).toMatchObject({ status: 400, code: 'VERSION_MISSING' });
-    const sunset = await http.request({ url: 'https://api.linkedin.com/rest/memberFollowersCount?q=me', token: tokens.accessToken, headers: { 'LinkedIn-Version': '202401', 'X-Restli-Protocol-Version': '2.0.0' } });
+    const sunset = await http.request({
+      url: 'https://api.linkedin.com/rest/memberFollowersCount?q=me',
+      token: tokens.accessToken,
+      headers: { 'LinkedIn-Version': '202401', 'X-Restli-Protocol-Version': '2.0.0' },
+    });
     expect(sunset.status).toBe(426);
   });
 });

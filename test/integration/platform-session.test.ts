@@ -48,7 +48,9 @@ describe('the token vault', () => {
 describe('the platform HTTP client', () => {
   it('rewrites hosts to the base URL, reads Retry-After and reset headers, and keeps secrets out of messages', async () => {
     expect(rebase('https://api.example.com/2/tweets?x=1', 'http://127.0.0.1:9/base/')).toBe('http://127.0.0.1:9/base/2/tweets?x=1');
-    expect(redact('https://graph.example/me?access_token=abc&fields=id&client_secret=s')).toBe('https://graph.example/me?access_token=***&fields=id&client_secret=***');
+    expect(redact('https://graph.example/me?access_token=abc&fields=id&client_secret=s')).toBe(
+      'https://graph.example/me?access_token=***&fields=id&client_secret=***',
+    );
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(retryAfterMs(new Headers({ 'retry-after': '7' }), now)).toBe(7000);
     expect(retryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }), now)).toBe(30_000);
@@ -71,14 +73,23 @@ describe('the platform HTTP client', () => {
     expect(err.message).not.toContain('tok');
   });
 
-  it('builds the authorisation URL with the flow\'s parameters and an S256 challenge', () => {
+  it("builds the authorisation URL with the flow's parameters and an S256 challenge", () => {
     const http = createPlatformHttp('demo', undefined);
     const { verifier, challenge } = pkcePair();
     expect(crypto.createHash('sha256').update(verifier).digest('base64url')).toBe(challenge);
     const url = new URL(
       authorizeUrl(
         http,
-        { authorizeUrl: 'https://auth.demo.example/authorize', tokenUrl: 'https://auth.demo.example/token', scopes: ['a', 'b'], scopeSeparator: ',', pkce: true, clientAuth: 'body', clientIdParam: 'client_key', authorizeParams: { access_type: 'offline' } },
+        {
+          authorizeUrl: 'https://auth.demo.example/authorize',
+          tokenUrl: 'https://auth.demo.example/token',
+          scopes: ['a', 'b'],
+          scopeSeparator: ',',
+          pkce: true,
+          clientAuth: 'body',
+          clientIdParam: 'client_key',
+          authorizeParams: { access_type: 'offline' },
+        },
         { clientId: 'cid', clientSecret: 's', baseUrl: undefined },
         { redirectUri: 'https://svc.example/oauth/demo/callback', state: 'st', codeChallenge: challenge },
       ),
@@ -124,7 +135,8 @@ describe('the session around a connector', () => {
     const fake = await startFake(async (req) => {
       if (req.path === '/token') {
         await new Promise((r) => setTimeout(r, 50));
-        if (req.headers.authorization !== `Basic ${Buffer.from('cid:cs').toString('base64')}`) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
+        if (req.headers.authorization !== `Basic ${Buffer.from('cid:cs').toString('base64')}`)
+          return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
         const rt = req.form.get('refresh_token') ?? '';
         if (!refreshable.delete(rt)) return { status: 400, body: { error: 'invalid_grant', error_description: 'refresh token revoked' } };
         n += 1;
@@ -137,7 +149,14 @@ describe('the session around a connector', () => {
     });
     const def: PlatformDefinition = {
       key: 'microblog',
-      oauth: { authorizeUrl: 'https://x.example/authorize', tokenUrl: 'https://x.example/token', scopes: [], scopeSeparator: ' ', pkce: true, clientAuth: 'basic' },
+      oauth: {
+        authorizeUrl: 'https://x.example/authorize',
+        tokenUrl: 'https://x.example/token',
+        scopes: [],
+        scopeSeparator: ' ',
+        pkce: true,
+        clientAuth: 'basic',
+      },
       identify: async () => ({ externalId: 'e', handle: null, isPrivate: false, followers: 0 }),
       connector: (http) => ({
         publish: async () => ({ state: 'published', platformPostId: 'p', platformPostUrl: 'https://x.example/p' }),
@@ -160,7 +179,14 @@ describe('the session around a connector', () => {
     const user = await db.user.create({ data: { email: `s-${crypto.randomUUID()}@test.local`, webhookSecret: newWebhookSecret() } });
     const profile = await db.profile.create({ data: { userId: user.id, name: 'P', isPrimary: true } });
     const row = await db.socialAccount.create({
-      data: { profileId: profile.id, platform: 'microblog', connector: 'microblog', externalId: 'e', tokens: vaultOf(app.config).seal(tokens), tokenExpiresAt: tokens.expiresAt ? new Date(tokens.expiresAt) : null },
+      data: {
+        profileId: profile.id,
+        platform: 'microblog',
+        connector: 'microblog',
+        externalId: 'e',
+        tokens: vaultOf(app.config).seal(tokens),
+        tokenExpiresAt: tokens.expiresAt ? new Date(tokens.expiresAt) : null,
+      },
     });
     return { ...row, platform: 'microblog' as const };
   }
@@ -212,9 +238,14 @@ describe('the session around a connector', () => {
   it("a refusal of the service's own client (a wrong secret) passes, naming the settings, and leaves the account connected", async () => {
     const p = await platform();
     try {
-      const app = { ...p.app, config: { ...p.app.config, platforms: { ...p.app.config.platforms, microblog: { ...p.app.config.platforms.microblog, clientSecret: 'wrong' } } } } as unknown as App;
+      const app = {
+        ...p.app,
+        config: { ...p.app.config, platforms: { ...p.app.config.platforms, microblog: { ...p.app.config.platforms.microblog, clientSecret: 'wrong' } } },
+      } as unknown as App;
       const acc = await account(p.app, { accessToken: 'at-0', refreshToken: 'rt-0', expiresAt: new Date(Date.now() - 1000).toISOString() });
-      const err = await withTokens(app, p.def).fetchFollowers(acc).catch((e) => e);
+      const err = await withTokens(app, p.def)
+        .fetchFollowers(acc)
+        .catch((e) => e);
       expect(err).toMatchObject({ kind: 'retry', message: expect.stringContaining('MICROBLOG_CLIENT_SECRET') });
       expect(await db.socialAccount.findUniqueOrThrow({ where: { id: acc.id } })).toMatchObject({ status: 'connected' });
     } finally {
@@ -227,8 +258,9 @@ describe('the session around a connector', () => {
     await p.fake.close();
     const app = { ...p.app, config: loadConfig({ TOKEN_ENCRYPTION_KEY: SECRET }) } as unknown as App;
     const acc = await account(p.app, { accessToken: 'at-0' });
-    const err = await withTokens(app, p.def).fetchFollowers(acc).catch((e) => e);
+    const err = await withTokens(app, p.def)
+      .fetchFollowers(acc)
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'retry', message: expect.stringContaining('MICROBLOG_CLIENT_ID and MICROBLOG_CLIENT_SECRET') });
   });
 });
-

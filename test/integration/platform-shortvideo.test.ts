@@ -102,16 +102,28 @@ describe('shortvideo', () => {
   });
 
   it('refuses a redirect URI it does not know and a scope list joined by spaces', async () => {
-    const page = await fetch(`${fake.url}/v2/auth/authorize/?client_key=${fake.clientId}&response_type=code&scope=user.info.basic&redirect_uri=https://evil.example/cb&state=s`, { redirect: 'manual' });
+    const page = await fetch(
+      `${fake.url}/v2/auth/authorize/?client_key=${fake.clientId}&response_type=code&scope=user.info.basic&redirect_uri=https://evil.example/cb&state=s`,
+      { redirect: 'manual' },
+    );
     expect(page.status).toBe(400);
     expect((await page.json()).error).toBe('invalid_request');
-    const spaced = await fetch(`${fake.url}/v2/auth/authorize/?client_key=${fake.clientId}&response_type=code&scope=${encodeURIComponent('user.info.basic video.list')}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&state=s`, { redirect: 'manual' });
+    const spaced = await fetch(
+      `${fake.url}/v2/auth/authorize/?client_key=${fake.clientId}&response_type=code&scope=${encodeURIComponent('user.info.basic video.list')}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&state=s`,
+      { redirect: 'manual' },
+    );
     expect(new URL(spaced.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
   });
 
   it('reads who the account is: its open_id, username, privacy from its posting options, followers', async () => {
     const identity = await shortvideoPlatform.identify(http, settings, tokens);
-    expect(identity).toEqual({ externalId: fake.openId, handle: 'clipcaster', isPrivate: false, followers: 1234, extra: { openId: fake.openId, username: 'clipcaster' } });
+    expect(identity).toEqual({
+      externalId: fake.openId,
+      handle: 'clipcaster',
+      isPrivate: false,
+      followers: 1234,
+      extra: { openId: fake.openId, username: 'clipcaster' },
+    });
     // a private account is offered no PUBLIC_TO_EVERYONE
     fake.creator.privacy_level_options = ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
     try {
@@ -164,7 +176,10 @@ describe('shortvideo', () => {
     expect(count).toBeGreaterThan(1);
     const from = fake.chunks.length;
     const { published } = await publishThrough({ content: 'the big one' }, large);
-    const ranges = Array.from({ length: count }, (_, i) => `bytes ${i * CHUNK_SIZE}-${i === count - 1 ? bytes.length - 1 : (i + 1) * CHUNK_SIZE - 1}/${bytes.length}`);
+    const ranges = Array.from(
+      { length: count },
+      (_, i) => `bytes ${i * CHUNK_SIZE}-${i === count - 1 ? bytes.length - 1 : (i + 1) * CHUNK_SIZE - 1}/${bytes.length}`,
+    );
     expect(fake.chunks.slice(from)).toEqual(ranges);
     const made = fake.posts.find((p) => p.id === published.platformPostId)!;
     expect(made.video.equals(bytes)).toBe(true);
@@ -214,7 +229,7 @@ describe('shortvideo', () => {
     expect(fake.count('POST', INIT)).toBe(inits);
   });
 
-  it('judges each class of the platform\'s errors', async () => {
+  it("judges each class of the platform's errors", async () => {
     const publish = () => connector.publish(account(), testPost('shortvideo', { content: 'x' }), mediaOf(small));
 
     fake.failNext('retry');
@@ -262,7 +277,7 @@ describe('shortvideo', () => {
     expect(await connector.fetchFollowers(account())).toBe(1234);
   });
 
-  it('resumes an upload cut mid-way at the platform\'s count of bytes, with the same publish, into one post', async () => {
+  it("resumes an upload cut mid-way at the platform's count of bytes, with the same publish, into one post", async () => {
     const bytes = fs.readFileSync(large);
     const inits = fake.count('POST', INIT);
     const posts = fake.posts.length;
@@ -270,7 +285,12 @@ describe('shortvideo', () => {
     const post = testPost('shortvideo', { content: 'cut and resumed' });
     await expect(connector.publish(account(), post, mediaOf(large, { cutAt: CHUNK_SIZE + 1000 }))).rejects.toThrow(/ended at|died/);
     // saved before the first byte went
-    expect(post.saved[0]).toMatchObject({ publishId: expect.any(String), uploadUrl: expect.stringContaining('upload_id='), chunkSize: CHUNK_SIZE, videoSize: bytes.length });
+    expect(post.saved[0]).toMatchObject({
+      publishId: expect.any(String),
+      uploadUrl: expect.stringContaining('upload_id='),
+      chunkSize: CHUNK_SIZE,
+      videoSize: bytes.length,
+    });
     expect(fake.chunks.slice(from)).toEqual([`bytes 0-${CHUNK_SIZE - 1}/${bytes.length}`]);
 
     const step = await connector.publish(account(), post, mediaOf(large));
@@ -312,10 +332,18 @@ describe('shortvideo', () => {
     expect(fake.posts.filter((p) => p.text === 'once only')).toHaveLength(1);
   });
 
-  it('reads a post\'s counts and the account\'s followers', async () => {
+  it("reads a post's counts and the account's followers", async () => {
     const { published } = await publishThrough({ content: 'counted' });
     fake.posts.at(-1)!.counts = { view_count: 1500, like_count: 120, comment_count: 14, share_count: 9 };
-    expect(await connector.fetchPostMetrics(account(), published.platformPostId)).toEqual({ views: 1500, likes: 120, comments: 14, shares: 9, impressions: 0, reach: 0, clicks: 0 });
+    expect(await connector.fetchPostMetrics(account(), published.platformPostId)).toEqual({
+      views: 1500,
+      likes: 120,
+      comments: 14,
+      shares: 9,
+      impressions: 0,
+      reach: 0,
+      clicks: 0,
+    });
     fake.followers = 1300;
     expect(await connector.fetchFollowers(account())).toBe(1300);
   });

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformHttp } from '../../src/platforms/http.js';
 import { authorizeUrl, pkcePair } from '../../src/platforms/oauth-tokens.js';
 import { PART_BYTES, reelUrl, socialnetPlatform } from '../../src/platforms/socialnet.js';
-import { isPlatformError, type PlatformConnector, type PlatformError, type PlatformErrorKind, type PlatformHttp, type PlatformSettings, type TokenSet } from '../../src/platforms/types.js';
+import {
+  isPlatformError,
+  type PlatformConnector,
+  type PlatformError,
+  type PlatformErrorKind,
+  type PlatformHttp,
+  type PlatformSettings,
+  type TokenSet,
+} from '../../src/platforms/types.js';
 import { SOCIALNET_INSIGHTS, SOCIALNET_PAGES, startPlatformFake, type SocialnetFake } from '../fakes/socialnet.js';
 import { largeMp4, mediaOf, smallMp4, testAccount, testPost } from '../support/platforms.js';
 
@@ -45,7 +53,9 @@ describe('socialnet', () => {
 
   /** Consent, code and Page: the connection a user makes. */
   async function connect(): Promise<{ user: TokenSet; page: TokenSet; url: URL; back: URL }> {
-    const url = new URL(authorizeUrl(http, socialnetPlatform.oauth, settings, { redirectUri: REDIRECT, state: 'state-123', codeChallenge: pkcePair().challenge }));
+    const url = new URL(
+      authorizeUrl(http, socialnetPlatform.oauth, settings, { redirectUri: REDIRECT, state: 'state-123', codeChallenge: pkcePair().challenge }),
+    );
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get('location')!);
@@ -82,7 +92,13 @@ describe('socialnet', () => {
     // the short-lived token was exchanged: about 60 days
     expect(Date.parse(user.expiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
     const identity = await socialnetPlatform.identify(http, settings, user);
-    expect(identity).toMatchObject({ externalId: POSTING_PAGE.id, handle: POSTING_PAGE.name, isPrivate: false, followers: POSTING_PAGE.followers, extra: { pageId: POSTING_PAGE.id } });
+    expect(identity).toMatchObject({
+      externalId: POSTING_PAGE.id,
+      handle: POSTING_PAGE.name,
+      isPrivate: false,
+      followers: POSTING_PAGE.followers,
+      extra: { pageId: POSTING_PAGE.id },
+    });
     expect(connected.accessToken).not.toBe(user.accessToken);
 
     // a code is good once; the dialog refuses an address the app did not register
@@ -153,7 +169,7 @@ describe('socialnet', () => {
     fake.processingChecks = 0;
   });
 
-  it('judges the platform\'s errors: rate limit, refusal, expired and deauthorised', async () => {
+  it("judges the platform's errors: rate limit, refusal, expired and deauthorised", async () => {
     fake.failNext('retry');
     const limited = await refusal(connector.fetchFollowers(account()), 'retry');
     // estimated_time_to_regain_access is in minutes
@@ -218,7 +234,7 @@ describe('socialnet', () => {
     expect(fake.count('POST', videoRoute) - fake.finishes).toBe(sessions);
   });
 
-  it('reads a reel\'s metrics and the Page\'s followers', async () => {
+  it("reads a reel's metrics and the Page's followers", async () => {
     const metrics = await connector.fetchPostMetrics(account(), fake.posts[0].id);
     const likes = Object.values(SOCIALNET_INSIGHTS.post_video_likes_by_reaction_type).reduce((a, b) => a + b, 0);
     expect(metrics).toEqual({

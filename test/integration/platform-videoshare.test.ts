@@ -12,7 +12,12 @@ import { startPlatformFake, type VideoshareFake } from '../fakes/videoshare.js';
 import { largeMp4, mediaOf, smallMp4, testAccount, testPost } from '../support/platforms.js';
 
 const REDIRECT_URI = 'https://studio.example/v1/accounts/videoshare/callback';
-const CONTENT = { title: 'How we cut a podcast into clips', description: 'The whole workflow, start to finish.', tags: ['podcast', 'behind the scenes'], firstComment: 'Full episode: link in the description' };
+const CONTENT = {
+  title: 'How we cut a podcast into clips',
+  description: 'The whole workflow, start to finish.',
+  tags: ['podcast', 'behind the scenes'],
+  firstComment: 'Full episode: link in the description',
+};
 
 describe('videoshare', () => {
   let fake: VideoshareFake;
@@ -29,7 +34,8 @@ describe('videoshare', () => {
     if (t.refreshToken) tokens.add(t.refreshToken);
     return t;
   };
-  const exchange = (input: { code: string; redirectUri: string; codeVerifier?: string }) => (platform.exchangeCode ?? standardExchange(platform.key, platform.oauth))(http, settings, input);
+  const exchange = (input: { code: string; redirectUri: string; codeVerifier?: string }) =>
+    (platform.exchangeCode ?? standardExchange(platform.key, platform.oauth))(http, settings, input);
   const refresh = async (t: TokenSet) => remember(await (platform.refresh ?? standardRefresh(platform.key, platform.oauth))(http, settings, t));
 
   /** The error a call fails with, kept for the check that no token leaks into one. */
@@ -153,7 +159,9 @@ describe('videoshare', () => {
     expect(await connector().check(account, step.ref)).toEqual({ state: 'ready' });
     const published = await connector().finalize(account, post, step.ref);
     expect(published).toEqual({ platformPostId: step.ref, platformPostUrl: `https://www.youtube.com/watch?v=${step.ref}` });
-    expect(fake.comments.filter((c) => c.videoId === step.ref)).toEqual([{ id: expect.any(String), videoId: step.ref, text: CONTENT.firstComment, authorChannelId: fake.channelId }]);
+    expect(fake.comments.filter((c) => c.videoId === step.ref)).toEqual([
+      { id: expect.any(String), videoId: step.ref, text: CONTENT.firstComment, authorChannelId: fake.channelId },
+    ]);
 
     const commentsPosted = fake.count('POST', '/youtube/v3/commentThreads');
     expect(await connector().finalize(account, post, step.ref)).toEqual(published);
@@ -246,7 +254,7 @@ describe('videoshare', () => {
     }
   });
 
-  it('a video the platform rejects once processed fails its post with the platform\'s reason', async () => {
+  it("a video the platform rejects once processed fails its post with the platform's reason", async () => {
     const account = accountOf(await connect());
     fake.rejectNextUpload('duplicate');
     const step = await connector().publish(account, testPost('videoshare', CONTENT), mediaOf(small));
@@ -264,7 +272,10 @@ describe('videoshare', () => {
     if (step.state !== 'pending') throw new Error('expected pending');
     fake.commentsDisabled = true;
     try {
-      expect(await connector().finalize(account, post, step.ref)).toEqual({ platformPostId: step.ref, platformPostUrl: `https://www.youtube.com/watch?v=${step.ref}` });
+      expect(await connector().finalize(account, post, step.ref)).toEqual({
+        platformPostId: step.ref,
+        platformPostUrl: `https://www.youtube.com/watch?v=${step.ref}`,
+      });
       expect(post.progress?.commentRefused).toContain('has disabled comments');
       expect(fake.comments.filter((c) => c.videoId === step.ref)).toEqual([]);
     } finally {
@@ -272,7 +283,7 @@ describe('videoshare', () => {
     }
   });
 
-  it('judges the platform\'s errors: quota (retry at its reset), refused metadata (bad_request), invalid credentials (reauthorize), a closed account (disconnected)', async () => {
+  it("judges the platform's errors: quota (retry at its reset), refused metadata (bad_request), invalid credentials (reauthorize), a closed account (disconnected)", async () => {
     const account = accountOf(await connect());
 
     fake.failNext('retry');
@@ -314,12 +325,20 @@ describe('videoshare', () => {
     expect(await connector().fetchFollowers(accountOf(await refresh(t)))).toBe(1234);
   });
 
-  it('reads a video\'s metrics and the channel\'s subscribers', async () => {
+  it("reads a video's metrics and the channel's subscribers", async () => {
     const account = accountOf(await connect());
     const step = await connector().publish(account, testPost('videoshare', CONTENT), mediaOf(small));
     if (step.state !== 'pending') throw new Error('expected pending');
     fake.videos.get(step.ref)!.statistics = { viewCount: 1500, likeCount: 120, commentCount: 7 };
-    expect(await connector().fetchPostMetrics(account, step.ref)).toEqual({ views: 1500, likes: 120, comments: 7, shares: 0, impressions: 0, reach: 0, clicks: 0 });
+    expect(await connector().fetchPostMetrics(account, step.ref)).toEqual({
+      views: 1500,
+      likes: 120,
+      comments: 7,
+      shares: 0,
+      impressions: 0,
+      reach: 0,
+      clicks: 0,
+    });
 
     const gone = await refusal(connector().fetchPostMetrics(account, 'noSuchVideo'));
     expect(gone.kind).toBe('bad_request');

@@ -54,7 +54,23 @@ describe('generated pronunciations', () => {
   });
 
   it("come out as the model's own dictionary has common words", async () => {
-    const words = ['water', 'church', 'judge', 'thought', 'hurry', 'camera', 'music', 'nation', 'vision', 'mother', 'thinking', 'house', 'near', 'chair', 'sure'];
+    const words = [
+      'water',
+      'church',
+      'judge',
+      'thought',
+      'hurry',
+      'camera',
+      'music',
+      'nation',
+      'vision',
+      'mother',
+      'thinking',
+      'house',
+      'near',
+      'chair',
+      'sure',
+    ];
     const generated = await generatePronunciations(words, { searchPath, workDir: dir });
     const cmu = cmuPronunciations(modelDictionary, new Set(words));
     for (const w of words) {
@@ -113,8 +129,22 @@ describe('decoder vocabulary', () => {
     const lmctl = await fs.readFile(at('-lmctl'), 'utf8');
     expect(lmctl).toBe(`{ words.classdef }\n${POCKETSPHINX_MODEL}/en-us.lm.bin dictionary { [dictionary] }\n`);
     const classdef = await fs.readFile(path.join(path.dirname(at('-lmctl')), 'words.classdef'), 'utf8');
-    expect(classdef.trim().split('\n')).toEqual(['LMCLASS [dictionary]', 'dict-0-0 0.25', 'dict-0-1 0.25', 'dict-1-0 0.25', 'dict-2-0 0.25', 'END [dictionary]']);
-    expect(['dict-0-0', 'dict-0-1', 'dict-1-0', 'dict-2-0', 'dict-9-0', 'osaka'].map(v!.spell)).toEqual(['Jane', 'Doe', 'Zyntrix', 'Kovalenko', 'dict-9-0', 'osaka']);
+    expect(classdef.trim().split('\n')).toEqual([
+      'LMCLASS [dictionary]',
+      'dict-0-0 0.25',
+      'dict-0-1 0.25',
+      'dict-1-0 0.25',
+      'dict-2-0 0.25',
+      'END [dictionary]',
+    ]);
+    expect(['dict-0-0', 'dict-0-1', 'dict-1-0', 'dict-2-0', 'dict-9-0', 'osaka'].map(v!.spell)).toEqual([
+      'Jane',
+      'Doe',
+      'Zyntrix',
+      'Kovalenko',
+      'dict-9-0',
+      'osaka',
+    ]);
     await v!.dispose();
     await expect(fs.access(path.dirname(at('-dict')))).rejects.toThrow();
   });

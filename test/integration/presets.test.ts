@@ -90,7 +90,12 @@ const put = (key: string, id: string, json: unknown) => request(app, 'PUT', `/v1
 const gqlUpdate = (key: string, id: string, input: unknown) =>
   gql(app, key, `mutation($id: ID!, $input: UpdatePresetInput!) { updatePreset(id: $id, input: $input) { ${PRESET_SELECTION} } }`, { id, input });
 const gqlPage = (key: string, vars: { first?: number; after?: string }) =>
-  gql(app, key, 'query($first: Int, $after: String) { presets(first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }', vars);
+  gql(
+    app,
+    key,
+    'query($first: Int, $after: String) { presets(first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }',
+    vars,
+  );
 
 /** A 400 VALIDATION_ERROR with exactly one details entry per named field. */
 function expectFields(r: Answer, fields: string[]) {
@@ -369,9 +374,14 @@ describe('PUT /v1/presets/{id}', () => {
     const g = await gqlUpdate(user.key, p.id, { magicZooms: true });
     expect(g.body.data.updatePreset).toMatchObject({ magicZooms: true, description: 'keep me', transitionSoundVolume: 20 });
     // inline literals too: null clears, absent keeps
-    const inline = await gql(app, user.key, `mutation($id: ID!) { updatePreset(id: $id, input: { transitionSoundVolume: null }) { description transitionSoundVolume } }`, {
-      id: p.id,
-    });
+    const inline = await gql(
+      app,
+      user.key,
+      `mutation($id: ID!) { updatePreset(id: $id, input: { transitionSoundVolume: null }) { description transitionSoundVolume } }`,
+      {
+        id: p.id,
+      },
+    );
     expect(inline.body.data.updatePreset).toEqual({ description: 'keep me', transitionSoundVolume: null });
     expectGqlFields(await gqlUpdate(user.key, p.id, { magicZooms: null }), ['magicZooms']);
     expectGqlFields(await gqlUpdate(user.key, p.id, {}), ['body']);
@@ -444,7 +454,15 @@ describe('createPresetFromProject', () => {
   it('captions disabled: the caption template is saved but the toggle is off; no hook or music stays unconfigured', async () => {
     const project = await makeProject(user, { disableCaptions: true });
     const preset = await createPresetFromProject(db(), user.id, project.id, { name: 'Quiet' });
-    expect(preset).toMatchObject({ captions: false, hookTitle: false, music: false, musicVolume: null, description: null, savedHookTitle: null, savedMusic: null });
+    expect(preset).toMatchObject({
+      captions: false,
+      hookTitle: false,
+      music: false,
+      musicVolume: null,
+      description: null,
+      savedHookTitle: null,
+      savedMusic: null,
+    });
     expect(preset.savedCaptions).toEqual({ templateName: 'classic' });
   });
 
@@ -489,7 +507,12 @@ describe('presetProjectSettings', () => {
   it('captions on: the saved template, theme and position', () => {
     const userThemeId = randomUUID();
     const savedCaptions = { templateName: 'karaoke', userThemeId, captionPositionY: 40, captionPositionX: 55 };
-    expect(presetProjectSettings(preset({ captions: true, savedCaptions }))).toEqual({ templateName: 'karaoke', userThemeId, captionPositionY: 40, captionPositionX: 55 });
+    expect(presetProjectSettings(preset({ captions: true, savedCaptions }))).toEqual({
+      templateName: 'karaoke',
+      userThemeId,
+      captionPositionY: 40,
+      captionPositionX: 55,
+    });
     // what the editor saved beyond those is the renderer's business
     expect(presetProjectSettings(preset({ captions: true, savedCaptions: { templateName: 'classic', fontSize: 64 } }))).toEqual({ templateName: 'classic' });
     // a toggle on without media applies nothing
@@ -514,14 +537,25 @@ describe('presetProjectSettings', () => {
       magicBrollsPercentage: 20,
       cleanAudio: true,
     });
-    expect(presetProjectSettings(preset({ ...(ALL_SAVED as Partial<Preset>), logo: true, colorFilter: true, eyeContactCorrection: true, magicBrollsTransitions: true }))).toEqual({});
+    expect(
+      presetProjectSettings(
+        preset({ ...(ALL_SAVED as Partial<Preset>), logo: true, colorFilter: true, eyeContactCorrection: true, magicBrollsTransitions: true }),
+      ),
+    ).toEqual({});
   });
 });
 
 describe("a preset with the editor's saved media (what the operator CLI makes)", () => {
   it('the given kinds hold what the editor saves, their toggles stay off until enabled, music volume starts at the saved one', async () => {
     const p = await createPresetWithSavedMedia(db(), user.id, 'Brand kit', ['captions', 'music']);
-    expect(p).toMatchObject({ ...DEFAULTS, userId: user.id, name: 'Brand kit', savedCaptions: EDITOR_SAVED_MEDIA.captions, savedMusic: EDITOR_SAVED_MEDIA.music, musicVolume: 50 });
+    expect(p).toMatchObject({
+      ...DEFAULTS,
+      userId: user.id,
+      name: 'Brand kit',
+      savedCaptions: EDITOR_SAVED_MEDIA.captions,
+      savedMusic: EDITOR_SAVED_MEDIA.music,
+      musicVolume: 50,
+    });
     expect([p.savedHookTitle, p.savedLogo, p.savedColorFilter]).toEqual([null, null, null]);
 
     const got = await request(app, 'GET', `/v1/presets/${p.id}`, { key: user.key });

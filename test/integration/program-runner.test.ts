@@ -37,7 +37,11 @@ async function ended(pids: number[], ms = 3000) {
 }
 
 /** The error a run that must fail rejects with. */
-const failure = (run: Promise<unknown>) => run.then(() => expect.fail('the run succeeded'), (e: unknown) => e as ProgramError);
+const failure = (run: Promise<unknown>) =>
+  run.then(
+    () => expect.fail('the run succeeded'),
+    (e: unknown) => e as ProgramError,
+  );
 
 /** A shell that prints its pid and its background sleep's, then waits on the sleep. */
 const SHELL_AND_SLEEP = 'echo $$; sleep 30 & echo $!; wait';
@@ -66,13 +70,35 @@ describe('a run', () => {
     expect(lines).toEqual(['a', 'b', 'c']);
     expect(errors).toEqual(['x', 'y']);
     // the caller's environment and folder
-    expect((await runProgram('sh', ['-c', 'echo "$GREETING $(pwd)"'], { cwd: dir, env: { ...process.env, GREETING: 'hello' } })).stdout.trim()).toBe(`hello ${await fs.realpath(dir)}`);
+    expect((await runProgram('sh', ['-c', 'echo "$GREETING $(pwd)"'], { cwd: dir, env: { ...process.env, GREETING: 'hello' } })).stdout.trim()).toBe(
+      `hello ${await fs.realpath(dir)}`,
+    );
   });
 
   it('hands stdout over as a stream read at the caller pace', async () => {
-    const run = startProgram('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=64x48:r=10', '-frames:v', '25', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'], {
-      stdout: 'stream',
-    });
+    const run = startProgram(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=64x48:r=10',
+        '-frames:v',
+        '25',
+        '-pix_fmt',
+        'rgb24',
+        '-f',
+        'rawvideo',
+        'pipe:1',
+      ],
+      {
+        stdout: 'stream',
+      },
+    );
     let bytes = 0;
     for await (const chunk of run.stdout! as AsyncIterable<Buffer>) {
       bytes += chunk.length;
@@ -93,23 +119,36 @@ describe('a run', () => {
 
     // fewer lines quoted when asked; what is quoted and kept is redacted first
     const quiet = await failure(
-      runProgram('sh', ['-c', 'echo "https://store.example/a.mp4?X-Sig=secret" >&2; echo two >&2; exit 1'], { quoteLines: 1, redact: (t) => t.replace(/\?\S*/g, '') }),
+      runProgram('sh', ['-c', 'echo "https://store.example/a.mp4?X-Sig=secret" >&2; echo two >&2; exit 1'], {
+        quoteLines: 1,
+        redact: (t) => t.replace(/\?\S*/g, ''),
+      }),
     );
     expect(quiet.message).toBe('sh exited with code 1: two');
     expect(quiet.stderr).not.toContain('secret');
 
     // a flood of stderr: only its end is kept
-    const flood = await failure(runProgram('sh', ['-c', 'i=0; while [ $i -lt 3000 ]; do echo "noise $i" >&2; i=$((i+1)); done; echo "the last word" >&2; exit 1']));
+    const flood = await failure(
+      runProgram('sh', ['-c', 'i=0; while [ $i -lt 3000 ]; do echo "noise $i" >&2; i=$((i+1)); done; echo "the last word" >&2; exit 1']),
+    );
     expect(flood.stderr.length).toBeLessThanOrEqual(STDERR_TAIL);
     expect(flood.stderr.endsWith('the last word\n')).toBe(true);
     expect(flood.message).toMatch(/ \| the last word$/);
 
     // killed by a signal it did not get from the runner
-    await expect(runProgram('sh', ['-c', 'echo going >&2; kill -s TERM $$'])).rejects.toMatchObject({ failure: 'exit', code: null, signal: 'SIGTERM', message: 'sh was killed by SIGTERM: going' });
+    await expect(runProgram('sh', ['-c', 'echo going >&2; kill -s TERM $$'])).rejects.toMatchObject({
+      failure: 'exit',
+      code: null,
+      signal: 'SIGTERM',
+      message: 'sh was killed by SIGTERM: going',
+    });
   });
 
   it('says when the program is not installed, or cannot start', async () => {
-    await expect(runProgram('no-such-program-here', [])).rejects.toMatchObject({ failure: 'missing', message: 'no-such-program-here is not installed or not on PATH' });
+    await expect(runProgram('no-such-program-here', [])).rejects.toMatchObject({
+      failure: 'missing',
+      message: 'no-such-program-here is not installed or not on PATH',
+    });
     const plain = path.join(dir, 'not-executable');
     await fs.writeFile(plain, 'echo hi\n', { mode: 0o644 });
     const e = await failure(runProgram(plain, []));
@@ -217,7 +256,11 @@ describe('a fluent-ffmpeg command', () => {
 
   it('hands over stdout lines and fails with the tail of stderr', async () => {
     const lines: string[] = [];
-    const progress = ffmpeg().input('testsrc2=s=64x48:r=10:d=1').inputOptions(['-f', 'lavfi']).outputOptions(['-f', 'null', '-progress', 'pipe:1', '-nostats']).output('-');
+    const progress = ffmpeg()
+      .input('testsrc2=s=64x48:r=10:d=1')
+      .inputOptions(['-f', 'lavfi'])
+      .outputOptions(['-f', 'null', '-progress', 'pipe:1', '-nostats'])
+      .output('-');
     await runFfmpegCommand(progress, { onStdoutLine: (l) => lines.push(l) }).done;
     expect(lines).toContain('progress=end');
 
@@ -251,7 +294,10 @@ describe('the process that started a run', () => {
       const programs = [pid('shell'), pid('sleep'), pid('ffmpeg')];
       for (const p of programs) expect(await running(p), `process ${p}`).toBe(true);
       // the group keeper: the parent's shell that reads its list of groups
-      const keepers = (await fs.readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => ppidOf(p) === parent.pid && cmdlineOf(p).includes('while read -r op pid'));
+      const keepers = (await fs.readdir('/proc'))
+        .filter((p) => /^\d+$/.test(p))
+        .map(Number)
+        .filter((p) => ppidOf(p) === parent.pid && cmdlineOf(p).includes('while read -r op pid'));
       expect(keepers).toHaveLength(1);
 
       parent.kill('SIGKILL');

@@ -65,7 +65,9 @@ beforeAll(async () => {
   [user, other] = await Promise.all([createUser(app, { aiCredits: null }), createUser(app, { aiCredits: 10 })]);
   const ready = (userId: string, type: 'AUDIO' | 'VIDEO' | 'IMAGE', fileName: string) =>
     db().userMedia.create({ data: { userId, type, status: 'ready', fileName, storageKey: `user-media/x/${fileName}`, metadata: { fileSize: 1 } } });
-  [audioId, videoId, imageId] = (await Promise.all([ready(user.id, 'AUDIO', 'a.mp3'), ready(user.id, 'VIDEO', 'v.mp4'), ready(user.id, 'IMAGE', 'i.png')])).map((m) => m.id);
+  [audioId, videoId, imageId] = (await Promise.all([ready(user.id, 'AUDIO', 'a.mp3'), ready(user.id, 'VIDEO', 'v.mp4'), ready(user.id, 'IMAGE', 'i.png')])).map(
+    (m) => m.id,
+  );
   talkId = await transcribed(user.key);
 }, 180_000);
 afterAll(async () => {
@@ -185,11 +187,21 @@ describe('PUT /v1/projects/{id}: other fields', () => {
   it('hookTitle true writes the default hook from words the engine was sure of; a word the user edits is sure; false removes it', async () => {
     // "the secret is that autobots win every time", the engine unsure of "autobots"
     const heard = 'the secret is that autobots win every time'.split(' ').map((text, i) => ({
-      id: `w_${i}`, text, type: 'word', startTime: 0.2 + i * 0.3, endTime: 0.45 + i * 0.3, confidence: text === 'autobots' ? 0.2 : 0.95,
+      id: `w_${i}`,
+      text,
+      type: 'word',
+      startTime: 0.2 + i * 0.3,
+      endTime: 0.45 + i * 0.3,
+      confidence: text === 'autobots' ? 0.2 : 0.95,
     }));
     const id = await row(user.id, { transcript: heard });
     expect((await put(user.key, id, { hookTitle: true })).status).toBe(200);
-    expect((await db().project.findUniqueOrThrow({ where: { id } })).hookTitle).toEqual({ text: 'Win every time', template: expect.any(String), top: 50, size: 30 });
+    expect((await db().project.findUniqueOrThrow({ where: { id } })).hookTitle).toEqual({
+      text: 'Win every time',
+      template: expect.any(String),
+      top: 50,
+      size: 30,
+    });
     const words = plain(heard).map((w) => (w.text === 'autobots' ? { ...w, text: 'habits' } : w));
     expect((await put(user.key, id, { words, hookTitle: true })).status).toBe(200);
     const p = await db().project.findUniqueOrThrow({ where: { id } });
@@ -206,7 +218,10 @@ describe('PUT /v1/projects/{id}: other fields', () => {
   it('a music track from the catalogue, an item replacing the list', async () => {
     const track = await db().musicTrack.findFirst({ where: { status: 'ready' } });
     const id = await row(user.id, { items: [{ type: 'user-media', userMediaId: videoId, mediaType: 'VIDEO', startTime: 0, endTime: 1 }] });
-    const r = await put(user.key, id, { items: [{ type: 'user-media', userMediaId: imageId, startTime: 3, endTime: 4 }], ...(track ? { music: { userMediaId: track.id, volume: 5 } } : {}) });
+    const r = await put(user.key, id, {
+      items: [{ type: 'user-media', userMediaId: imageId, startTime: 3, endTime: 4 }],
+      ...(track ? { music: { userMediaId: track.id, volume: 5 } } : {}),
+    });
     expect(r.status).toBe(200);
     const p = await db().project.findUniqueOrThrow({ where: { id } });
     expect(p.items).toEqual([{ type: 'user-media', userMediaId: imageId, mediaType: 'IMAGE', startTime: 3, endTime: 4 }]);
@@ -218,13 +233,26 @@ describe('PUT /v1/projects/{id}: other fields', () => {
     ['a body that is not an object', [1], 'body'],
     ['an unknown field', { title: 'x' }, 'title'],
     ['empty items', { items: [] }, 'items'],
-    ['overlapping items', { items: [{ type: 'user-media', userMediaId: 'VIDEO', startTime: 0, endTime: 2 }, { type: 'user-media', userMediaId: 'IMAGE', startTime: 1, endTime: 3 }] }, 'items[1].startTime'],
+    [
+      'overlapping items',
+      {
+        items: [
+          { type: 'user-media', userMediaId: 'VIDEO', startTime: 0, endTime: 2 },
+          { type: 'user-media', userMediaId: 'IMAGE', startTime: 1, endTime: 3 },
+        ],
+      },
+      'items[1].startTime',
+    ],
     ['an item without type', { items: [{ startTime: 0, endTime: 1, prompt: 'x' }] }, 'items[0].type'],
     ['an AI B-roll over 12 seconds', { items: [{ type: 'ai-broll', startTime: 0, endTime: 12.5, prompt: 'lake' }] }, 'items[0].endTime'],
     ['a prompt over 2500 characters', { items: [{ type: 'ai-broll', startTime: 0, endTime: 2, prompt: 'x'.repeat(2501) }] }, 'items[0].prompt'],
     ['an unknown library file', { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: crypto.randomUUID() }] }, 'items[0].userMediaId'],
     ['an audio file as an item', { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'AUDIO' }] }, 'items[0].userMediaId'],
-    ['an image with a video-only layout', { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'IMAGE', layout: 'split-50-50' }] }, 'items[0].layout'],
+    [
+      'an image with a video-only layout',
+      { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'IMAGE', layout: 'split-50-50' }] },
+      'items[0].layout',
+    ],
     ['captionPositionY over 80', { captionPositionY: 81 }, 'captionPositionY'],
     ['captionPositionX over 100', { captionPositionX: 101 }, 'captionPositionX'],
     ['an unknown silence pace', { removeSilencePace: 'slow' }, 'removeSilencePace'],
@@ -244,13 +272,19 @@ describe('PUT /v1/projects/{id}: other fields', () => {
       const before = await db().project.findUniqueOrThrow({ where: { id } });
       const r = await put(user.key, id, resolved);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.any(String), details: expect.arrayContaining([expect.objectContaining({ field })]) });
+      expect(r.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        details: expect.arrayContaining([expect.objectContaining({ field })]),
+      });
       expect(await db().project.findUniqueOrThrow({ where: { id } })).toEqual(before);
     });
   }
 
   it("another user's library file is not one of yours", async () => {
-    const mine = await db().userMedia.create({ data: { userId: other.id, type: 'VIDEO', status: 'ready', fileName: 'o.mp4', storageKey: 'user-media/o/o.mp4', metadata: {} } });
+    const mine = await db().userMedia.create({
+      data: { userId: other.id, type: 'VIDEO', status: 'ready', fileName: 'o.mp4', storageKey: 'user-media/o/o.mp4', metadata: {} },
+    });
     const r = await put(user.key, await row(user.id), { items: [{ type: 'user-media', userMediaId: mine.id, startTime: 0, endTime: 1 }] });
     expect(r.body.details).toEqual([expect.objectContaining({ field: 'items[0].userMediaId' })]);
   });
@@ -335,7 +369,12 @@ describe('PUT /v1/projects/{id}: AI B-roll', () => {
     const id = await row(user.id, { webhookUrl: hooks.url });
     const g = await gql(app, user.key, UPDATE, {
       id,
-      input: { items: [{ type: 'ai-broll', startTime: 0, endTime: 1, prompt: 'waves' }, { type: 'user-media', userMediaId: imageId, startTime: 1, endTime: 2 }] },
+      input: {
+        items: [
+          { type: 'ai-broll', startTime: 0, endTime: 1, prompt: 'waves' },
+          { type: 'user-media', userMediaId: imageId, startTime: 1, endTime: 2 },
+        ],
+      },
     });
     expect(g.body.data?.updateProject).toEqual({ message: 'Project update accepted', id, status: 'processing' });
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).aiCredits).toBeNull();
@@ -374,7 +413,12 @@ describe('PUT /v1/projects/{id}: AI B-roll', () => {
       ]);
       const hook = await hooks.next((h) => h.projectId === id);
       const secret = (await db().user.findUniqueOrThrow({ where: { id: poor.id } })).webhookSecret;
-      expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({ event: 'project.failed', projectId: id, status: 'failed', failureReason: p.failureReason });
+      expect(verifyWebhook(secret, hook.headers, hook.body)).toMatchObject({
+        event: 'project.failed',
+        projectId: id,
+        status: 'failed',
+        failureReason: p.failureReason,
+      });
     } finally {
       ai.broll = configured;
     }

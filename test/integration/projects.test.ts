@@ -127,11 +127,20 @@ describe('POST /v1/projects', () => {
       },
     });
     try {
-      for (const extra of [{ presetId }, { userThemeId: themeId, music: { userMediaId: audioId, volume: 40 }, items: [{ type: 'user-media', userMediaId: videoId, startTime: 0, endTime: 1, layout: 'cover' }] }]) {
+      for (const extra of [
+        { presetId },
+        {
+          userThemeId: themeId,
+          music: { userMediaId: audioId, volume: 40 },
+          items: [{ type: 'user-media', userMediaId: videoId, startTime: 0, endTime: 1, layout: 'cover' }],
+        },
+      ]) {
         // a source that fails at once in the pipeline: these projects leave no work behind for the tests after this one
         const json = body({ ...extra, autoRender: false, videoUrl: files.url('noise.bin') });
         const rest = await lookups(() => request(app, 'POST', '/v1/projects', { key: user.key, json }));
-        const graphql = await lookups(() => gql(app, user.key, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }', { input: json }));
+        const graphql = await lookups(() =>
+          gql(app, user.key, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }', { input: json }),
+        );
         expect(rest.status, JSON.stringify(rest)).toBe(201);
         expect(graphql.status).toBe(200);
         expect(rest.calls.length).toBeGreaterThan(0);
@@ -198,18 +207,39 @@ describe('POST /v1/projects', () => {
     ['an empty prompt', { items: [{ type: 'ai-broll', startTime: 0, endTime: 2, prompt: '' }] }, 'items[0].prompt'],
     ['a prompt over 2500 characters', { items: [{ type: 'ai-broll', startTime: 0, endTime: 2, prompt: 'x'.repeat(2501) }] }, 'items[0].prompt'],
     ['an invalid userMediaId', { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'abc' }] }, 'items[0].userMediaId'],
-    ['an image with a video-only layout', { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'IMAGE', layout: 'pip-top-right' }] }, 'items[0].layout'],
+    [
+      'an image with a video-only layout',
+      { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'IMAGE', layout: 'pip-top-right' }] },
+      'items[0].layout',
+    ],
     ['an audio file as an item', { items: [{ type: 'user-media', startTime: 0, endTime: 2, userMediaId: 'AUDIO' }] }, 'items[0].userMediaId'],
     [
       'overlapping items',
-      { items: [{ type: 'ai-broll', startTime: 0, endTime: 3, prompt: 'a' }, { type: 'ai-broll', startTime: 2, endTime: 4, prompt: 'b' }] },
+      {
+        items: [
+          { type: 'ai-broll', startTime: 0, endTime: 3, prompt: 'a' },
+          { type: 'ai-broll', startTime: 2, endTime: 4, prompt: 'b' },
+        ],
+      },
       'items[1].startTime',
     ],
   ];
   for (const [what, extra, field] of invalid) {
     it(`refuses ${what}: 400 VALIDATION_ERROR naming ${field}, nothing stored`, async () => {
       const resolve = (v: unknown): unknown =>
-        v === 'PAGE' ? files.url('page.html') : v === 'THEME' ? themeId : v === 'PRESET' ? presetId : v === 'AUDIO' ? audioId : v === 'VIDEO' ? videoId : v === 'IMAGE' ? imageId : v;
+        v === 'PAGE'
+          ? files.url('page.html')
+          : v === 'THEME'
+            ? themeId
+            : v === 'PRESET'
+              ? presetId
+              : v === 'AUDIO'
+                ? audioId
+                : v === 'VIDEO'
+                  ? videoId
+                  : v === 'IMAGE'
+                    ? imageId
+                    : v;
       const json = JSON.parse(JSON.stringify(body(extra), (_k, v) => resolve(v)));
       const before = await projectCount();
       const r = await request(app, 'POST', '/v1/projects', { key: user.key, json });
@@ -260,9 +290,13 @@ describe('POST /v1/projects', () => {
   });
 
   it('the GraphQL mutation applies the same rules and gives the same record', async () => {
-    const bad = await gql(app, user.key, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', { i: { title: '', language: 'en', videoUrl: files.url('talk.mp4') } });
+    const bad = await gql(app, user.key, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', {
+      i: { title: '', language: 'en', videoUrl: files.url('talk.mp4') },
+    });
     expect(bad.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'title' }] });
-    const ok = await gql(app, user.key, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id title status templateName } }', { i: body({ autoRender: false }) });
+    const ok = await gql(app, user.key, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id title status templateName } }', {
+      i: body({ autoRender: false }),
+    });
     expect(ok.body.data.createProject).toMatchObject({ title: 'A talk', status: 'processing', templateName: 'classic' });
   });
 });
@@ -313,7 +347,11 @@ describe('the pipeline', () => {
     expect((await db.user.findUniqueOrThrow({ where: { id: poor.id } })).aiCredits).toBe(0);
     await waitProject(poor.key, r.body.id, (x) => x.status === 'failed');
     expect((await db.user.findUniqueOrThrow({ where: { id: poor.id } })).aiCredits).toBe(3);
-    const ledger = await db.creditLedger.findMany({ where: { userId: poor.id }, orderBy: { createdAt: 'asc' }, select: { kind: true, delta: true, subjectId: true } });
+    const ledger = await db.creditLedger.findMany({
+      where: { userId: poor.id },
+      orderBy: { createdAt: 'asc' },
+      select: { kind: true, delta: true, subjectId: true },
+    });
     expect(ledger).toEqual([
       { kind: 'ai', delta: -3, subjectId: r.body.id },
       { kind: 'ai', delta: 3, subjectId: r.body.id },
@@ -331,7 +369,11 @@ describe('GET /v1/projects/{id}', () => {
   it('is 404 NOT_FOUND for unknown, malformed and foreign ids', async () => {
     const created = await request(app, 'POST', '/v1/projects', { key: user.key, json: body({ autoRender: false }) });
     const other = await createUser(app);
-    for (const [key, id] of [[user.key, '00000000-0000-4000-8000-000000000000'], [user.key, 'not-a-uuid'], [other.key, created.body.id]]) {
+    for (const [key, id] of [
+      [user.key, '00000000-0000-4000-8000-000000000000'],
+      [user.key, 'not-a-uuid'],
+      [other.key, created.body.id],
+    ]) {
       const r = await request(app, 'GET', `/v1/projects/${id}`, { key });
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ error: 'NOT_FOUND', message: 'Project not found' });
@@ -343,7 +385,8 @@ describe('GET /v1/projects/{id}', () => {
   it('GraphQL lists your projects as a connection, newest first', async () => {
     const u = await createUser(app);
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await request(app, 'POST', '/v1/projects', { key: u.key, json: body({ title: `P${i}`, autoRender: false }) })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await request(app, 'POST', '/v1/projects', { key: u.key, json: body({ title: `P${i}`, autoRender: false }) })).body.id);
     const g = await gql(app, u.key, '{ projects(first: 2) { edges { node { id title } } pageInfo { hasNextPage endCursor } } }');
     expect(g.body.data.projects.edges.map((e: any) => e.node.id)).toEqual([ids[2], ids[1]]);
     expect(g.body.data.projects.pageInfo).toEqual({ hasNextPage: true, endCursor: ids[1] });
@@ -364,10 +407,23 @@ describe('POST /v1/projects/upload', () => {
 
   it('creates a project from an mp4 with text fields, and from a mov', async () => {
     const fields = { title: 'Uploaded', language: 'en', magicZooms: 'true', captionPositionY: '30', dictionary: '["Acme"]', hookTitle: 'true' };
-    const r = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form(fields, { path: fx.talk, name: 'talk.mp4', type: 'video/mp4' }) });
+    const r = await request(app, 'POST', '/v1/projects/upload', {
+      key: user.key,
+      body: await form(fields, { path: fx.talk, name: 'talk.mp4', type: 'video/mp4' }),
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ title: 'Uploaded', status: 'processing', magicZooms: true, captionPositionY: 30, dictionary: ['Acme'], hookTitle: { template: 'headline', top: 50, size: 30 } });
-    const mov = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ title: 'Mov', language: 'en' }, { path: fx.talkMov, name: 'talk.mov', type: 'video/quicktime' }) });
+    expect(r.body).toMatchObject({
+      title: 'Uploaded',
+      status: 'processing',
+      magicZooms: true,
+      captionPositionY: 30,
+      dictionary: ['Acme'],
+      hookTitle: { template: 'headline', top: 50, size: 30 },
+    });
+    const mov = await request(app, 'POST', '/v1/projects/upload', {
+      key: user.key,
+      body: await form({ title: 'Mov', language: 'en' }, { path: fx.talkMov, name: 'talk.mov', type: 'video/quicktime' }),
+    });
     expect(mov.status).toBe(201);
     const p = await waitProject(user.key, mov.body.id, (x) => x.status === 'completed');
     expect(p.words.length).toBeGreaterThan(5);
@@ -381,24 +437,39 @@ describe('POST /v1/projects/upload', () => {
 
   it('a text file named .mp4 is 415 UNSUPPORTED_MEDIA_TYPE; an mp3 too; nothing stays', async () => {
     const before = await projectCount();
-    const txt = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ title: 'T', language: 'en' }, { bytes: Buffer.from('not a video'), name: 'x.mp4', type: 'video/mp4' }) });
+    const txt = await request(app, 'POST', '/v1/projects/upload', {
+      key: user.key,
+      body: await form({ title: 'T', language: 'en' }, { bytes: Buffer.from('not a video'), name: 'x.mp4', type: 'video/mp4' }),
+    });
     expect(txt.status).toBe(415);
     expect(txt.body.error).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const mp3 = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ title: 'T', language: 'en' }, { path: fx.audio, name: 'x.mp4', type: 'video/mp4' }) });
+    const mp3 = await request(app, 'POST', '/v1/projects/upload', {
+      key: user.key,
+      body: await form({ title: 'T', language: 'en' }, { path: fx.audio, name: 'x.mp4', type: 'video/mp4' }),
+    });
     expect(mp3.status).toBe(415);
     expect(await projectCount()).toBe(before);
-    expect(await fs.readdir(path.join(app.dataDir, 'media', 'projects')).then((d) => d.length).catch(() => 0)).toBe(
-      await app.runtime.app.db.project.count({ where: { sourceKey: { startsWith: 'projects/' } } }),
-    );
+    expect(
+      await fs
+        .readdir(path.join(app.dataDir, 'media', 'projects'))
+        .then((d) => d.length)
+        .catch(() => 0),
+    ).toBe(await app.runtime.app.db.project.count({ where: { sourceKey: { startsWith: 'projects/' } } }));
   });
 
   it('checks the fields before the file: a missing title or a bad hook template is 400', async () => {
-    const r = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ language: 'en' }, { path: fx.talk, name: 't.mp4', type: 'video/mp4' }) });
+    const r = await request(app, 'POST', '/v1/projects/upload', {
+      key: user.key,
+      body: await form({ language: 'en' }, { path: fx.talk, name: 't.mp4', type: 'video/mp4' }),
+    });
     expect(r.status).toBe(400);
     expect(r.body.details[0].field).toBe('title');
     const hook = await request(app, 'POST', '/v1/projects/upload', {
       key: user.key,
-      body: await form({ title: 'x', language: 'en', hookTitle: '{"template":"nope"}', autoRender: 'false' }, { path: fx.talk, name: 't.mp4', type: 'video/mp4' }),
+      body: await form(
+        { title: 'x', language: 'en', hookTitle: '{"template":"nope"}', autoRender: 'false' },
+        { path: fx.talk, name: 't.mp4', type: 'video/mp4' },
+      ),
     });
     expect(hook.status).toBe(400);
     expect(hook.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['autoRender', 'hookTitle.template']);
@@ -409,9 +480,30 @@ describe('POST /v1/projects/upload', () => {
   it('a video longer than 2 hours is 400 VALIDATION_ERROR on file, and nothing stays', async () => {
     const long = path.join(fx.dir, 'two-hours.mp4');
     // a 16x16 picture at 1 frame per second: 2 h 30 s in under 100 KB
-    await execFileAsync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=black:s=16x16:r=1', '-t', '7230', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '600', long]);
+    await execFileAsync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:s=16x16:r=1',
+      '-t',
+      '7230',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '600',
+      long,
+    ]);
     const before = await projectCount();
-    const r = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: await form({ title: 'Long', language: 'en' }, { path: long, name: 'long.mp4', type: 'video/mp4' }) });
+    const r = await request(app, 'POST', '/v1/projects/upload', {
+      key: user.key,
+      body: await form({ title: 'Long', language: 'en' }, { path: long, name: 'long.mp4', type: 'video/mp4' }),
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'file', message: expect.stringMatching(/120 minutes/) }] });
     expect(await projectCount()).toBe(before);
@@ -421,15 +513,21 @@ describe('POST /v1/projects/upload', () => {
     const before = await projectCount();
     // 3 MB against the 2 MB limit of this test service, sent slowly: the answer comes before the end
     const boundary = 'xBOUNDARYx';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBig\r\n--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBig\r\n--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
     const url = new URL('/v1/projects/upload', app.url);
     const result = await new Promise<{ status: number; body: string; sentBytes: number }>((resolve, reject) => {
       let sent = 0;
-      const req = http.request(url, { method: 'POST', headers: { 'x-api-key': user.key, 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text, sentBytes: sent }));
-      });
+      const req = http.request(
+        url,
+        { method: 'POST', headers: { 'x-api-key': user.key, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text, sentBytes: sent }));
+        },
+      );
       req.on('error', (e) => (sent > 0 ? undefined : reject(e)));
       req.write(head);
       const chunk = Buffer.alloc(64 * 1024, 7);
@@ -453,11 +551,15 @@ describe('POST /v1/projects/upload', () => {
     await new Promise<void>((resolve) => {
       const req = http.request(url, { method: 'POST', headers: { 'x-api-key': user.key, 'content-type': `multipart/form-data; boundary=${boundary}` } });
       req.on('error', () => resolve());
-      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nGone\r\n--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
-      req.write(Buffer.alloc(256 * 1024, 1), () => setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 200));
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nGone\r\n--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+      );
+      req.write(Buffer.alloc(256 * 1024, 1), () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 200),
+      );
     });
     await new Promise((r) => setTimeout(r, 500));
     expect(await projectCount()).toBe(before);
@@ -473,24 +575,36 @@ describe('projectUpdates subscription', () => {
     const id = created.body.id;
     const query = 'subscription($id: ID!) { projectUpdates(projectId: $id) { projectId status stage percent } }';
     const sse = subscribeSse(app.url, user.key, query, { id }).then((res) =>
-      readSse(res, (d) => d.projectUpdates, (e: any) => e.status === 'completed'),
+      readSse(
+        res,
+        (d) => d.projectUpdates,
+        (e: any) => e.status === 'completed',
+      ),
     );
     const ws = new Promise<any[]>((resolve, reject) => {
-      const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': user.key }, retryAttempts: 0 });
-      const events: any[] = [];
-      const stop = client.subscribe<{ projectUpdates: any }>({ query, variables: { id } }, {
-        next: (r) => {
-          if (r.errors) return reject(new Error(JSON.stringify(r.errors)));
-          events.push(r.data!.projectUpdates);
-          if (r.data!.projectUpdates.status === 'completed') {
-            stop();
-            void client.dispose();
-            resolve(events);
-          }
-        },
-        error: reject,
-        complete: () => resolve(events),
+      const client = createClient({
+        url: `${app.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { 'x-api-key': user.key },
+        retryAttempts: 0,
       });
+      const events: any[] = [];
+      const stop = client.subscribe<{ projectUpdates: any }>(
+        { query, variables: { id } },
+        {
+          next: (r) => {
+            if (r.errors) return reject(new Error(JSON.stringify(r.errors)));
+            events.push(r.data!.projectUpdates);
+            if (r.data!.projectUpdates.status === 'completed') {
+              stop();
+              void client.dispose();
+              resolve(events);
+            }
+          },
+          error: reject,
+          complete: () => resolve(events),
+        },
+      );
     });
     for (const events of await Promise.all([sse, ws])) {
       expect(events[0].projectId).toBe(id);
@@ -505,9 +619,17 @@ describe('projectUpdates subscription', () => {
   it('a late subscriber gets the current state at once; another user gets NOT_FOUND', async () => {
     const created = await request(app, 'POST', '/v1/projects', { key: user.key, json: body({ autoRender: false }) });
     await waitProject(user.key, created.body.id, (x) => x.status === 'completed');
-    const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': user.key }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${app.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'x-api-key': user.key },
+      retryAttempts: 0,
+    });
     const first = await new Promise<any>((resolve, reject) =>
-      client.subscribe({ query: 'subscription($id: ID!) { projectUpdates(projectId: $id) { status percent } }', variables: { id: created.body.id } }, { next: resolve, error: reject, complete: () => {} }),
+      client.subscribe(
+        { query: 'subscription($id: ID!) { projectUpdates(projectId: $id) { status percent } }', variables: { id: created.body.id } },
+        { next: resolve, error: reject, complete: () => {} },
+      ),
     );
     await client.dispose();
     expect(first.data.projectUpdates).toEqual({ status: 'completed', percent: 100 });

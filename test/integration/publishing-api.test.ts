@@ -31,7 +31,9 @@ interface Publisher extends TestUser {
 const ALL = ['videoshare', 'shortvideo', 'photoshare', 'microblog', 'socialnet', 'prosocial'] as const;
 
 /** A user with API publishing and credits, a primary profile with `platforms` connected, and an exported project. */
-async function publisher(opts: { credits?: number; platforms?: readonly string[]; privateShortvideo?: boolean; plan?: boolean; exported?: boolean } = {}): Promise<Publisher> {
+async function publisher(
+  opts: { credits?: number; platforms?: readonly string[]; privateShortvideo?: boolean; plan?: boolean; exported?: boolean } = {},
+): Promise<Publisher> {
   const user = await createUser(app, { apiCredits: opts.credits ?? 50, apiPublishing: opts.plan ?? true });
   const profile = await createProfile(db(), user.id, { name: 'Brand', primary: true });
   for (const platform of opts.platforms ?? ALL) {
@@ -41,7 +43,14 @@ async function publisher(opts: { credits?: number; platforms?: readonly string[]
   const renderedKey = `renders/${user.id}/video.mp4`;
   if (exported) await app.runtime.app.storage.put(renderedKey, Readable.from(Buffer.alloc(64 * 1024, 7)), { contentType: 'video/mp4' });
   const project = await db().project.create({
-    data: { userId: user.id, title: 'Launch video', language: 'en', templateName: 'classic', status: exported ? 'completed' : 'processing', renderedKey: exported ? renderedKey : null },
+    data: {
+      userId: user.id,
+      title: 'Launch video',
+      language: 'en',
+      templateName: 'classic',
+      status: exported ? 'completed' : 'processing',
+      renderedKey: exported ? renderedKey : null,
+    },
   });
   return { ...user, profileId: profile.id, projectId: project.id };
 }
@@ -75,7 +84,14 @@ describe('POST /v1/projects/{id}/publish', () => {
     const p = await publisher();
     const r = await publish(p, body(...ALL));
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ id: expect.stringMatching(/^pub_[0-9a-f-]{36}$/), projectId: p.projectId, scheduled: false, publishedAt: expect.any(String), status: 'published', platforms: [...ALL] });
+    expect(r.body).toEqual({
+      id: expect.stringMatching(/^pub_[0-9a-f-]{36}$/),
+      projectId: p.projectId,
+      scheduled: false,
+      publishedAt: expect.any(String),
+      status: 'published',
+      platforms: [...ALL],
+    });
     expect(await credits(p)).toBe(50 - 6);
     const done = await settled(p, r.body.id);
     expect(done.status).toBe('published');
@@ -87,7 +103,9 @@ describe('POST /v1/projects/{id}/publish', () => {
       expect(post.analytics).toBeUndefined();
     }
     // the sandbox published each post once
-    const uploads = await db().sandboxUpload.findMany({ where: { postId: { in: (await db().post.findMany({ where: { publicationId: r.body.id } })).map((x) => x.id) }, publishedAt: { not: null } } });
+    const uploads = await db().sandboxUpload.findMany({
+      where: { postId: { in: (await db().post.findMany({ where: { publicationId: r.body.id } })).map((x) => x.id) }, publishedAt: { not: null } },
+    });
     expect(uploads).toHaveLength(6);
   });
 
@@ -127,11 +145,17 @@ describe('POST /v1/projects/{id}/publish', () => {
       expect(await publish(p, body('microblog'), id)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND', message: 'Project not found' } });
     }
     const noPlan = await publisher({ plan: false });
-    expect(await publish(noPlan, body('microblog'))).toMatchObject({ status: 403, body: { error: 'FORBIDDEN', message: 'Your plan does not allow API publishing' } });
+    expect(await publish(noPlan, body('microblog'))).toMatchObject({
+      status: 403,
+      body: { error: 'FORBIDDEN', message: 'Your plan does not allow API publishing' },
+    });
     // the plan comes first, whatever else is wrong
     expect(await publish(noPlan, { platforms: { myspace: {} } }, crypto.randomUUID())).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } });
     const fresh = await publisher({ exported: false });
-    expect(await publish(fresh, body('microblog'))).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST', message: expect.stringMatching(/not exported/) } });
+    expect(await publish(fresh, body('microblog'))).toMatchObject({
+      status: 400,
+      body: { error: 'BAD_REQUEST', message: expect.stringMatching(/not exported/) },
+    });
     for (const u of [noPlan, fresh]) expect(await credits(u)).toBe(50);
     expect(await db().publication.count({ where: { userId: { in: [noPlan.id, fresh.id] } } })).toBe(0);
   });
@@ -303,7 +327,10 @@ describe('delivery failures and refunds', () => {
     const r = await publish(p, { platforms: { microblog: { content: 'a [sandbox:reauthorize]' }, socialnet: { content: 'b [sandbox:disconnected]' } } });
     const done = await settled(p, r.body.id);
     expect(done.status).toBe('failed');
-    expect(done.posts.map((x: { error: string }) => x.error)).toEqual([expect.stringMatching(/connect it again/), expect.stringMatching(/no longer connected/)]);
+    expect(done.posts.map((x: { error: string }) => x.error)).toEqual([
+      expect.stringMatching(/connect it again/),
+      expect.stringMatching(/no longer connected/),
+    ]);
     expect(await credits(p)).toBe(50);
   });
 });
@@ -313,7 +340,10 @@ describe('the GraphQL door', () => {
 
   it('publishes, reads, lists profiles and cancels as REST does', async () => {
     const p = await publisher({ platforms: ['microblog', 'photoshare'] });
-    const r = await gql(app, p.key, PUBLISH, { projectId: p.projectId, input: { platforms: { photoshare: { format: 'story' }, microblog: { content: 'hi' } } } });
+    const r = await gql(app, p.key, PUBLISH, {
+      projectId: p.projectId,
+      input: { platforms: { photoshare: { format: 'story' }, microblog: { content: 'hi' } } },
+    });
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.publishProject).toMatchObject({ status: 'published', scheduled: false, platforms: ['photoshare', 'microblog'] });
 
@@ -330,7 +360,10 @@ describe('the GraphQL door', () => {
       },
     ]);
 
-    const later = await gql(app, p.key, PUBLISH, { projectId: p.projectId, input: { platforms: { microblog: { content: 'later' } }, scheduledFor: new Date(Date.now() + 3600_000).toISOString() } });
+    const later = await gql(app, p.key, PUBLISH, {
+      projectId: p.projectId,
+      input: { platforms: { microblog: { content: 'later' } }, scheduledFor: new Date(Date.now() + 3600_000).toISOString() },
+    });
     expect(later.body.data.publishProject.status).toBe('scheduled');
     const cancel = await gql(app, p.key, 'mutation($id: ID!) { cancelPublication(id: $id) { id refundedCredits } }', { id: later.body.data.publishProject.id });
     expect(cancel.body.data.cancelPublication).toEqual({ id: later.body.data.publishProject.id, refundedCredits: 1 });
@@ -350,10 +383,17 @@ describe('the GraphQL door', () => {
     const res = await fetch(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': p.key },
-      body: JSON.stringify({ query: 'subscription($id: ID!) { publicationUpdates(publicationId: $id) { publicationId status posts { platform publishStatus platformPostUrl } } }', variables: { id: r.body.id } }),
+      body: JSON.stringify({
+        query: 'subscription($id: ID!) { publicationUpdates(publicationId: $id) { publicationId status posts { platform publishStatus platformPostUrl } } }',
+        variables: { id: r.body.id },
+      }),
       signal: AbortSignal.timeout(20_000),
     });
-    const events = await readSse(res, (d) => d.publicationUpdates as { status: string; posts: Array<{ publishStatus: string }> } | undefined, (e) => e.posts.every((x) => x.publishStatus === 'published'));
+    const events = await readSse(
+      res,
+      (d) => d.publicationUpdates as { status: string; posts: Array<{ publishStatus: string }> } | undefined,
+      (e) => e.posts.every((x) => x.publishStatus === 'published'),
+    );
     expect(events[0]).toMatchObject({ publicationId: r.body.id, status: 'scheduled' });
     expect(events.map((e) => e.status)).toContain('processing');
     expect(events.at(-1)).toMatchObject({ status: 'published', posts: [{ publishStatus: 'published' }, { publishStatus: 'published' }] });
@@ -396,8 +436,18 @@ describe('reading publications while their posts end', () => {
     const reader = (async () => {
       while (!done) {
         const [views, events] = await Promise.all([loadPublications(db(), ids), Promise.all(ids.map((id) => publicationEvent(app.runtime.app, id)))]);
-        for (const v of views) judge(`view ${v.id}`, v.status, v.posts.map((x) => x.publishStatus));
-        for (const e of events) judge(`event ${e!.publicationId}`, e!.status, e!.posts.map((x) => x.publishStatus));
+        for (const v of views)
+          judge(
+            `view ${v.id}`,
+            v.status,
+            v.posts.map((x) => x.publishStatus),
+          );
+        for (const e of events)
+          judge(
+            `event ${e!.publicationId}`,
+            e!.status,
+            e!.posts.map((x) => x.publishStatus),
+          );
         reads++;
       }
     })();
@@ -421,7 +471,10 @@ describe('dates', () => {
     const late = '9999-12-31T23:00:00-14:00';
     const r = await publish(p, { ...body('microblog'), scheduledFor: late });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'scheduledFor', message: 'must be from 1970-01-01T00:00:00.000Z up to 9999-12-31T00:00:00.000Z', value: late }] });
+    expect(r.body).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      details: [{ field: 'scheduledFor', message: 'must be from 1970-01-01T00:00:00.000Z up to 9999-12-31T00:00:00.000Z', value: late }],
+    });
     const g = await gql(app, p.key, 'mutation($projectId: ID!, $input: PublishInput!) { publishProject(projectId: $projectId, input: $input) { id } }', {
       projectId: p.projectId,
       input: { platforms: { microblog: { content: 'late' } }, scheduledFor: late },

@@ -36,12 +36,19 @@ async function owner(): Promise<Owner> {
   const profile = await createProfile(db(), user.id, { name: 'Brand', primary: true });
   const accounts: Record<string, string> = {};
   for (const platform of PLATFORMS) accounts[platform] = (await connectSandboxAccount(db(), profile.id, { platform, isPrivate: false, followers: 100 })).id;
-  const project = await db().project.create({ data: { userId: user.id, title: 'Weekly show', language: 'en', templateName: 'classic', status: 'completed', renderedKey: 'none' } });
+  const project = await db().project.create({
+    data: { userId: user.id, title: 'Weekly show', language: 'en', templateName: 'classic', status: 'completed', renderedKey: 'none' },
+  });
   return { ...user, profileId: profile.id, accounts, projectId: project.id };
 }
 
 /** A published publication written straight to the tables, its posts published on `platforms`. */
-async function publication(o: Owner, publishedAt: Date, platforms: readonly string[] = ['microblog'], extra: { profileId?: string; accounts?: Record<string, string> } = {}) {
+async function publication(
+  o: Owner,
+  publishedAt: Date,
+  platforms: readonly string[] = ['microblog'],
+  extra: { profileId?: string; accounts?: Record<string, string> } = {},
+) {
   const id = `pub_${crypto.randomUUID()}`;
   await db().publication.create({
     data: {
@@ -68,7 +75,15 @@ async function publication(o: Owner, publishedAt: Date, platforms: readonly stri
   return id;
 }
 
-const metrics = (views: number, likes = 0, comments = 0, shares = 0): PostMetrics => ({ views, likes, comments, shares, impressions: views * 2, reach: views, clicks: 1 });
+const metrics = (views: number, likes = 0, comments = 0, shares = 0): PostMetrics => ({
+  views,
+  likes,
+  comments,
+  shares,
+  impressions: views * 2,
+  reach: views,
+  clicks: 1,
+});
 const postsOf = (publicationId: string) => db().post.findMany({ where: { publicationId }, orderBy: { platform: 'asc' } });
 const list = (o: TestUser, query: Record<string, string | number> = {}) =>
   request(app, 'GET', `/v1/projects/published?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { key: o.key });
@@ -127,7 +142,9 @@ describe('the analytics sync', () => {
     const todayEntry = stats.timeseries.find((e: { date: string }) => e.date === utcDay(new Date()));
     expect(todayEntry.breakdown.find((b: { platform: string }) => b.platform === 'microblog').value).toBe(mb.analytics.views);
     // followers were read for every account
-    const levels = await db().accountFollowersDaily.findMany({ where: { accountId: { in: Object.values(o.accounts) }, day: new Date(`${utcDay(new Date())}T00:00:00Z`) } });
+    const levels = await db().accountFollowersDaily.findMany({
+      where: { accountId: { in: Object.values(o.accounts) }, day: new Date(`${utcDay(new Date())}T00:00:00Z`) },
+    });
     expect(levels).toHaveLength(3);
   });
 
@@ -138,10 +155,24 @@ describe('the analytics sync', () => {
     const d2 = utcDay(new Date(day.getTime() + DAY));
     const id = await publication(o, new Date(`${d1}T10:00:00Z`), ['microblog', 'socialnet']);
     const [mb, sn] = await postsOf(id);
-    await writePostMetrics(db(), [{ id: mb.id, metrics: metrics(100, 10, 2, 1) }, { id: sn.id, metrics: metrics(40, 4) }], d1);
+    await writePostMetrics(
+      db(),
+      [
+        { id: mb.id, metrics: metrics(100, 10, 2, 1) },
+        { id: sn.id, metrics: metrics(40, 4) },
+      ],
+      d1,
+    );
     // a sync that thinks it is still yesterday writes to the first day not settled
     await writePostMetrics(db(), [{ id: mb.id, metrics: metrics(150, 12, 2, 1) }], '2020-01-01');
-    await writePostMetrics(db(), [{ id: mb.id, metrics: metrics(400, 20, 5, 5) }, { id: sn.id, metrics: metrics(40, 4) }], d2);
+    await writePostMetrics(
+      db(),
+      [
+        { id: mb.id, metrics: metrics(400, 20, 5, 5) },
+        { id: sn.id, metrics: metrics(40, 4) },
+      ],
+      d2,
+    );
 
     const daily = await db().postMetricsDaily.findMany({ where: { postId: { in: [mb.id, sn.id] } } });
     const rows = daily.map((d) => [d.postId === mb.id ? 'mb' : 'sn', utcDay(d.day), d.views, d.likes + d.comments + d.shares]);
@@ -168,9 +199,23 @@ describe('the analytics sync', () => {
   it('followersGained: the latest level minus the level at the end of the day before publishing', async () => {
     const o = await owner();
     const id = await publication(o, new Date('2026-02-10T15:00:00Z'), ['microblog', 'socialnet']);
-    await writeFollowers(db(), [{ id: o.accounts.microblog, followers: 500 }, { id: o.accounts.socialnet, followers: 80 }], '2026-02-09');
+    await writeFollowers(
+      db(),
+      [
+        { id: o.accounts.microblog, followers: 500 },
+        { id: o.accounts.socialnet, followers: 80 },
+      ],
+      '2026-02-09',
+    );
     await writeFollowers(db(), [{ id: o.accounts.microblog, followers: 520 }], '2026-02-10');
-    await writeFollowers(db(), [{ id: o.accounts.microblog, followers: 610 }, { id: o.accounts.socialnet, followers: 70 }], '2026-02-20');
+    await writeFollowers(
+      db(),
+      [
+        { id: o.accounts.microblog, followers: 610 },
+        { id: o.accounts.socialnet, followers: 70 },
+      ],
+      '2026-02-20',
+    );
     const item = (await request(app, 'GET', `/v1/projects/published/${id}`, { key: o.key })).body;
     // connecting wrote today's level (100), the latest of all: 100 - 500 and 100 - 80
     expect(item.totals.followersGained).toBe(100 - 500 + (100 - 80));
@@ -184,7 +229,10 @@ describe('GET /v1/projects/published', () => {
     const secondAccount = (await connectSandboxAccount(db(), second.id, { platform: 'microblog', isPrivate: false })).id;
     const a = await publication(o, new Date('2026-01-01T00:00:00Z'), ['microblog']);
     const b = await publication(o, new Date('2026-01-02T00:00:00Z'), ['socialnet']);
-    const c = await publication(o, new Date('2026-01-03T00:00:00Z'), ['microblog', 'prosocial'], { profileId: second.id, accounts: { microblog: secondAccount, prosocial: o.accounts.prosocial } });
+    const c = await publication(o, new Date('2026-01-03T00:00:00Z'), ['microblog', 'prosocial'], {
+      profileId: second.id,
+      accounts: { microblog: secondAccount, prosocial: o.accounts.prosocial },
+    });
     await db().publication.update({ where: { id: a }, data: { settledViews: 30, settledEngagement: 1, views: 31, engagement: 1 } });
     await db().publication.update({ where: { id: b }, data: { settledViews: 10, settledEngagement: 9, views: 10, engagement: 9 } });
     await db().publication.update({ where: { id: c }, data: { settledViews: 20, settledEngagement: 5, views: 25, engagement: 5 } });
@@ -200,7 +248,13 @@ describe('GET /v1/projects/published', () => {
     expect(await ids({ to: '2025-12-31T00:00:00Z' })).toEqual([]);
     const first = (await list(o, { limit: 1 })).body;
     expect(first.data).toHaveLength(1);
-    expect(first.data[0]).toMatchObject({ id: c, project: { id: o.projectId, title: 'Weekly show' }, totals: { views: 25, engagement: 5, followersGained: 0 }, status: 'published', scheduled: false });
+    expect(first.data[0]).toMatchObject({
+      id: c,
+      project: { id: o.projectId, title: 'Weekly show' },
+      totals: { views: 25, engagement: 5, followersGained: 0 },
+      status: 'published',
+      scheduled: false,
+    });
     expect(first.data[0].posts.map((p: { platform: string }) => p.platform)).toEqual(['microblog', 'prosocial']);
     expect(typeof first.pagination.nextCursor).toBe('string');
     const empty = await list(o, { platform: 'videoshare' });
@@ -283,10 +337,22 @@ describe('GET /v1/projects/published', () => {
     const o = await owner();
     for (let i = 0; i < 3; i++) await publication(o, new Date(Date.parse('2026-07-01T00:00:00Z') + i * DAY));
     const pairs = [
-      [['views', 'desc'], ['engagement', 'desc']],
-      [['engagement', 'asc'], ['views', 'asc']],
-      [['views', 'desc'], ['views', 'asc']],
-      [['publishedAt', 'asc'], ['publishedAt', 'desc']],
+      [
+        ['views', 'desc'],
+        ['engagement', 'desc'],
+      ],
+      [
+        ['engagement', 'asc'],
+        ['views', 'asc'],
+      ],
+      [
+        ['views', 'desc'],
+        ['views', 'asc'],
+      ],
+      [
+        ['publishedAt', 'asc'],
+        ['publishedAt', 'desc'],
+      ],
     ] as const;
     for (const [[sortBy, direction], [askedSort, askedDirection]] of pairs) {
       const cursor = (await list(o, { sortBy, direction, limit: 1 })).body.pagination.nextCursor as string;
@@ -295,13 +361,24 @@ describe('GET /v1/projects/published', () => {
       expect(r.body).toEqual({
         error: 'VALIDATION_ERROR',
         message: expect.any(String),
-        details: [{ field: 'cursor', message: `was made for sortBy=${sortBy} and direction=${direction}: ask with those, or leave cursor out to start again`, value: cursor }],
+        details: [
+          {
+            field: 'cursor',
+            message: `was made for sortBy=${sortBy} and direction=${direction}: ask with those, or leave cursor out to start again`,
+            value: cursor,
+          },
+        ],
       });
-      const g = await gql(app, o.key, 'query($s: String, $d: String, $c: String) { publications(sortBy: $s, direction: $d, limit: 1, cursor: $c) { nextCursor } }', {
-        s: askedSort,
-        d: askedDirection,
-        c: cursor,
-      });
+      const g = await gql(
+        app,
+        o.key,
+        'query($s: String, $d: String, $c: String) { publications(sortBy: $s, direction: $d, limit: 1, cursor: $c) { nextCursor } }',
+        {
+          s: askedSort,
+          d: askedDirection,
+          c: cursor,
+        },
+      );
       expect(g.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] });
       // with the order it was made for, it reads on
       expect((await list(o, { sortBy, direction, limit: 1, cursor })).status).toBe(200);
@@ -316,7 +393,10 @@ describe('GET /v1/projects/published', () => {
     const id = await publication(o, new Date('2026-01-05T00:00:00Z'));
     const other = await owner();
     expect((await list(other)).body.data).toEqual([]);
-    expect((await request(app, 'GET', `/v1/projects/published/${id}`, { key: other.key })).body).toMatchObject({ error: 'NOT_FOUND', message: 'Publication not found' });
+    expect((await request(app, 'GET', `/v1/projects/published/${id}`, { key: other.key })).body).toMatchObject({
+      error: 'NOT_FOUND',
+      message: 'Publication not found',
+    });
   });
 
   for (const sortBy of ['publishedAt', 'views', 'engagement'] as const) {
@@ -328,20 +408,28 @@ describe('GET /v1/projects/published', () => {
         for (let i = 0; i < 23; i++) {
           const id = await publication(o, new Date(start + i * 3600_000), [PLATFORMS[i % 3]]);
           // ties on purpose: every third has the same totals
-          await db().publication.update({ where: { id }, data: { settledViews: (i % 7) * 10, settledEngagement: (i % 5) * 3, views: (i % 7) * 10, engagement: (i % 5) * 3 } });
+          await db().publication.update({
+            where: { id },
+            data: { settledViews: (i % 7) * 10, settledEngagement: (i % 5) * 3, views: (i % 7) * 10, engagement: (i % 5) * 3 },
+          });
           original.push(id);
         }
         const seen = await walk(o, { sortBy, direction, limit: 4 }, async (page) => {
           // a new publication in the middle of the dates, and today's counts moving the live totals
           await publication(o, new Date(start + 5 * 3600_000 + page * 60_000), ['microblog']);
           const posts = await db().post.findMany({ where: { publicationId: { in: original.slice(page, page + 6) } } });
-          await writePostMetrics(db(), posts.map((p, i) => ({ id: p.id, metrics: metrics(1000 * (i + 1) + page, 50 * i) })), utcDay(new Date()));
+          await writePostMetrics(
+            db(),
+            posts.map((p, i) => ({ id: p.id, metrics: metrics(1000 * (i + 1) + page, 50 * i) })),
+            utcDay(new Date()),
+          );
         });
         expect(seen).toHaveLength(original.length);
         expect(new Set(seen)).toEqual(new Set(original));
         // the order is the one of the first page's instant
         const rows = await db().publication.findMany({ where: { id: { in: original } } });
-        const key = (p: (typeof rows)[number]) => (sortBy === 'publishedAt' ? p.publishedAt.getTime() : sortBy === 'views' ? p.settledViews : p.settledEngagement);
+        const key = (p: (typeof rows)[number]) =>
+          sortBy === 'publishedAt' ? p.publishedAt.getTime() : sortBy === 'views' ? p.settledViews : p.settledEngagement;
         const expected = [...rows].sort((x, y) => (key(x) - key(y) || (x.id < y.id ? -1 : 1)) * (direction === 'asc' ? 1 : -1)).map((p) => p.id);
         expect(seen).toEqual(expected);
       });
@@ -360,7 +448,11 @@ describe('GET /v1/projects/published', () => {
     }
     // today's gains reverse the order once settled
     const posts = await db().post.findMany({ where: { publicationId: { in: original } }, include: { publication: true } });
-    await writePostMetrics(db(), posts.map((p) => ({ id: p.id, metrics: metrics(1000 - original.indexOf(p.publicationId) * 50) })), today);
+    await writePostMetrics(
+      db(),
+      posts.map((p) => ({ id: p.id, metrics: metrics(1000 - original.indexOf(p.publicationId) * 50) })),
+      today,
+    );
     const day = (n: number) => utcDay(new Date(Date.parse(`${today}T00:00:00Z`) + n * DAY));
     // one settlement in between: the keys it kept (indexed)
     const seen = await walk(o, { sortBy: 'views', limit: 5 }, async (page) => {
@@ -370,7 +462,11 @@ describe('GET /v1/projects/published', () => {
     // a new traversal reads the settled order; two settlements during it, and it still reads its own day's
     const reversed = original.map((_, i) => original[original.length - 1 - i]);
     const posts2 = await db().post.findMany({ where: { publicationId: { in: original } } });
-    await writePostMetrics(db(), posts2.map((p) => ({ id: p.id, metrics: metrics(1000 - original.indexOf(p.publicationId) * 50 + 5000 * (original.indexOf(p.publicationId) + 1)) })), day(1));
+    await writePostMetrics(
+      db(),
+      posts2.map((p) => ({ id: p.id, metrics: metrics(1000 - original.indexOf(p.publicationId) * 50 + 5000 * (original.indexOf(p.publicationId) + 1)) })),
+      day(1),
+    );
     const fresh = await walk(o, { sortBy: 'views', limit: 5 }, async (page) => {
       if (page === 0) {
         expect(await settle(db(), day(2))).toBe(true);
@@ -413,7 +509,10 @@ describe('rate limits (DECISIONS.md: 1000 an hour each), counted across both doo
   it('publish: spent through GraphQL, refused through REST', async () => {
     const o = await owner();
     for (let left = 1000; left > 0; left -= 50) {
-      const aliases = Array.from({ length: 50 }, (_, i) => `a${i}: publishProject(projectId: "${crypto.randomUUID()}", input: { platforms: { microblog: { content: "x" } } }) { id }`);
+      const aliases = Array.from(
+        { length: 50 },
+        (_, i) => `a${i}: publishProject(projectId: "${crypto.randomUUID()}", input: { platforms: { microblog: { content: "x" } } }) { id }`,
+      );
       await gql(app, o.key, `mutation { ${aliases.join(' ')} }`);
     }
     const r = await request(app, 'POST', `/v1/projects/${o.projectId}/publish`, { key: o.key, json: { platforms: { microblog: { content: 'x' } } } });

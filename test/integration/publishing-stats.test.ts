@@ -20,7 +20,13 @@ const date = (d: string) => new Date(`${d}T00:00:00Z`);
 
 type Gains = { views: number; likes?: number; comments?: number; shares?: number };
 
-async function profile(owner: TestUser, name: string, isPrimary: boolean, accounts: Partial<Record<PlatformKey, Record<string, number>>>, gains: Partial<Record<PlatformKey, Record<string, Gains>>>) {
+async function profile(
+  owner: TestUser,
+  name: string,
+  isPrimary: boolean,
+  accounts: Partial<Record<PlatformKey, Record<string, number>>>,
+  gains: Partial<Record<PlatformKey, Record<string, Gains>>>,
+) {
   const p = await db().profile.create({ data: { userId: owner.id, name, isPrimary } });
   for (const [platform, levels] of Object.entries(accounts) as Array<[PlatformKey, Record<string, number>]>) {
     const a = await db().socialAccount.create({ data: { profileId: p.id, platform, externalId: `x-${randomUUID()}`, followers: 123_456 } });
@@ -94,7 +100,8 @@ const WINDOW = { from: '2026-03-01T00:00:00Z', to: '2026-03-08T00:00:00Z' };
 const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07'];
 
 const qs = (q: Record<string, string>) => (Object.keys(q).length ? `?${new URLSearchParams(q)}` : '');
-const rest = (id: string, q: Record<string, string> = {}, key = user.key) => request(app, 'GET', `/v1/publishing/stats/profiles/${encodeURIComponent(id)}${qs(q)}`, { key });
+const rest = (id: string, q: Record<string, string> = {}, key = user.key) =>
+  request(app, 'GET', `/v1/publishing/stats/profiles/${encodeURIComponent(id)}${qs(q)}`, { key });
 const restAll = (q: Record<string, string> = {}, key = user.key) => request(app, 'GET', `/v1/publishing/stats${qs(q)}`, { key });
 
 const FIELDS = `period { from to priorFrom priorTo }
@@ -186,7 +193,12 @@ describe('GET /v1/publishing/stats/profiles/{profileId}', () => {
   it('a day counts in the window that holds its midnight: the partial first day goes to the prior window, the partial last day to this one', async () => {
     const r = await rest(main, { from: '2026-03-01T12:00:00Z', to: '2026-03-08T12:00:00Z' });
     expect(r.status).toBe(200);
-    expect(r.body.period).toEqual({ from: '2026-03-01T12:00:00.000Z', to: '2026-03-08T12:00:00.000Z', priorFrom: '2026-02-22T12:00:00.000Z', priorTo: '2026-03-01T12:00:00.000Z' });
+    expect(r.body.period).toEqual({
+      from: '2026-03-01T12:00:00.000Z',
+      to: '2026-03-08T12:00:00.000Z',
+      priorFrom: '2026-02-22T12:00:00.000Z',
+      priorTo: '2026-03-01T12:00:00.000Z',
+    });
     expect(r.body.timeseries.map((d: { date: string }) => d.date)).toEqual([...DAYS.slice(1), '2026-03-08']);
     expect(r.body.timeseries.at(-1)).toEqual(day('2026-03-08', { videoshare: 1000, shortvideo: 0 }));
     // days 03-02..03-08: 40 + 7 + 1000 + 60; prior days 02-23..03-01: 50 + 100 + 30 + 20
@@ -256,9 +268,22 @@ describe('GET /v1/publishing/stats/profiles/{profileId}', () => {
     const owner = await createUser(app);
     const today = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
     const ago = (n: number) => new Date(today.getTime() - n * DAY_MS).toISOString().slice(0, 10);
-    const id = await profile(owner, 'Now', true, { microblog: { [ago(10)]: 40, [ago(0)]: 45 } }, {
-      microblog: { [ago(0)]: { views: 5 }, [ago(3)]: { views: 3 }, [ago(6)]: { views: 6 }, [ago(7)]: { views: 7 }, [ago(13)]: { views: 13 }, [ago(14)]: { views: 14 } },
-    });
+    const id = await profile(
+      owner,
+      'Now',
+      true,
+      { microblog: { [ago(10)]: 40, [ago(0)]: 45 } },
+      {
+        microblog: {
+          [ago(0)]: { views: 5 },
+          [ago(3)]: { views: 3 },
+          [ago(6)]: { views: 6 },
+          [ago(7)]: { views: 7 },
+          [ago(13)]: { views: 13 },
+          [ago(14)]: { views: 14 },
+        },
+      },
+    );
     const before = Date.now();
     const r = await rest(id, {}, owner.key);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -284,7 +309,12 @@ describe('GET /v1/publishing/stats/profiles/{profileId}', () => {
 
     const onlyTo = await rest(main, { to: '2026-03-08T00:00:00Z' });
     expect(onlyTo.status).toBe(200);
-    expect(onlyTo.body.period).toEqual({ from: '2026-03-01T00:00:00.000Z', to: '2026-03-08T00:00:00.000Z', priorFrom: '2026-02-22T00:00:00.000Z', priorTo: '2026-03-01T00:00:00.000Z' });
+    expect(onlyTo.body.period).toEqual({
+      from: '2026-03-01T00:00:00.000Z',
+      to: '2026-03-08T00:00:00.000Z',
+      priorFrom: '2026-02-22T00:00:00.000Z',
+      priorTo: '2026-03-01T00:00:00.000Z',
+    });
     expect(onlyTo.body.summary.views).toEqual({ current: 227, prior: 80 });
   });
 
@@ -294,7 +324,9 @@ describe('GET /v1/publishing/stats/profiles/{profileId}', () => {
     expect(r.body.timeseries).toHaveLength(400);
     // days 2025-02-01..2026-03-07: everything of the profile but 03-08
     expect(r.body.summary.views.current).toBe(999 + 30 + 50 + 227);
-    expectFields(await rest(main, { from: '2025-02-01T00:00:00Z', to: new Date(Date.parse('2025-02-01T00:00:00Z') + 400 * DAY_MS + 1000).toISOString() }), ['from']);
+    expectFields(await rest(main, { from: '2025-02-01T00:00:00Z', to: new Date(Date.parse('2025-02-01T00:00:00Z') + 400 * DAY_MS + 1000).toISOString() }), [
+      'from',
+    ]);
   });
 
   describe('refused', () => {
@@ -433,24 +465,44 @@ describe('any query', () => {
   it('is answered 200 or 400 in the spec shape, never more than 400 days', async () => {
     const instant = fc.oneof(
       fc.date({ min: new Date('1960-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
-      fc.tuple(fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), fc.integer({ min: -1439, max: 1439 })).map(([d, m]) => {
-        const at = new Date(d.getTime() + m * 60_000);
-        const offset = `${m < 0 ? '-' : '+'}${String(Math.floor(Math.abs(m) / 60)).padStart(2, '0')}:${String(Math.abs(m) % 60).padStart(2, '0')}`;
-        return at.getUTCFullYear() > 9999 || at.getUTCFullYear() < 0 ? d.toISOString() : `${at.toISOString().slice(0, 19)}${offset}`;
-      }),
-      fc.constantFrom('2026-03-01', '2026-03-01T00:00', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-23:59', '2026-03-01T00:00:00+99:99', ''),
+      fc
+        .tuple(
+          fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+          fc.integer({ min: -1439, max: 1439 }),
+        )
+        .map(([d, m]) => {
+          const at = new Date(d.getTime() + m * 60_000);
+          const offset = `${m < 0 ? '-' : '+'}${String(Math.floor(Math.abs(m) / 60)).padStart(2, '0')}:${String(Math.abs(m) % 60).padStart(2, '0')}`;
+          return at.getUTCFullYear() > 9999 || at.getUTCFullYear() < 0 ? d.toISOString() : `${at.toISOString().slice(0, 19)}${offset}`;
+        }),
+      fc.constantFrom(
+        '2026-03-01',
+        '2026-03-01T00:00',
+        '2026-13-01T00:00:00Z',
+        '2026-02-30T00:00:00Z',
+        '0000-01-01T00:00:00Z',
+        '9999-12-31T23:59:59-23:59',
+        '2026-03-01T00:00:00+99:99',
+        '',
+      ),
       fc.string({ maxLength: 30 }),
     );
     const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
     // windows near the data, up to a little over the longest, as well as any two instants
     const near = fc
-      .tuple(fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2026-04-01T00:00:00Z'), noInvalidDate: true }), fc.integer({ min: 1, max: 410 * DAY_MS }))
+      .tuple(
+        fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2026-04-01T00:00:00Z'), noInvalidDate: true }),
+        fc.integer({ min: 1, max: 410 * DAY_MS }),
+      )
       .map(([from, span]) => ({ from: from.toISOString(), to: new Date(from.getTime() + span).toISOString() }));
     const filters = {
       platform: member(fc.oneof(fc.constantFrom(...PLATFORM_KEYS), fc.string({ maxLength: 12 }))),
       metric: member(fc.oneof(fc.constantFrom('views', 'engagement', 'followers'), fc.string({ maxLength: 12 }))),
     };
-    const query = fc.oneof(fc.record({ from: member(instant), to: member(instant), ...filters }), fc.tuple(near, fc.record(filters)).map(([w, f]) => ({ ...w, ...f })));
+    const query = fc.oneof(
+      fc.record({ from: member(instant), to: member(instant), ...filters }),
+      fc.tuple(near, fc.record(filters)).map(([w, f]) => ({ ...w, ...f })),
+    );
     let answered = 0;
     await fc.assert(
       fc.asyncProperty(query, fc.boolean(), async (q, all) => {
@@ -476,7 +528,12 @@ describe('any query', () => {
 
 describe('both doors', () => {
   it('GraphQL answers the same numbers as REST', async () => {
-    for (const q of [WINDOW, { ...WINDOW, metric: 'followers' }, { ...WINDOW, platform: 'videoshare', metric: 'engagement' }, { from: '2026-03-01T12:00:00Z', to: '2026-03-08T12:00:00Z' }]) {
+    for (const q of [
+      WINDOW,
+      { ...WINDOW, metric: 'followers' },
+      { ...WINDOW, platform: 'videoshare', metric: 'engagement' },
+      { from: '2026-03-01T12:00:00Z', to: '2026-03-08T12:00:00Z' },
+    ]) {
       const [r, g] = await Promise.all([rest(main, q), gql(app, user.key, PROFILE_STATS, { profileId: main, ...q })]);
       expect(g.body.errors).toBeUndefined();
       expect(g.body.data.profileStats).toEqual(r.body);
@@ -495,7 +552,7 @@ describe('both doors', () => {
     expect(anonymous.body.errors![0].extensions!.code).toBe('UNAUTHORIZED');
   });
 
-  it('each call is counted against the operation\'s hourly limit', async () => {
+  it("each call is counted against the operation's hourly limit", async () => {
     const r = await rest(main, WINDOW);
     expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
     const before = Number(r.headers.get('x-ratelimit-remaining'));

@@ -19,7 +19,6 @@ async function user(): Promise<string> {
 
 const primaries = async (userId: string) => (await db.profile.findMany({ where: { userId, isPrimary: true } })).map((p) => p.id);
 
-
 describe('profiles: one primary per user', () => {
   test("a user's first profile is primary even when not asked; a later one only when asked", async () => {
     const userId = await user();

@@ -16,7 +16,12 @@ const tpl = (name: string) => findCaptionTemplate(name)!;
 const ALL = [{ start: 0, end: 100 }];
 const dialogues = (ass: string) => ass.split('\n').filter((l) => l.startsWith('Dialogue:'));
 const field = (line: string, i: number) => line.slice('Dialogue: '.length).split(',')[i];
-const style = (ass: string, name: string) => ass.split('\n').find((l) => l.startsWith(`Style: ${name},`))!.slice(7).split(',');
+const style = (ass: string, name: string) =>
+  ass
+    .split('\n')
+    .find((l) => l.startsWith(`Style: ${name},`))!
+    .slice(7)
+    .split(',');
 
 /** "Hi, there world. This is fine" … a 1 s pause … "again" */
 const WORDS: TimedWord[] = [
@@ -62,7 +67,10 @@ describe('caption building blocks', () => {
     // the pause before "again" breaks the page even with room left
     expect(captionPages(WORDS, ALL, 10).map((p) => p.words.length)).toEqual([3, 3, 1]);
     // "there" cut entirely; the rest moves up by the cut
-    const keep = [{ start: 0, end: 0.35 }, { start: 0.75, end: 10 }];
+    const keep = [
+      { start: 0, end: 0.35 },
+      { start: 0.75, end: 10 },
+    ];
     const cut = captionPages(WORDS, keep, 3);
     expect(cut[0].words.map((x) => x.text)).toEqual(['Hi,', 'world.']);
     expect(cut[0].words[1].start).toBeCloseTo(0.4, 9);
@@ -91,7 +99,16 @@ describe('buildAss', () => {
       words: WORDS,
       keep: ALL,
       template: tpl('classic'),
-      theme: { font: 'Lato', fontSize: 100, primaryColor: '#102030', highlightColor: '#00FF00', outlineColor: null, wordsPerLine: 1, uppercase: true, highlightStyle: 'bogus' },
+      theme: {
+        font: 'Lato',
+        fontSize: 100,
+        primaryColor: '#102030',
+        highlightColor: '#00FF00',
+        outlineColor: null,
+        wordsPerLine: 1,
+        uppercase: true,
+        highlightStyle: 'bogus',
+      },
       width: 1080,
       height: 1920,
     });
@@ -117,7 +134,10 @@ describe('buildAss', () => {
   });
 
   it('times pages on the cut timeline', () => {
-    const keep = [{ start: 0, end: 1.6 }, { start: 2.5, end: 10 }];
+    const keep = [
+      { start: 0, end: 1.6 },
+      { start: 2.5, end: 10 },
+    ];
     const ds = dialogues(buildAss({ words: WORDS, keep, template: tpl('subtitle'), width: 1080, height: 1920 }));
     // the first page stays up through the 0.1 s gap; "fine" (1.7-2.0) is cut; "again" at 3.0 → 2.1, and
     // the pause before it, measured on the output (0.5 s), no longer breaks the page
@@ -164,21 +184,46 @@ describe('buildAss', () => {
     expect(ds[0]).toBe('Dialogue: 2,0:00:00.00,0:00:02.00,Hook,,0,0,0,,{\\an8\\pos(248,96)\\b800\\fad(200,200)}WATCH \\{THIS\\}\\NNOW');
     const s = style(ass, 'Hook');
     expect([s[1], s[2], s[3], s[5], s[15]]).toEqual(['Open Sans', '42', '&H00FFFFFF', '&H003A30E8', '3']);
-    const plain = style(buildAss({ words: [], keep: ALL, template: tpl('classic'), width: 1080, height: 1920, hook: { ...hook, template: findHookTitleTemplate('outline')!, size: 80 } }), 'Hook');
+    const plain = style(
+      buildAss({
+        words: [],
+        keep: ALL,
+        template: tpl('classic'),
+        width: 1080,
+        height: 1920,
+        hook: { ...hook, template: findHookTitleTemplate('outline')!, size: 80 },
+      }),
+      'Hook',
+    );
     expect([s[15], plain[15], plain[2], plain[16]]).toEqual(['3', '1', '184', '8']);
-    const d = dialogues(buildAss({ words: [], keep: ALL, template: tpl('classic'), width: 1080, height: 1920, hook: { ...hook, template: findHookTitleTemplate('outline')! } }));
+    const d = dialogues(
+      buildAss({ words: [], keep: ALL, template: tpl('classic'), width: 1080, height: 1920, hook: { ...hook, template: findHookTitleTemplate('outline')! } }),
+    );
     expect([field(d[0], 1), field(d[0], 2)]).toEqual(['0:00:00.00', '0:00:03.50']);
   });
 });
 
 describe('SRT and VTT', () => {
   it('writes SRT cues on the cut timeline', () => {
-    const srt = toSrt(WORDS, [{ start: 0, end: 2 }, { start: 2.9, end: 10 }], { wordsPerLine: 3 });
-    expect(srt).toBe('1\n00:00:00,100 --> 00:00:01,200\nHi, there world.\n\n2\n00:00:01,200 --> 00:00:02,100\nThis is fine\n\n3\n00:00:02,100 --> 00:00:02,500\nagain\n');
+    const srt = toSrt(
+      WORDS,
+      [
+        { start: 0, end: 2 },
+        { start: 2.9, end: 10 },
+      ],
+      { wordsPerLine: 3 },
+    );
+    expect(srt).toBe(
+      '1\n00:00:00,100 --> 00:00:01,200\nHi, there world.\n\n2\n00:00:01,200 --> 00:00:02,100\nThis is fine\n\n3\n00:00:02,100 --> 00:00:02,500\nagain\n',
+    );
   });
 
   it('writes VTT with its header and escaped text', () => {
-    const vtt = toVtt([w('a<b', 3661.5, 3662), w('&', 3662, 3662.25)], ALL.map(() => ({ start: 0, end: 4000 })), { wordsPerLine: 7 });
+    const vtt = toVtt(
+      [w('a<b', 3661.5, 3662), w('&', 3662, 3662.25)],
+      ALL.map(() => ({ start: 0, end: 4000 })),
+      { wordsPerLine: 7 },
+    );
     expect(vtt).toBe('WEBVTT\n\n01:01:01.500 --> 01:01:02.250\na&lt;b &amp;\n');
   });
 });
@@ -225,7 +270,18 @@ describe('fonts and a real render', () => {
     for (const [i, template] of CAPTION_TEMPLATES.entries()) {
       const hookTemplate = HOOK_TITLE_TEMPLATES[i % HOOK_TITLE_TEMPLATES.length];
       const file = path.join(dir, `${template.name}.ass`);
-      await fs.writeFile(file, buildAss({ words, keep: [{ start: 0, end: 3 }], template, width: W, height: H, positionY: 60, hook: { text: 'Hook title', template: hookTemplate, top: 5 } }));
+      await fs.writeFile(
+        file,
+        buildAss({
+          words,
+          keep: [{ start: 0, end: 3 }],
+          template,
+          width: W,
+          height: H,
+          positionY: 60,
+          hook: { text: 'Hook title', template: hookTemplate, top: 5 },
+        }),
+      );
       const vf = `ass=${file}:fontsdir=${fonts}`;
       const { stderr } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'verbose', '-f', 'lavfi', '-i', SRC, '-vf', vf, '-f', 'null', '-']);
       const selected = [...stderr.matchAll(/fontselect: \(([^,]+), \d+, \d+\) -> ([^,\s]+)/g)].map((m) => [m[1], m[2]]);

@@ -56,7 +56,15 @@ const clipPlan = (over: Partial<RenderPlan> = {}): RenderPlan => ({
 });
 
 async function streams(file: string) {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,width,height,r_frame_rate,nb_frames,duration', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_type,width,height,r_frame_rate,nb_frames,duration',
+    '-of',
+    'json',
+    file,
+  ]);
   const list = (JSON.parse(stdout) as { streams: Array<Record<string, string | number>> }).streams;
   return { video: list.find((s) => s.codec_type === 'video')!, audio: list.find((s) => s.codec_type === 'audio') };
 }
@@ -65,10 +73,14 @@ async function streams(file: string) {
 async function framesOf(file: string, width: number, height: number, shrink: number): Promise<Frame[]> {
   const w = width / shrink;
   const h = height / shrink;
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vf', `scale=${w}:${h}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 256 << 20,
-  });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-i', file, '-vf', `scale=${w}:${h}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 256 << 20,
+    },
+  );
   const size = w * h * 3;
   return Array.from({ length: stdout.length / size }, (_, i) => ({ w, h, rgb: stdout.subarray(i * size, (i + 1) * size) }));
 }
@@ -120,7 +132,10 @@ function clockOf(fr: Frame, cropX: number, scale: number): number {
 
 /** Times (s) where the sound rises above half its peak after at least 0.5 s under it. */
 async function beepOnsets(file: string): Promise<number[]> {
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 });
+  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: 64 << 20,
+  });
   const x = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
   const peak = x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   const onsets: number[] = [];
@@ -151,7 +166,24 @@ beforeAll(async () => {
     `[b2][cs]overlay=x='${CLOCK.x}+${CLOCK.secondStep}*floor(round(t*${SRC.fps})/${SRC.fps})':y=${CLOCK.ySecond}:shortest=1,format=yuv420p[v]`,
     `aevalsrc=exprs='if(lt(mod(t,1),0.1),0.5*sin(2*PI*1000*t),0)':s=48000:d=${SRC.duration}[a]`,
   ].join(';');
-  await run('ffmpeg', [...FF, '-filter_complex', filter, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '50', '-c:a', 'aac', f('talk.mp4')]);
+  await run('ffmpeg', [
+    ...FF,
+    '-filter_complex',
+    filter,
+    '-map',
+    '[v]',
+    '-map',
+    '[a]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-g',
+    '50',
+    '-c:a',
+    'aac',
+    f('talk.mp4'),
+  ]);
 }, 60_000);
 
 afterAll(() => {
@@ -160,7 +192,14 @@ afterAll(() => {
 
 describe('clip graph text', () => {
   it('seeks to the window before decoding and times the cut on the window', () => {
-    const g = buildRenderGraph(clipPlan({ keep: [{ start: 0, end: 1 }, { start: 2.5, end: 9 }] }));
+    const g = buildRenderGraph(
+      clipPlan({
+        keep: [
+          { start: 0, end: 1 },
+          { start: 2.5, end: 9 },
+        ],
+      }),
+    );
     expect(g.inputs[0].args).toEqual(['-ss', '3', '-t', '4']);
     // a kept range past the window's end is cut at its end
     expect(g.duration).toBeCloseTo(2.5, 9);
@@ -188,12 +227,24 @@ describe('clip graph text', () => {
     expect([c.width, c.height, c.x, c.y]).toEqual([608, 1080, 102, 0]);
     expect(c.commands).toBe(`0.483333 ${REFRAME_CROP} x 1312; 1.016667 ${REFRAME_CROP} x 656;`);
     // before the first key the first holds; a path without keys is centred
-    expect(cropCommands({ width: 608, height: 1080, keys: [{ t: 2, x: 300, y: 0 }] }, { width: 1920, height: 1080 }, 30)).toMatchObject({ x: 300, commands: '' });
+    expect(cropCommands({ width: 608, height: 1080, keys: [{ t: 2, x: 300, y: 0 }] }, { width: 1920, height: 1080 }, 30)).toMatchObject({
+      x: 300,
+      commands: '',
+    });
     expect(cropCommands({ width: 608, height: 1080, keys: [] }, { width: 1920, height: 1080 }, 30)).toMatchObject({ x: 656, y: 0 });
     // a crop larger than the source is the source
     expect(cropCommands({ width: 2000, height: 1200, keys: [] }, { width: 1281, height: 719 }, 30)).toMatchObject({ width: 1280, height: 718, x: 0, y: 0 });
 
-    const g = buildRenderGraph(clipPlan({ source: { ...source({ start: 3, duration: 4 }), width: 1920, height: 1080 }, reframe: path, keep: [{ start: 0, end: 1 }, { start: 2, end: 4 }] }));
+    const g = buildRenderGraph(
+      clipPlan({
+        source: { ...source({ start: 3, duration: 4 }), width: 1920, height: 1080 },
+        reframe: path,
+        keep: [
+          { start: 0, end: 1 },
+          { start: 2, end: 4 },
+        ],
+      }),
+    );
     const v = g.filterScript.split(';\n')[0];
     expect(v).toMatch(/^\[0:v\]fps=30,sendcmd=c=0\.483333 crop@reframe x 1312\\; 1\.016667 crop@reframe x 656\\;,crop@reframe=w=608:h=1080:x=102:y=0,select='/);
     expect(v).toMatch(/setpts=N\/FRAME_RATE\/TB,scale=360:640,setsar=1\[framed\]$/);
@@ -267,7 +318,14 @@ describe('clip renders', () => {
 
   it('a jump key (a shot change) takes effect on the first frame at or after its time', async () => {
     // t = 1.51 s: frame 45 is at 1.5 s, frame 46 at 1.533 s
-    const reframe: CropPath = { width: 405, height: 720, keys: [{ t: 0, x: 0, y: 0 }, { t: 1.51, x: 874, y: 0 }] };
+    const reframe: CropPath = {
+      width: 405,
+      height: 720,
+      keys: [
+        { t: 0, x: 0, y: 0 },
+        { t: 1.51, x: 874, y: 0 },
+      ],
+    };
     await renderVideo(buildRenderGraph(clipPlan({ reframe })), f('jump.mp4'));
     const frames = await framesOf(f('jump.mp4'), 360, 640, 2);
     // left edge: the blue panel before the jump, the grey between the marker and the green panel after it
@@ -279,8 +337,23 @@ describe('clip renders', () => {
 
   it('cuts inside the window on its timeline, the crop keys timed before the cut', async () => {
     // keep window 0-1 s and 2.5-4 s; the crop jumps right at window 3.0 s (output 1.5 s)
-    const reframe: CropPath = { width: 405, height: 720, keys: [{ t: 0, x: 430, y: 0 }, { t: 3, x: 874, y: 0 }] };
-    const g = buildRenderGraph(clipPlan({ reframe, keep: [{ start: 0, end: 1 }, { start: 2.5, end: 4 }] }));
+    const reframe: CropPath = {
+      width: 405,
+      height: 720,
+      keys: [
+        { t: 0, x: 430, y: 0 },
+        { t: 3, x: 874, y: 0 },
+      ],
+    };
+    const g = buildRenderGraph(
+      clipPlan({
+        reframe,
+        keep: [
+          { start: 0, end: 1 },
+          { start: 2.5, end: 4 },
+        ],
+      }),
+    );
     await renderVideo(g, f('cut.mp4'));
     const { video } = await streams(f('cut.mp4'));
     expect(Number(video.nb_frames)).toBe(75);
@@ -298,9 +371,17 @@ describe('clip renders', () => {
     const words = [w('Early', 1, 1.5), w('Alpha', 3.5, 4), w('Beta', 4, 4.4), w('Gamma', 5.6, 6)];
     const window = { start: 3, duration: 4 };
     // the window as the kept range of the source: captionPages maps the words onto the clip's timeline
-    const ass = buildAss({ words, keep: [{ start: window.start, end: window.start + window.duration }], template: findCaptionTemplate('classic')!, width: 360, height: 640 });
+    const ass = buildAss({
+      words,
+      keep: [{ start: window.start, end: window.start + window.duration }],
+      template: findCaptionTemplate('classic')!,
+      width: 360,
+      height: 640,
+    });
     fs.writeFileSync(f('clip words.ass'), ass);
-    const g = buildRenderGraph(clipPlan({ source: source(window), assPath: f('clip words.ass'), fontsDir: fontsDir(dir), preview: true, previewLongSide: 640 }));
+    const g = buildRenderGraph(
+      clipPlan({ source: source(window), assPath: f('clip words.ass'), fontsDir: fontsDir(dir), preview: true, previewLongSide: 640 }),
+    );
     await renderVideo(g, { video: f('captioned.mp4'), preview: f('captioned-preview.mp4') });
 
     const shown = async (file: string, fps: number) => {

@@ -8,7 +8,18 @@ import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../../src/med
 import { probe } from '../../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../../src/media/render/ffmpeg.js';
 import { frameAt, isRed, meanVolume, pixel } from '../support/media.js';
-import { audioJoins, blurredFill, buildRenderGraph, layoutBox, zoomExpression, escapeFilterValue, chooseFit, PREVIEW, previewSize, type RenderPlan } from '../../src/media/render/graph.js';
+import {
+  audioJoins,
+  blurredFill,
+  buildRenderGraph,
+  layoutBox,
+  zoomExpression,
+  escapeFilterValue,
+  chooseFit,
+  PREVIEW,
+  previewSize,
+  type RenderPlan,
+} from '../../src/media/render/graph.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -18,7 +29,15 @@ const f = (name: string) => path.join(dir, name);
 const ffmpeg = (args: string[]) => run('ffmpeg', [...FF, ...args], { maxBuffer: 64 << 20 });
 
 async function streams(file: string) {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,r_frame_rate,nb_frames,duration,sample_rate,channels', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_type,codec_name,width,height,r_frame_rate,nb_frames,duration,sample_rate,channels',
+    '-of',
+    'json',
+    file,
+  ]);
   const list = (JSON.parse(stdout) as { streams: Array<Record<string, string | number>> }).streams;
   return { video: list.find((s) => s.codec_type === 'video')!, audio: list.find((s) => s.codec_type === 'audio') };
 }
@@ -55,10 +74,40 @@ beforeAll(async () => {
     ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x48', '-frames:v', '1', f('green.png')]),
     ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00ff00:s=200x100:r=30:d=3', ...enc, f('green.mp4')]),
     // "speech" (a 200 Hz tone) for 2 s, then 2 s of silence
-    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=200:d=2,apad=whole_dur=4', ...enc, '-c:a', 'aac', '-t', '4', f('talk.mp4')]),
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=160x120:r=24:d=4',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=200:d=2,apad=whole_dur=4',
+      ...enc,
+      '-c:a',
+      'aac',
+      '-t',
+      '4',
+      f('talk.mp4'),
+    ]),
     ffmpeg(['-f', 'lavfi', '-i', 'sine=f=2000:d=1.5', '-c:a', 'libmp3lame', f('music.mp3')]),
     // white 30 px frame around black: a zoom crops the frame away
-    ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=320x240:r=24:d=4,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=30', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', ...enc, '-c:a', 'aac', '-t', '4', f('framed.mp4')]),
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:s=320x240:r=24:d=4,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=48000:cl=mono',
+      ...enc,
+      '-c:a',
+      'aac',
+      '-t',
+      '4',
+      f('framed.mp4'),
+    ]),
     // coded landscape, left half white, right half black (rotated below)
     ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=640x360:r=24:d=2,drawbox=x=0:y=0:w=320:h=360:color=white:t=fill', ...enc, f('coded.mp4')]),
   ]);
@@ -68,12 +117,19 @@ beforeAll(async () => {
   fs.writeFileSync(
     f("subs: it's, [x].ass"),
     [
-      '[Script Info]', 'ScriptType: v4.00+', 'PlayResX: 320', 'PlayResY: 240', '',
+      '[Script Info]',
+      'ScriptType: v4.00+',
+      'PlayResX: 320',
+      'PlayResY: 240',
+      '',
       '[V4+ Styles]',
       'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-      'Style: Default,DejaVu Sans,20,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,0,0,7,0,0,0,1', '',
-      '[Events]', 'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
-      'Dialogue: 0,0:00:00.00,0:00:01.00,Default,,0,0,0,,{\\pos(0,0)\\p1}m 0 0 l 100 0 100 80 0 80{\\p0}', '',
+      'Style: Default,DejaVu Sans,20,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,0,0,7,0,0,0,1',
+      '',
+      '[Events]',
+      'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+      'Dialogue: 0,0:00:00.00,0:00:01.00,Default,,0,0,0,,{\\pos(0,0)\\p1}m 0 0 l 100 0 100 80 0 80{\\p0}',
+      '',
     ].join('\n'),
   );
 }, 60_000);
@@ -86,7 +142,13 @@ describe('render graph text', () => {
   const base = plan({ source: sourceOf('/in.mp4', 320, 240, 10) });
 
   it('puts fps before the cut and cuts audio in frame-sized chunks', () => {
-    const g = buildRenderGraph({ ...base, keep: [{ start: 0, end: 1 }, { start: 2, end: 3 }] });
+    const g = buildRenderGraph({
+      ...base,
+      keep: [
+        { start: 0, end: 1 },
+        { start: 2, end: 3 },
+      ],
+    });
     const v = g.filterScript.split('\n').find((l) => l.startsWith('[0:v]'))!;
     expect(v.indexOf('fps=24')).toBeLessThan(v.indexOf('select='));
     expect(v).toContain('setpts=N/FRAME_RATE/TB');
@@ -134,11 +196,25 @@ describe('render graph text', () => {
   it('chooses crop or blurred fill by aspect, and lays out every layout inside the frame', () => {
     expect(chooseFit({ width: 1080, height: 1080 }, { width: 1080, height: 1920 })).toBe('crop');
     expect(chooseFit({ width: 1920, height: 1080 }, { width: 1080, height: 1920 })).toBe('blur');
-    for (const layout of ['cover', 'contain', 'rounded', 'square', 'split-50-50', 'split-35-65', 'split-50-50-bordered', 'split-35-65-bordered', 'pip-top-right', 'pip-bottom-right'] as const) {
-      for (const [W, H] of [[1080, 1920], [1920, 1080]]) {
+    for (const layout of [
+      'cover',
+      'contain',
+      'rounded',
+      'square',
+      'split-50-50',
+      'split-35-65',
+      'split-50-50-bordered',
+      'split-35-65-bordered',
+      'pip-top-right',
+      'pip-bottom-right',
+    ] as const) {
+      for (const [W, H] of [
+        [1080, 1920],
+        [1920, 1080],
+      ]) {
         const b = layoutBox(layout, W, H);
         expect(b.x >= 0 && b.y >= 0 && b.x + b.w <= W && b.y + b.h <= H, `${layout} ${W}x${H}`).toBe(true);
-        expect(b.w % 2 + (b.h % 2)).toBe(0);
+        expect((b.w % 2) + (b.h % 2)).toBe(0);
         if (b.source) expect(b.source.w * b.source.h + b.w * b.h).toBe(W * H);
       }
     }
@@ -164,9 +240,21 @@ describe('render graph text', () => {
 
 describe('one-pass render', () => {
   it('cuts, reframes 640x360 into 360x640 at 24 fps, cleans the audio and reports progress', async () => {
-    const keep = [{ start: 0, end: 1 }, { start: 1.5, end: 2.5 }, { start: 3, end: 3.5 }, { start: 4.25, end: 5.5 }];
+    const keep = [
+      { start: 0, end: 1 },
+      { start: 1.5, end: 2.5 },
+      { start: 3, end: 3.5 },
+      { start: 4.25, end: 5.5 },
+    ];
     const progress: number[] = [];
-    const g = buildRenderGraph(plan({ source: sourceOf(f('wide.mp4'), 640, 360, 6, true, 30), output: { width: 360, height: 640, fps: 24, preset: 'ultrafast' }, keep, audio: { clean: true } }));
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('wide.mp4'), 640, 360, 6, true, 30),
+        output: { width: 360, height: 640, fps: 24, preset: 'ultrafast' },
+        keep,
+        audio: { clean: true },
+      }),
+    );
     await renderVideo(g, f('a.mp4'), { onProgress: (p) => progress.push(p) });
     const { video, audio } = await streams(f('a.mp4'));
     expect([video.width, video.height, video.r_frame_rate]).toEqual([360, 640, '24/1']);
@@ -181,12 +269,27 @@ describe('one-pass render', () => {
   it('clean audio brings a quiet voice to the target loudness with its peaks under -1 dBFS', async () => {
     // a voice-band tone 20 dB under the usual level, with a burst that would clip once raised
     await ffmpeg([
-      ...['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=300:d=4,volume=-22dB,volume=enable=between(t\\,2\\,2.2):volume=20dB'],
+      ...[
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=160x120:r=24:d=4',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=f=300:d=4,volume=-22dB,volume=enable=between(t\\,2\\,2.2):volume=20dB',
+      ],
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-shortest', f('quiet.mov')],
     ]);
     const before = await measureLoudness(f('quiet.mov'));
     expect(before.loudness!).toBeLessThan(-35);
-    const g = buildRenderGraph(plan({ source: sourceOf(f('quiet.mov'), 160, 120, 4), output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' }, audio: { clean: true, gainDb: normalizingGain(before.loudness) } }));
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('quiet.mov'), 160, 120, 4),
+        output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' },
+        audio: { clean: true, gainDb: normalizingGain(before.loudness) },
+      }),
+    );
     await renderVideo(g, f('loud.mp4'));
     const after = await measureLoudness(f('loud.mp4'));
     expect(Math.abs(after.loudness! - TARGET_LOUDNESS)).toBeLessThan(2);
@@ -199,11 +302,20 @@ describe('one-pass render', () => {
       ...['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=30:d=4', '-f', 'lavfi', '-i', 'sine=f=440:d=4,volume=4'],
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', f('tone.mov')],
     ]);
-    const keep = [{ start: 0, end: 1 }, { start: 1.5333333, end: 2.2 }, { start: 3.1, end: 4 }];
-    const g = buildRenderGraph(plan({ source: sourceOf(f('tone.mov'), 160, 120, 4, true, 30), output: { width: 160, height: 120, fps: 30, preset: 'ultrafast' }, keep }));
+    const keep = [
+      { start: 0, end: 1 },
+      { start: 1.5333333, end: 2.2 },
+      { start: 3.1, end: 4 },
+    ];
+    const g = buildRenderGraph(
+      plan({ source: sourceOf(f('tone.mov'), 160, 120, 4, true, 30), output: { width: 160, height: 120, fps: 30, preset: 'ultrafast' }, keep }),
+    );
     expect(audioJoins(keep, 4, 30, 1600)).toEqual([1, expect.closeTo(1 + 20 / 30, 9)]);
     const pcm = async (file: string) => {
-      const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 });
+      const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', 'pipe:1'], {
+        encoding: 'buffer',
+        maxBuffer: 64 << 20,
+      });
       return new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
     };
     const look = (x: Int16Array, from: number, to: number) => {
@@ -230,7 +342,9 @@ describe('one-pass render', () => {
 
   it('keeps 151 segments (150 cuts) in sync through the balanced tree', async () => {
     const keep = Array.from({ length: 151 }, (_, k) => ({ start: (2 * k) / 24, end: (2 * k + 1) / 24 }));
-    const g = buildRenderGraph(plan({ source: sourceOf(f('long.mp4'), 160, 120, 13), output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' }, keep }));
+    const g = buildRenderGraph(
+      plan({ source: sourceOf(f('long.mp4'), 160, 120, 13), output: { width: 160, height: 120, fps: 24, preset: 'ultrafast' }, keep }),
+    );
     expect(g.filterScript).not.toMatch(/(between\([^)]*\)\+){3}/); // no flat sums
     await renderVideo(g, f('b.mp4'));
     const { video, audio } = await streams(f('b.mp4'));
@@ -239,7 +353,15 @@ describe('one-pass render', () => {
   });
 
   it('gives a source without audio a silent AAC track', async () => {
-    const g = buildRenderGraph(plan({ source: sourceOf(f('mute.mp4'), 320, 240, 3, false, 25), keep: [{ start: 0, end: 1 }, { start: 2, end: 3 }] }));
+    const g = buildRenderGraph(
+      plan({
+        source: sourceOf(f('mute.mp4'), 320, 240, 3, false, 25),
+        keep: [
+          { start: 0, end: 1 },
+          { start: 2, end: 3 },
+        ],
+      }),
+    );
     await renderVideo(g, f('c.mp4'));
     const { video, audio } = await streams(f('c.mp4'));
     expect(Number(video.nb_frames)).toBe(48);
@@ -259,7 +381,13 @@ describe('one-pass render', () => {
       }),
     );
     await renderVideo(g, f('d.mp4'));
-    const points = [[10, 10], [160, 120], [300, 220], [40, 200], [280, 30]];
+    const points = [
+      [10, 10],
+      [160, 120],
+      [300, 220],
+      [40, 200],
+      [280, 30],
+    ];
     const before = await frameAt(f('d.mp4'), 0.5);
     const inside = await frameAt(f('d.mp4'), 1.5);
     const after = await frameAt(f('d.mp4'), 2.5);
@@ -283,7 +411,12 @@ describe('one-pass render', () => {
     };
     for (let y = box.y + 2; y < box.y + box.h - 2; y += 6) for (let x = box.x + 2; x < box.x + box.w - 2; x += 6) expect(isRed(pixel(pip, x, y))).toBe(true);
     expect(redShare(160, 0)).toBeGreaterThan(0.3);
-    for (const [x0, y0] of [[0, 0], [0, 120], [160, 120]]) expect(redShare(x0, y0)).toBeLessThan(redShare(160, 0) / 2);
+    for (const [x0, y0] of [
+      [0, 0],
+      [0, 120],
+      [160, 120],
+    ])
+      expect(redShare(x0, y0)).toBeLessThan(redShare(160, 0) / 2);
   });
 
   it('splits the frame between a video B-roll and the source, and rounds corners', async () => {
@@ -338,7 +471,8 @@ describe('one-pass render', () => {
   it('zooms into the centre with eval=frame scale and crop', async () => {
     const g = buildRenderGraph(plan({ source: sourceOf(f('framed.mp4'), 320, 240, 4), zooms: [{ start: 1, end: 3, scale: 1.5 }] }));
     await renderVideo(g, f('g.mp4'));
-    const edges = (fr: Awaited<ReturnType<typeof frameAt>>) => [pixel(fr, 5, 120), pixel(fr, 314, 120), pixel(fr, 160, 5), pixel(fr, 160, 234)].map((p) => p[0]);
+    const edges = (fr: Awaited<ReturnType<typeof frameAt>>) =>
+      [pixel(fr, 5, 120), pixel(fr, 314, 120), pixel(fr, 160, 5), pixel(fr, 160, 234)].map((p) => p[0]);
     const off = await frameAt(f('g.mp4'), 0.5);
     const on = await frameAt(f('g.mp4'), 2);
     const back = await frameAt(f('g.mp4'), 3.6);
@@ -393,7 +527,10 @@ describe('one-pass render', () => {
   });
 
   it('writes the preview in the same run: the cut, captioned output, small, at the preview frame rate, as long as the export', async () => {
-    const keep = [{ start: 0, end: 1.5 }, { start: 2, end: 3.5 }];
+    const keep = [
+      { start: 0, end: 1.5 },
+      { start: 2, end: 3.5 },
+    ];
     const g = buildRenderGraph(
       plan({
         source: sourceOf(f('framed.mp4'), 320, 240, 4),
@@ -430,13 +567,16 @@ describe('one-pass render', () => {
       return g;
     };
     const running = (out: string) =>
-      fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(out);
-        } catch {
-          return false;
-        }
-      });
+      fs
+        .readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .some((p) => {
+          try {
+            return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(out);
+          } catch {
+            return false;
+          }
+        });
 
     const ac = new AbortController();
     const out = f('h-abort.mp4');
@@ -492,6 +632,17 @@ describe('one-pass render', () => {
     expect(cut.longestCut).toBe(2.5);
     await renderVideo(cut, f('h-cut.mp4'), { stallMs: 2_000 });
     expect((await probe(f('h-cut.mp4'))).duration).toBeCloseTo(1, 0);
-    expect(buildRenderGraph(plan({ source: sourceOf(f('long.mp4'), 160, 120, 13), keep: [{ start: 1, end: 2 }, { start: 6, end: 7 }, { start: 8, end: 13 }] })).longestCut).toBe(4);
+    expect(
+      buildRenderGraph(
+        plan({
+          source: sourceOf(f('long.mp4'), 160, 120, 13),
+          keep: [
+            { start: 1, end: 2 },
+            { start: 6, end: 7 },
+            { start: 8, end: 13 },
+          ],
+        }),
+      ).longestCut,
+    ).toBe(4);
   });
 });

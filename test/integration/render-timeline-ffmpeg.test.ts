@@ -26,7 +26,11 @@ describe('betweenTree in ffmpeg', () => {
     expect(keep.length).toBeGreaterThanOrEqual(300);
     const script = path.join(dir, 'select.txt');
     await fs.writeFile(script, `select='${betweenTree(keep)}',setpts=N/FRAME_RATE/TB`);
-    const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=d=30:r=${fps}:s=160x90`, '-filter_script:v', script, '-f', 'framecrc', '-'], { maxBuffer: 64 << 20 });
+    const { stdout } = await run(
+      'ffmpeg',
+      ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=d=30:r=${fps}:s=160x90`, '-filter_script:v', script, '-f', 'framecrc', '-'],
+      { maxBuffer: 64 << 20 },
+    );
     const frames = stdout.split('\n').filter((l) => l && !l.startsWith('#')).length;
     const expected = outputDuration(keep) * fps;
     expect(Math.abs(frames - expected)).toBeLessThanOrEqual(1);

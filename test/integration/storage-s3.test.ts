@@ -107,7 +107,9 @@ describe('S3 storage', () => {
 
   it('refuses keys and content types as the local store does', async () => {
     await expect(storage.put('../x.mp4', Readable.from([Buffer.from('x')]), { contentType: 'video/mp4' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(storage.put('media/x.mp4', Readable.from([Buffer.from('x')]), { contentType: 'video/mp4\r\nx: y' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(storage.put('media/x.mp4', Readable.from([Buffer.from('x')]), { contentType: 'video/mp4\r\nx: y' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('get with a range reads those bytes through a Range request and tells the whole size', async () => {
@@ -141,7 +143,9 @@ describe('S3 storage', () => {
   it('maxBytes exceeded: PAYLOAD_TOO_LARGE, the multipart upload aborted, nothing stored', async () => {
     const before = await s3.objectKeys();
     s3.requests.length = 0;
-    const err = await storage.put('media/huge/source.mp4', generated(12 * 1024 * 1024), { contentType: 'video/mp4', maxBytes: 7 * 1024 * 1024 }).catch((e) => e);
+    const err = await storage
+      .put('media/huge/source.mp4', generated(12 * 1024 * 1024), { contentType: 'video/mp4', maxBytes: 7 * 1024 * 1024 })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: `File is larger than the limit of ${7 * 1024 * 1024} bytes` });
     expect(s3.requests.some((r) => r.includes('partNumber'))).toBe(true); // a part had gone up before the limit was crossed
     expect(s3.requests.some((r) => r.startsWith('DELETE ') && r.includes('uploadId'))).toBe(true);
@@ -182,8 +186,30 @@ describe('S3 storage', () => {
   it('mediaSource is a presigned URL through which ffmpeg reads a window of a video in ranges, not the whole object; NotFound when absent', async () => {
     // 20 s of video whose index comes last (as ffmpeg writes by default): the worst case for a reader that seeks
     const file = path.join(scratch, 'window-source.mp4');
-    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=25:d=20', '-f', 'lavfi', '-i', 'sine=d=20', '-g', '25',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file]);
+    await run('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=640x360:r=25:d=20',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=d=20',
+      '-g',
+      '25',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      file,
+    ]);
     const size = (await fs.stat(file)).size;
     await storage.put('media/window/source.mp4', Readable.from(await fs.readFile(file)), { contentType: 'video/mp4' });
 
@@ -191,7 +217,25 @@ describe('S3 storage', () => {
     expect(url).toMatch(new RegExp(`^${s3.endpoint}/${s3.bucket}/${PREFIX}/media/window/source\\.mp4\\?.*X-Amz-Expires=3600.*X-Amz-Signature=`));
     const out = path.join(scratch, 'window.mp4');
     const ranged = s3.requests.length;
-    const { stderr } = await run('ffmpeg', ['-loglevel', 'verbose', '-y', ...inputOptions(url), '-ss', '16', '-t', '2', '-i', url, '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', out]);
+    const { stderr } = await run('ffmpeg', [
+      '-loglevel',
+      'verbose',
+      '-y',
+      ...inputOptions(url),
+      '-ss',
+      '16',
+      '-t',
+      '2',
+      '-i',
+      url,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      out,
+    ]);
     const window = await probe(out);
     expect(window.duration).toBeCloseTo(2, 0);
     expect(window.video).toMatchObject({ width: 640, height: 360 });
@@ -210,7 +254,10 @@ describe('S3 storage', () => {
     await storage.put('media/window/gone.mp4', Readable.from(await fs.readFile(file)), { contentType: 'video/mp4' });
     const gone = await storage.mediaSource('media/window/gone.mp4', 60);
     await storage.delete('media/window/gone.mp4');
-    const failure = await trackFaces({ path: gone, start: 0, duration: 1, width: 640, height: 360 }, { fps: 3 }).then(() => null, (e: Error) => e);
+    const failure = await trackFaces({ path: gone, start: 0, duration: 1, width: 640, height: 360 }, { fps: 3 }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(failure?.message).toMatch(/404/);
     expect(failure?.message).toContain(`/${PREFIX}/media/window/gone.mp4`);
     expect(failure?.message).not.toMatch(/X-Amz|Signature|Credential/i);
@@ -284,7 +331,7 @@ describe('S3 storage URLs', () => {
     expect((await fetch(absent)).status).toBe(404);
   });
 
-  it('S3_PRESIGNED_URLS=1: url() is the store\'s presigned GET, fetched directly from it with Range', async () => {
+  it("S3_PRESIGNED_URLS=1: url() is the store's presigned GET, fetched directly from it with Range", async () => {
     const presigning = createStorage(loadConfig(env({ S3_PRESIGNED_URLS: '1' }))) as ReturnType<typeof createStorage> & { ready(): Promise<void> };
     await presigning.ready();
     const data = bytes(3000, 9);
@@ -312,7 +359,14 @@ describe('S3 storage URLs', () => {
     const now = new Date('2026-03-01T12:34:56Z');
     const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session/token+1' };
     // without the checksum-mode parameter the SDK adds by default (a store that cannot checksum ignores it)
-    const client = new S3Client({ region: 'eu-west-3', credentials, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const client = new S3Client({
+      region: 'eu-west-3',
+      credentials,
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
     const key = "tenant-a/media/x y/it's (1).mp4";
     const disposition = `attachment; filename="My clip.mp4"; filename*=UTF-8''My%20clip.mp4`;
     const sdk = await getSignedUrl(client, new GetObjectCommand({ Bucket: 'media', Key: key, ResponseContentDisposition: disposition }), {
@@ -338,10 +392,19 @@ describe('S3 storage URLs', () => {
     expect(() => loadConfig(withoutSecret)).toThrow(/URL_SIGNING_SECRET is required with STORAGE_URL=s3:/);
     expect(() => createStorage({ ...config, urlSigningSecret: undefined })).toThrow(/URL_SIGNING_SECRET is required/);
     // one instance's guessable secret would sign links for all of them
-    expect(() => loadConfig({ ...env(), URL_SIGNING_SECRET: 'short' })).toThrow('URL_SIGNING_SECRET must be at least 32 characters (openssl rand -base64 32 gives 44)');
+    expect(() => loadConfig({ ...env(), URL_SIGNING_SECRET: 'short' })).toThrow(
+      'URL_SIGNING_SECRET must be at least 32 characters (openssl rand -base64 32 gives 44)',
+    );
     expect(() => loadConfig({ STORAGE_URL: 'ftp://x' })).toThrow(/STORAGE_URL must be file: or s3:\/\/bucket\/prefix/);
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
     expect(loadConfig({ STORAGE_URL: 'file:' }).storage).toEqual({ kind: 'local' });
-    expect(loadConfig(env()).storage).toMatchObject({ kind: 's3', bucket: s3.bucket, prefix: `${PREFIX}/`, region: 'us-east-1', forcePathStyle: true, presignedUrls: false });
+    expect(loadConfig(env()).storage).toMatchObject({
+      kind: 's3',
+      bucket: s3.bucket,
+      prefix: `${PREFIX}/`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      presignedUrls: false,
+    });
   });
 });

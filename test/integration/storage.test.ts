@@ -169,14 +169,20 @@ describe('local storage', () => {
     // another process writes x.mp4 and is killed in the middle of it
     const writer = spawn(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', `
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `
         import { PassThrough, Readable } from 'node:stream';
         import { createLocalStorage } from './src/storage/local.ts';
         const store = createLocalStorage({ root: ${JSON.stringify(path.join(root, 'media'))}, publicUrl: 'http://x', secret: 'k' });
         const body = new Readable({ read() {} });
         body.push(Buffer.alloc(1000));
         store.put('media/crashed/x.mp4', body, { contentType: 'video/mp4' });
-        setInterval(() => {}, 1000);`],
+        setInterval(() => {}, 1000);`,
+      ],
       { cwd: ROOT, stdio: 'ignore' },
     );
     const [dead] = await until('the killed writer never wrote', (f) => f.length === 1);
@@ -203,7 +209,19 @@ describe('local storage', () => {
   });
 
   it('refuses unsafe keys everywhere', async () => {
-    const bad = ['../x.mp4', 'media/../../etc/passwd', '/etc/passwd', 'media\\x.mp4', 'media//x.mp4', 'media/./x.mp4', '', 'media/.hidden', 'C:/x', 'media/x\u0000.mp4', 'media/x/'];
+    const bad = [
+      '../x.mp4',
+      'media/../../etc/passwd',
+      '/etc/passwd',
+      'media\\x.mp4',
+      'media//x.mp4',
+      'media/./x.mp4',
+      '',
+      'media/.hidden',
+      'C:/x',
+      'media/x\u0000.mp4',
+      'media/x/',
+    ];
     for (const key of bad) {
       await expect(storage.put(key, Readable.from([Buffer.from('x')]), { contentType: 'video/mp4' }), key).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       await expect(storage.get(key), key).rejects.toMatchObject({ code: 'BAD_REQUEST' });
@@ -366,7 +384,12 @@ describe('GET/HEAD /files/* over HTTP', () => {
       return u;
     };
     const variants = [
-      tamper((u) => u.searchParams.set('sig', u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')))),
+      tamper((u) =>
+        u.searchParams.set(
+          'sig',
+          u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+        ),
+      ),
       tamper((u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 3600))),
       tamper((u) => u.searchParams.delete('sig')),
       tamper((u) => u.searchParams.set('dl', 'other.mp4')),

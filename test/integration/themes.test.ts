@@ -113,7 +113,14 @@ describe('user themes', () => {
   it('updates some fields; null clears the background box; updatedAt moves', async () => {
     const theme = await created(user.key, FULL);
     const r = await update(user.key, theme.id, { fontSize: 16, wordsPerLine: 12, backgroundColor: null, uppercase: false });
-    expect(r.body.data.updateUserTheme).toMatchObject({ ...FULL, fontSize: 16, wordsPerLine: 12, backgroundColor: null, uppercase: false, createdAt: theme.createdAt });
+    expect(r.body.data.updateUserTheme).toMatchObject({
+      ...FULL,
+      fontSize: 16,
+      wordsPerLine: 12,
+      backgroundColor: null,
+      uppercase: false,
+      createdAt: theme.createdAt,
+    });
     expect(Date.parse(r.body.data.updateUserTheme.updatedAt)).toBeGreaterThanOrEqual(Date.parse(theme.updatedAt));
   });
 

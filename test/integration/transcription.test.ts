@@ -82,7 +82,9 @@ describe('pocketsphinx', () => {
     const t0 = performance.now();
     const heard = await engine.transcribe(speech, { language: 'en', onProgress: (p) => progress.push(p) });
     const seconds = (performance.now() - t0) / 1000;
-    console.info(`pocketsphinx: ${speechDuration.toFixed(2)} s of speech in ${seconds.toFixed(2)} s, real-time factor ${(seconds / speechDuration).toFixed(2)}`);
+    console.info(
+      `pocketsphinx: ${speechDuration.toFixed(2)} s of speech in ${seconds.toFixed(2)} s, real-time factor ${(seconds / speechDuration).toFixed(2)}`,
+    );
 
     const words = heard.filter((x) => x.type === 'word');
     const spoken = `${FIRST} ${SECOND}`.split(' ').map(core);
@@ -171,7 +173,8 @@ describe('extractAudio', () => {
     const pcm = (await fs.readFile(wav)).subarray(info.dataOffset);
     const peak = (from: number, to: number) => {
       let m = 0;
-      for (let i = Math.round(from * 16000) * 2; i < Math.min(Math.round(to * 16000) * 2, pcm.length - 1); i += 2) m = Math.max(m, Math.abs(pcm.readInt16LE(i)));
+      for (let i = Math.round(from * 16000) * 2; i < Math.min(Math.round(to * 16000) * 2, pcm.length - 1); i += 2)
+        m = Math.max(m, Math.abs(pcm.readInt16LE(i)));
       return m;
     };
     expect(peak(0.5, 1.5)).toBeGreaterThan(1000);
@@ -218,7 +221,10 @@ describe('postProcess', () => {
   });
 
   it('recomputes silence instead of keeping what the engine reported', () => {
-    const out = postProcess([w('', 0, 0.1, 'silence'), w('a', 0.1, 0.5), w('', 0.5, 0.6, 'silence'), w('b', 0.6, 1), w('', 1, 2.5, 'silence'), w('c', 2.5, 3)], {});
+    const out = postProcess(
+      [w('', 0, 0.1, 'silence'), w('a', 0.1, 0.5), w('', 0.5, 0.6, 'silence'), w('b', 0.6, 1), w('', 1, 2.5, 'silence'), w('c', 2.5, 3)],
+      {},
+    );
     expect(texts(out)).toEqual(['a', 'b', '_', 'c']);
     expect(out[2]).toMatchObject({ startTime: 1, endTime: 2.5 });
   });
@@ -233,10 +239,10 @@ describe('postProcess', () => {
   });
 
   it('rounds to milliseconds and keeps times in order within the duration', () => {
-    const out = postProcess(
-      [w('late', 2.0004, 2.5), w('early', 0.12345, 0.2), w('overlapping', 0.15, 0.9), w('backwards', 1.2, 1.1), w('beyond', 2.9, 3.7)],
-      { duration: 3.0006, minSilence: 10 },
-    );
+    const out = postProcess([w('late', 2.0004, 2.5), w('early', 0.12345, 0.2), w('overlapping', 0.15, 0.9), w('backwards', 1.2, 1.1), w('beyond', 2.9, 3.7)], {
+      duration: 3.0006,
+      minSilence: 10,
+    });
     expect(out.map((x) => [x.text, x.startTime, x.endTime])).toEqual([
       ['early', 0.123, 0.15],
       ['overlapping', 0.15, 0.9],
@@ -386,14 +392,20 @@ describe('openai', () => {
     fake.failNext(500);
     await expect(engine.transcribe(speech, { language: 'en' })).rejects.toMatchObject({ status: 500, retryable: true });
     fake.failNext(429, 1, 'insufficient_quota');
-    await expect(engine.transcribe(speech, { language: 'en' })).rejects.toMatchObject({ status: 429, retryable: false, message: expect.stringMatching(/quota/) });
+    await expect(engine.transcribe(speech, { language: 'en' })).rejects.toMatchObject({
+      status: 429,
+      retryable: false,
+      message: expect.stringMatching(/quota/),
+    });
     await expect(engine.transcribe(speech, { language: 'en' })).resolves.toHaveLength(17);
   });
 
   it('marks an unreachable service retryable, and stops on abort', async () => {
     const engine = createTranscriber('openai', { OPENAI_BASE_URL: 'http://127.0.0.1:9', OPENAI_API_KEY: 'k' });
     await expect(engine.transcribe(speech, { language: 'en' })).rejects.toMatchObject({ retryable: true });
-    await expect(createTranscriber('openai', env()).transcribe(speech, { language: 'en', signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(createTranscriber('openai', env()).transcribe(speech, { language: 'en', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('needs a key for the OpenAI service, supports the Whisper languages', () => {
@@ -546,7 +558,10 @@ describe('whisper', () => {
     fails(await broken('truncated.bin', whole.subarray(0, Math.floor(whole.length / 2))), /ends at byte \d+, in the middle of its tensor "/);
     fails(await broken('header-only.bin', whole.subarray(0, 40)), /ends at byte 40, in the middle of its (header|mel filters)/);
     // one tensor too few: whisper.cpp would load it and answer every job with nothing
-    fails(await broken('short.bin', whole.subarray(0, whole.length - 4 * 384 - 16 - 'decoder.blocks.3.cross_attn.out.bias'.length)), /1 of its 167 tensors are missing/);
+    fails(
+      await broken('short.bin', whole.subarray(0, whole.length - 4 * 384 - 16 - 'decoder.blocks.3.cross_attn.out.bias'.length)),
+      /1 of its 167 tensors are missing/,
+    );
     // a wider text decoder than audio encoder: whisper.cpp asserts and ends the process
     const wide = Buffer.from(whole);
     wide.writeInt32LE(768, 4 + 4 * 6);

@@ -33,7 +33,8 @@ const head = (route: string, { key, length, close }: { key?: string; length: num
   `POST ${route} HTTP/1.1\r\nHost: test\r\n${key ? `x-api-key: ${key}\r\n` : ''}${close ? 'Connection: close\r\n' : ''}` +
   `Content-Type: multipart/form-data; boundary=${B}\r\nContent-Length: ${length}\r\n\r\n`;
 /** the head of a file part whose bytes follow */
-const fileHead = (name = 'a.mp4') => Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`);
+const fileHead = (name = 'a.mp4') =>
+  Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`);
 const text = (name: string, value: string) => ({ name, value });
 const file = (value: Buffer | string, filename = 'talk.mp4') => ({ name: 'file', value, filename, type: 'video/mp4' });
 
@@ -71,7 +72,11 @@ describe('who may send an upload', () => {
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (out += d));
     const base = `http://127.0.0.1:${port}`;
-    const healthy = () => fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const healthy = () =>
+      fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     try {
       for (let i = 0; !(await healthy()); i++) {
         if (i > 400) throw new Error(`server not healthy:\n${out}`);
@@ -106,7 +111,14 @@ describe('who may send an upload', () => {
       { why: 'no clips subscription', route: '/v1/projects/magic-clips/upload', key: user.key, status: 403, error: 'FORBIDDEN' },
       { why: 'no clip credit', route: '/v1/projects/magic-clips/upload', key: subscriber.key, status: 402, error: 'PAYMENT_REQUIRED' },
       { why: 'over the rate limit', route: '/v1/user-media/upload', key: limited.key, status: 429, error: 'RATE_LIMIT_EXCEEDED' },
-      { why: 'wrong fields before the file', route: '/v1/projects/upload', key: user.key, status: 400, error: 'VALIDATION_ERROR', fields: ['hookTitle.template', 'title'] },
+      {
+        why: 'wrong fields before the file',
+        route: '/v1/projects/upload',
+        key: user.key,
+        status: 400,
+        error: 'VALIDATION_ERROR',
+        fields: ['hookTitle.template', 'title'],
+      },
     ];
     for (const c of cases) {
       // 100 MB announced; the client goes on sending until it hears back
@@ -116,7 +128,12 @@ describe('who may send an upload', () => {
       expect(a.answeredMs, c.why).toBeLessThan(3_000);
       expect(a.headers.connection, c.why).toBe('close');
       expect(a.closed, c.why).toBe(true);
-      if (c.fields) expect(jsonOf(a).details.map((d: { field: string }) => d.field).sort()).toEqual(c.fields);
+      if (c.fields)
+        expect(
+          jsonOf(a)
+            .details.map((d: { field: string }) => d.field)
+            .sort(),
+        ).toEqual(c.fields);
     }
     // nothing was made by any of them
     const userId = { in: [user.id, limited.id, subscriber.id] };
@@ -167,7 +184,10 @@ describe('the order of the parts', () => {
   it('a text part named after a property every object has (constructor, __proto__, toString) is an unknown field, 400 naming it', async () => {
     const before = await app.runtime.app.db.project.count();
     for (const name of ['constructor', '__proto__', 'toString']) {
-      for (const parts of [[file(talk), text('title', 'T'), text('language', 'en'), text(name, 'null')], [text(name, '{}'), text('title', 'T'), text('language', 'en'), file(talk)]]) {
+      for (const parts of [
+        [file(talk), text('title', 'T'), text('language', 'en'), text(name, 'null')],
+        [text(name, '{}'), text('title', 'T'), text('language', 'en'), file(talk)],
+      ]) {
         const r = await upload('/v1/projects/upload', parts);
         expect(r.status, `${name}: ${JSON.stringify(r.body)}`).toBe(400);
         expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: name })] });
@@ -232,10 +252,14 @@ describe('a form that ends before its closing boundary', () => {
 
 describe('a Content-Length shorter than the data sent', () => {
   // the body ends where the length says (its form cut off); the bytes after it are a broken next request
-  const graphqlForm = multipartBody(B, [
-    text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
-    text('map', JSON.stringify({ file: ['variables.file'] })),
-  ], { close: false });
+  const graphqlForm = multipartBody(
+    B,
+    [
+      text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
+      text('map', JSON.stringify({ file: ['variables.file'] })),
+    ],
+    { close: false },
+  );
   for (const route of ['/v1/user-media/upload', '/v1/projects/upload', '/graphql']) {
     it(`${route}: 400, no row, no partial file, no open file`, async () => {
       const u = await createUser(app);
@@ -284,7 +308,10 @@ describe('a form received whole on a request that does not end', () => {
       const u = await createUser(app);
       const stored = await filesUnder(path.join(app.dataDir, 'media'));
       const form = forms[route];
-      const ex = await exchange(app.url, Buffer.concat([Buffer.from(head(route, { key: u.key, length: form.length + 100 })), form]), { halfClose: true, waitMs: 5_000 });
+      const ex = await exchange(app.url, Buffer.concat([Buffer.from(head(route, { key: u.key, length: form.length + 100 })), form]), {
+        halfClose: true,
+        waitMs: 5_000,
+      });
       expect(ex.answers.map((a) => a.status).filter((s) => s < 400)).toEqual([]);
       await nothingStays(u, stored);
     });
@@ -327,10 +354,14 @@ describe('a form received whole on a request that does not end', () => {
 });
 
 describe('a client that goes away mid-upload', () => {
-  const graphqlForm = multipartBody(B, [
-    text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
-    text('map', JSON.stringify({ file: ['variables.file'] })),
-  ], { close: false });
+  const graphqlForm = multipartBody(
+    B,
+    [
+      text('operations', JSON.stringify({ query: 'mutation($file: Upload!) { uploadUserMedia(file: $file) { userMediaId } }', variables: { file: null } })),
+      text('map', JSON.stringify({ file: ['variables.file'] })),
+    ],
+    { close: false },
+  );
   for (const route of ['/v1/user-media/upload', '/v1/projects/upload', '/graphql']) {
     it(`${route}: no row, no partial file, no open file`, async () => {
       const u = await createUser(app);
@@ -395,27 +426,46 @@ describe('autoRender, which an upload does not take', () => {
     expect(rest.status).toBe(400);
     expect(rest.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'autoRender', message: ALWAYS_RENDERS }] });
     // a field no creation knows is still just unknown
-    const unknown = await upload('/v1/projects/upload', [text('title', 'T'), text('language', 'en'), text('autoRender', 'true'), text('colour', 'red'), file(talk)], u.key);
+    const unknown = await upload(
+      '/v1/projects/upload',
+      [text('title', 'T'), text('language', 'en'), text('autoRender', 'true'), text('colour', 'red'), file(talk)],
+      u.key,
+    );
     expect(unknown.body.details).toEqual([
       { field: 'autoRender', message: ALWAYS_RENDERS, value: 'true' },
       { field: 'colour', message: 'is not a known field', value: 'red' },
     ]);
 
     const operations = JSON.stringify({ query: mutation, variables: { file: null, input: { title: 'T', language: 'en', autoRender: false } } });
-    const form = multipartBody(B, [text('operations', operations), text('map', JSON.stringify({ 0: ['variables.file'] })), { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' }]);
+    const form = multipartBody(B, [
+      text('operations', operations),
+      text('map', JSON.stringify({ 0: ['variables.file'] })),
+      { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' },
+    ]);
     const a = await rawRequest(app.url, head('/graphql', { key: u.key, length: form.length, close: true }), form);
     const g = jsonOf(a);
     expect(g.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'autoRender', message: ALWAYS_RENDERS }] });
     // written in the document, it is refused as GraphQL refuses a field its input type has not (BAD_REQUEST, the same status), in the same words
     const literal = async (field: string) => {
-      const inline = JSON.stringify({ query: `mutation($file: Upload!) { uploadProject(file: $file, input: { title: "T", language: "en", ${field}: false }) { id } }`, variables: { file: null } });
-      const form = multipartBody(B, [text('operations', inline), text('map', JSON.stringify({ 0: ['variables.file'] })), { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' }]);
+      const inline = JSON.stringify({
+        query: `mutation($file: Upload!) { uploadProject(file: $file, input: { title: "T", language: "en", ${field}: false }) { id } }`,
+        variables: { file: null },
+      });
+      const form = multipartBody(B, [
+        text('operations', inline),
+        text('map', JSON.stringify({ 0: ['variables.file'] })),
+        { name: '0', value: talk, filename: 'talk.mp4', type: 'video/mp4' },
+      ]);
       const answer = await rawRequest(app.url, head('/graphql', { key: u.key, length: form.length, close: true }), form);
       return { status: answer.status, errors: jsonOf(answer).errors };
     };
     const [refused, other] = [await literal('autoRender'), await literal('colour')];
-    expect(refused.errors).toEqual([expect.objectContaining({ message: `Field "autoRender" of UploadProjectInput ${ALWAYS_RENDERS}`, extensions: { code: 'BAD_REQUEST' } })]);
-    expect(other.errors).toEqual([expect.objectContaining({ message: 'Field "colour" is not defined by type "UploadProjectInput".', extensions: { code: 'BAD_REQUEST' } })]);
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ message: `Field "autoRender" of UploadProjectInput ${ALWAYS_RENDERS}`, extensions: { code: 'BAD_REQUEST' } }),
+    ]);
+    expect(other.errors).toEqual([
+      expect.objectContaining({ message: 'Field "colour" is not defined by type "UploadProjectInput".', extensions: { code: 'BAD_REQUEST' } }),
+    ]);
     expect(refused.status).toBe(other.status);
     expect(await app.runtime.app.db.project.count({ where: { userId: u.id } })).toBe(0);
   });

@@ -24,7 +24,6 @@ const newUser = (over: Partial<NewUser> = {}): NewUser => ({
 
 const ledger = (userId: string) => db.creditLedger.findMany({ where: { userId }, select: { kind: true, delta: true, reason: true } });
 
-
 describe('createUser', () => {
   test('opening balances come through the ledger; the key is returned once and only its hash is stored', async () => {
     const { user, apiKey } = await createUser(db, newUser({ apiCredits: 100, aiCredits: 7, clipCredits: 3, clipsSubscription: true, apiPublishing: true }));

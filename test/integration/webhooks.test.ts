@@ -90,7 +90,12 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => 
 }
 
 const row = (on: App, id: string) => on.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
-const settled = (on: App, id: string) => waitFor(`delivery ${id}`, () => row(on, id), (d) => d.status !== 'pending');
+const settled = (on: App, id: string) =>
+  waitFor(
+    `delivery ${id}`,
+    () => row(on, id),
+    (d) => d.status !== 'pending',
+  );
 
 /** A project.completed event for a fresh project of `userId`. */
 function completed(userId: string, url: string, subjectId: string = crypto.randomUUID()) {
@@ -123,7 +128,11 @@ describe('signatures', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const body = '{"test": 2432232314}';
     expect(signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
-    const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,bm9wZQ== v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' };
+    const headers = {
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,bm9wZQ== v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    };
     expect(verifyWebhook(secret, headers, body, { now: new Date(1614265330_000) })).toEqual({ test: 2432232314 });
   });
 
@@ -133,7 +142,8 @@ describe('signatures', () => {
     const body = '{"event":"project.completed"}';
     const headers = { 'webhook-id': 'd1', 'webhook-timestamp': String(ts), 'webhook-signature': signWebhook(secret, 'd1', ts, body) };
     expect(verifyWebhook(secret, new Headers(headers), body)).toEqual({ event: 'project.completed' });
-    const refused = (f: () => unknown, why: RegExp) => expect(f).toThrow(expect.objectContaining({ name: 'WebhookVerificationError', message: expect.stringMatching(why) }));
+    const refused = (f: () => unknown, why: RegExp) =>
+      expect(f).toThrow(expect.objectContaining({ name: 'WebhookVerificationError', message: expect.stringMatching(why) }));
     refused(() => verifyWebhook(secret, headers, body.replace('completed', 'failed')), /no signature/);
     refused(() => verifyWebhook(`whsec_${crypto.randomBytes(24).toString('base64')}`, headers, body), /no signature/);
     refused(() => verifyWebhook(secret, headers, body, { now: new Date((ts + 301) * 1000) }), /too old/);
@@ -151,12 +161,20 @@ describe('signatures', () => {
 });
 
 describe('delivery', () => {
-  it('POSTs the payload once, signed with the user\'s secret; the delivery is recorded as delivered', async () => {
+  it("POSTs the payload once, signed with the user's secret; the delivery is recorded as delivered", async () => {
     const input = completed(alice.id, hook.url('once'));
     const { deliveryId, created } = await enqueueWebhook(svc, input);
     expect(created).toBe(true);
     const d = await settled(svc, deliveryId);
-    expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 204, lastError: null, nextAttemptAt: null, event: 'project.completed', subjectId: input.subjectId });
+    expect(d).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 204,
+      lastError: null,
+      nextAttemptAt: null,
+      event: 'project.completed',
+      subjectId: input.subjectId,
+    });
     expect(d.deliveredAt).toBeInstanceOf(Date);
 
     const [hit] = hook.hits('once');
@@ -198,9 +216,18 @@ describe('delivery', () => {
     });
     const { deliveryId } = await enqueueWebhook(svc, completed(alice.id, hook.url('flaky')));
 
-    await waitFor('the second attempt', async () => hook.hits('flaky').length, (n) => n === 2);
+    await waitFor(
+      'the second attempt',
+      async () => hook.hits('flaky').length,
+      (n) => n === 2,
+    );
     const between = await row(svc, deliveryId);
-    expect(between).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, lastError: 'The endpoint answered HTTP 500 Internal Server Error: database is down' });
+    expect(between).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 500,
+      lastError: 'The endpoint answered HTTP 500 Internal Server Error: database is down',
+    });
     release();
 
     const d = await settled(svc, deliveryId);
@@ -209,7 +236,8 @@ describe('delivery', () => {
     expect(hits).toHaveLength(3);
     expect(new Set(hits.map((h) => h.headers['webhook-id']))).toEqual(new Set([deliveryId]));
     expect(new Set(hits.map((h) => h.body)).size).toBe(1);
-    for (const h of hits) expect(h.headers['webhook-signature']).toBe(expectedSignature(aliceSecret, deliveryId, String(h.headers['webhook-timestamp']), h.body));
+    for (const h of hits)
+      expect(h.headers['webhook-signature']).toBe(expectedSignature(aliceSecret, deliveryId, String(h.headers['webhook-timestamp']), h.body));
   });
 
   it('records each failed attempt of an unreachable receiver with growing waits, and fails after 8', async () => {
@@ -233,7 +261,13 @@ describe('delivery', () => {
       (r) => r.status !== 'pending',
       30_000,
     );
-    expect(d).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, nextAttemptAt: null, deliveredAt: null, lastError: expect.stringMatching(/refused the connection/) });
+    expect(d).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      nextAttemptAt: null,
+      deliveredAt: null,
+      lastError: expect.stringMatching(/refused the connection/),
+    });
     // 5 ms × 3^(n-1) ±20 %, measured against updatedAt (a few ms of noise): waits from 45 ms on tell
     const seen = [...waits.entries()].filter(([n]) => n >= 3).sort(([a], [b]) => a - b);
     expect(seen.length).toBeGreaterThanOrEqual(3);
@@ -271,9 +305,23 @@ describe('delivery', () => {
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'webhooks-tls-'));
     try {
       await promisify(execFile)('openssl', [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-keyout', path.join(tmp, 'key.pem'), '-out', path.join(tmp, 'cert.pem'),
-        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-keyout',
+        path.join(tmp, 'key.pem'),
+        '-out',
+        path.join(tmp, 'cert.pem'),
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
       ]);
       const cert = await fs.readFile(path.join(tmp, 'cert.pem'));
       const tls = receiver(https.createServer({ cert, key: await fs.readFile(path.join(tmp, 'key.pem')) }));
@@ -303,7 +351,9 @@ describe('delivery', () => {
     expect(await settled(svc, deliveryId)).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(hook.hits('orphan')).toHaveLength(1);
 
-    const [recurring] = await svc.db.$queryRaw<Array<{ repeat_interval: string }>>`SELECT repeat_interval FROM agenda_jobs WHERE name = ${JOB_NAMES.sweepWebhooks} AND type = 'single'`;
+    const [recurring] = await svc.db.$queryRaw<
+      Array<{ repeat_interval: string }>
+    >`SELECT repeat_interval FROM agenda_jobs WHERE name = ${JOB_NAMES.sweepWebhooks} AND type = 'single'`;
     expect(recurring?.repeat_interval).toBe('1 minute');
   });
 });
@@ -311,7 +361,7 @@ describe('delivery', () => {
 describe('GraphQL', () => {
   const FIELDS = 'id event subjectId url status attempts lastStatusCode lastError nextAttemptAt deliveredAt createdAt payload';
 
-  it('lists the caller\'s deliveries only, newest first, by page and by subject', async () => {
+  it("lists the caller's deliveries only, newest first, by page and by subject", async () => {
     const mine = [];
     for (let i = 0; i < 3; i++) {
       mine.push((await recordOnly(svc, completed(alice.id, hook.url('listed')))).deliveryId);
@@ -323,7 +373,13 @@ describe('GraphQL', () => {
     const nodes = all.body.data.webhookDeliveries.edges.map((e: any) => e.node);
     expect(nodes.map((n: any) => n.id)).not.toContain(theirs);
     expect(nodes.slice(0, 3).map((n: any) => n.id)).toEqual([...mine].reverse());
-    expect(nodes[0]).toMatchObject({ event: 'project.completed', status: 'pending', attempts: 0, url: hook.url('listed'), payload: { event: 'project.completed' } });
+    expect(nodes[0]).toMatchObject({
+      event: 'project.completed',
+      status: 'pending',
+      attempts: 0,
+      url: hook.url('listed'),
+      payload: { event: 'project.completed' },
+    });
 
     const page1 = await gql(app, alice.key, `{ webhookDeliveries(first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`);
     expect(page1.body.data.webhookDeliveries.pageInfo.hasNextPage).toBe(true);
@@ -355,11 +411,15 @@ describe('GraphQL', () => {
     expect(verifyWebhook(aliceSecret, hits[1].headers, hits[1].body)).toMatchObject({ event: 'project.completed' });
   });
 
-  it('redeliverWebhook answers NOT_FOUND for another user\'s or an unknown id, BAD_REQUEST while still pending', async () => {
+  it("redeliverWebhook answers NOT_FOUND for another user's or an unknown id, BAD_REQUEST while still pending", async () => {
     const { deliveryId } = await enqueueWebhook(svc, completed(alice.id, hook.url('not-yours')));
     await settled(svc, deliveryId);
     const redeliver = (key: string, id: string) => gql(app, key, 'mutation($id: ID!) { redeliverWebhook(id: $id) { id } }', { id });
-    for (const [key, id] of [[bob.key, deliveryId], [alice.key, crypto.randomUUID()], [alice.key, 'nope']]) {
+    for (const [key, id] of [
+      [bob.key, deliveryId],
+      [alice.key, crypto.randomUUID()],
+      [alice.key, 'nope'],
+    ]) {
       const r = await redeliver(key, id);
       expect(r.body.data).toBeNull();
       expect(r.body.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
@@ -372,7 +432,7 @@ describe('GraphQL', () => {
     expect(hook.hits('not-yours')).toHaveLength(1);
   });
 
-  it('webhookSecret returns the caller\'s signing secret; no key: UNAUTHORIZED', async () => {
+  it("webhookSecret returns the caller's signing secret; no key: UNAUTHORIZED", async () => {
     const r = await gql(app, alice.key, '{ webhookSecret }');
     expect(r.body.data.webhookSecret).toBe(aliceSecret);
     expect(r.body.data.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);

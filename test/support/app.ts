@@ -37,7 +37,13 @@ export async function startTestApp(
     PATH: process.env.PATH ?? '',
     ...opts.env,
   });
-  const runtime = await startRuntime({ role: opts.role ?? 'all', config, definitions: opts.definitions, logDestination: opts.logDestination, drainTimeoutMs: 10_000 });
+  const runtime = await startRuntime({
+    role: opts.role ?? 'all',
+    config,
+    definitions: opts.definitions,
+    logDestination: opts.logDestination,
+    drainTimeoutMs: 10_000,
+  });
   if (runtime.url) config.publicUrl = runtime.url;
   return {
     runtime,
@@ -70,7 +76,10 @@ export interface TestUser {
 }
 
 /** A user with one API key, written straight to the database (the CLI has its own tests). */
-export async function createUser(app: TestApp, data: Partial<{ apiCredits: number; aiCredits: number | null; clipCredits: number; clipsSubscription: boolean; apiPublishing: boolean }> = {}): Promise<TestUser> {
+export async function createUser(
+  app: TestApp,
+  data: Partial<{ apiCredits: number; aiCredits: number | null; clipCredits: number; clipsSubscription: boolean; apiPublishing: boolean }> = {},
+): Promise<TestUser> {
   const { key, hash, prefix } = generateApiKey();
   const user = await app.runtime.app.db.user.create({
     data: {

@@ -39,7 +39,14 @@ const DURATION = 5.6;
  * fades out at the end of its render, so that render runs past its frame).
  */
 const HOOK_RENDER = { keep: [{ start: 0, end: 2 }], at: 1.3 };
-const CAPTION_RENDER = { keep: [{ start: 3.7, end: 3.9 }, { start: 4.4, end: 5.0 }], capitals: 0.1, caption: 0.7 };
+const CAPTION_RENDER = {
+  keep: [
+    { start: 3.7, end: 3.9 },
+    { start: 4.4, end: 5.0 },
+  ],
+  capitals: 0.1,
+  caption: 0.7,
+};
 
 /** The talk's words, evenly timed per sentence, all heard sure. */
 export function frameWords(): TimedWord[] {
@@ -75,9 +82,31 @@ async function talkingPicture(dir: string, size: FrameSize): Promise<string> {
   const mix = `${delays.join(';')};${SAID.map((_, i) => `[a${i}]`).join('')}amix=inputs=${SAID.length}:normalize=0,apad[a]`;
   const out = path.join(dir, 'talk.mp4');
   await run('ffmpeg', [
-    ...FF, '-loop', '1', '-framerate', '25', '-i', FACE_PICTURE, ...wavs.flatMap((w) => ['-i', w]),
-    '-filter_complex', `[0:v]scale=-2:${size.height},crop=${size.width}:${size.height},setsar=1,format=yuv420p[v];${mix}`,
-    '-map', '[v]', '-map', '[a]', '-t', String(DURATION), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', '-c:a', 'aac', out,
+    ...FF,
+    '-loop',
+    '1',
+    '-framerate',
+    '25',
+    '-i',
+    FACE_PICTURE,
+    ...wavs.flatMap((w) => ['-i', w]),
+    '-filter_complex',
+    `[0:v]scale=-2:${size.height},crop=${size.width}:${size.height},setsar=1,format=yuv420p[v];${mix}`,
+    '-map',
+    '[v]',
+    '-map',
+    '[a]',
+    '-t',
+    String(DURATION),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'stillimage',
+    '-c:a',
+    'aac',
+    out,
   ]);
   return out;
 }
@@ -109,18 +138,29 @@ async function renderTalk(dir: string, source: string, size: FrameSize, { name, 
 
 /** The frame at `t` of `video` (of `size`) as packed RGB. */
 async function frameOf(video: string, t: number, size: FrameSize): Promise<Frame> {
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', video, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 16 << 20,
-  });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', video, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 16 << 20,
+    },
+  );
   return { w: size.width, h: size.height, rgb: stdout };
 }
 
 /** The frame at `t` of `video` as a PNG `pngWidth` wide, in 256 colours (small enough to commit). */
 async function png(video: string, t: number, file: string, pngWidth: number) {
   await run('ffmpeg', [
-    ...FF, '-ss', String(t), '-i', video, '-frames:v', '1',
-    '-filter_complex', `[0:v]scale=${pngWidth}:-2:flags=lanczos,split[a][b];[a]palettegen=max_colors=256:stats_mode=single[p];[b][p]paletteuse=dither=sierra2_4a`,
+    ...FF,
+    '-ss',
+    String(t),
+    '-i',
+    video,
+    '-frames:v',
+    '1',
+    '-filter_complex',
+    `[0:v]scale=${pngWidth}:-2:flags=lanczos,split[a][b];[a]palettegen=max_colors=256:stats_mode=single[p];[b][p]paletteuse=dither=sierra2_4a`,
     file,
   ]);
 }

@@ -114,7 +114,29 @@ const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrar
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 const oddChar = fc.oneof(
   loneSurrogate,
-  pick('\u0000', '\u0001', '\u001f', '\u007f', '\u202e', '\ufeff', '\u200b', '\ufffd', '\uffff', '😀', 'e\u0301', '\r\n', '\t', '"', "'", '\\', '%', '<', '&', '`', '$'),
+  pick(
+    '\u0000',
+    '\u0001',
+    '\u001f',
+    '\u007f',
+    '\u202e',
+    '\ufeff',
+    '\u200b',
+    '\ufffd',
+    '\uffff',
+    '😀',
+    'e\u0301',
+    '\r\n',
+    '\t',
+    '"',
+    "'",
+    '\\',
+    '%',
+    '<',
+    '&',
+    '`',
+    '$',
+  ),
 );
 const SPECIAL_TEXT = [
   '',
@@ -129,7 +151,7 @@ const SPECIAL_TEXT = [
   'Ünïcödé',
   '\u202eevil',
   '<script>alert(1)</script>',
-  "'; DROP TABLE \"Project\"; --",
+  '\'; DROP TABLE "Project"; --',
   '${jndi:x}',
   '{{7*7}}',
   '__proto__',
@@ -156,22 +178,71 @@ const SPECIAL_TEXT = [
 export const fuzzText: fc.Arbitrary<string> = fc.oneof(
   w(4, fc.string({ maxLength: 24 })),
   w(2, fc.string({ unit: 'binary', maxLength: 24 })),
-  w(2, fc.array(fc.oneof(fc.string({ maxLength: 6 }), oddChar), { maxLength: 8 }).map((p) => p.join(''))),
+  w(
+    2,
+    fc.array(fc.oneof(fc.string({ maxLength: 6 }), oddChar), { maxLength: 8 }).map((p) => p.join('')),
+  ),
   w(3, fc.constantFrom(...SPECIAL_TEXT)),
   w(1, fc.string({ unit: 'grapheme', maxLength: 40 })),
 );
 
 /** a string of 10 KB to 2 MB */
-export const hugeText = fc.integer({ min: 10_000, max: 2_000_000 }).chain((n) => pick('a', '\u00e9', '😀', '\u0000').map((c) => c.repeat(Math.ceil(n / c.length))));
+export const hugeText = fc
+  .integer({ min: 10_000, max: 2_000_000 })
+  .chain((n) => pick('a', '\u00e9', '😀', '\u0000').map((c) => c.repeat(Math.ceil(n / c.length))));
 
 /** arrays or objects nested from 30 to 6,000 deep, as JSON text */
-export const deepJson = fc.tuple(fc.integer({ min: 30, max: 6000 }), fc.boolean()).map(([n, arrays]) => new RawJson(arrays ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n)));
+export const deepJson = fc
+  .tuple(fc.integer({ min: 30, max: 6000 }), fc.boolean())
+  .map(([n, arrays]) => new RawJson(arrays ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n)));
 
 export const fuzzNumber: fc.Arbitrary<unknown> = fc.oneof(
   w(3, fc.integer({ min: -5, max: 5000 })),
-  w(2, pick(0, -0, 1, -1, 0.5, 12, 15, 16, 60, 61, 79.99, 80, 81, 99, 100, 101, 200, 201, 2500, 4000, 4001, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e21, 1e308, 5e-324)),
+  w(
+    2,
+    pick(
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      12,
+      15,
+      16,
+      60,
+      61,
+      79.99,
+      80,
+      81,
+      99,
+      100,
+      101,
+      200,
+      201,
+      2500,
+      4000,
+      4001,
+      2 ** 31 - 1,
+      2 ** 31,
+      -(2 ** 31) - 1,
+      2 ** 53 + 2,
+      1e21,
+      1e308,
+      5e-324,
+    ),
+  ),
   w(2, fc.double({ noNaN: true, noDefaultInfinity: true })),
-  w(1, pick(new RawJson('1e999'), new RawJson('-1e999'), new RawJson('123456789012345678901234567890'), new RawJson('1.0'), new RawJson('-0.0'), new RawJson('1E2'))),
+  w(
+    1,
+    pick(
+      new RawJson('1e999'),
+      new RawJson('-1e999'),
+      new RawJson('123456789012345678901234567890'),
+      new RawJson('1.0'),
+      new RawJson('-0.0'),
+      new RawJson('1E2'),
+    ),
+  ),
 );
 
 const scalarJunk: fc.Arbitrary<unknown> = fc.oneof(fuzzText, fuzzNumber, fc.boolean(), fc.constant(null));
@@ -198,7 +269,10 @@ const validOf = (a: fc.Arbitrary<unknown>) => (a as { valid?: fc.Arbitrary<unkno
 
 const boolish = mostly(fc.boolean(), 6);
 const numIn = (min: number, max: number, int = false) =>
-  withValid<unknown>(int ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true }), mostly(fc.oneof(int ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true }), pick(min, max, min - 1, max + 1, (min + max) / 2)), 5));
+  withValid<unknown>(
+    int ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true }),
+    mostly(fc.oneof(int ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true }), pick(min, max, min - 1, max + 1, (min + max) / 2)), 5),
+  );
 
 // ---------------------------------------------------------------------------
 // ids
@@ -309,17 +383,31 @@ export function idArb(ctx: InputContext, actor: Actor, kind: IdKind): fc.Arbitra
   const other = (['project', 'preset', 'theme', 'media', 'webhook'] as IdKind[]).filter((k) => k !== kind).flatMap((k) => ownIds(actor, k));
   const own = fc.constantFrom(...ownIds(actor, kind));
   // a publication's id is pub_<uuid>: an unknown one is mostly of that form
-  const unknown = kind === 'publication' ? fc.oneof(w(3, fc.uuid().map((u) => `pub_${u}`)), w(1, fc.uuid())) : fc.uuid();
-  return withValid(own, fc.oneof(
-    w(8, fc.constantFrom(...ownIds(actor, kind))),
-    w(1, fc.constant(foreignId(ctx.foreign, kind))),
-    w(1, unknown),
-    w(1, fc.constantFrom(...other)),
-    w(1, fc.constantFrom(...ownIds(actor, kind)).map((id) => id.toUpperCase())),
-    w(2, fc.oneof(fc.constantFrom(...GARBAGE_IDS), fuzzText)),
-  ));
+  const unknown =
+    kind === 'publication'
+      ? fc.oneof(
+          w(
+            3,
+            fc.uuid().map((u) => `pub_${u}`),
+          ),
+          w(1, fc.uuid()),
+        )
+      : fc.uuid();
+  return withValid(
+    own,
+    fc.oneof(
+      w(8, fc.constantFrom(...ownIds(actor, kind))),
+      w(1, fc.constant(foreignId(ctx.foreign, kind))),
+      w(1, unknown),
+      w(1, fc.constantFrom(...other)),
+      w(
+        1,
+        fc.constantFrom(...ownIds(actor, kind)).map((id) => id.toUpperCase()),
+      ),
+      w(2, fc.oneof(fc.constantFrom(...GARBAGE_IDS), fuzzText)),
+    ),
+  );
 }
-
 
 // ---------------------------------------------------------------------------
 // URLs: only ones the server fetches from this machine, or refuses unfetched
@@ -327,35 +415,44 @@ export function idArb(ctx: InputContext, actor: Actor, kind: IdKind): fc.Arbitra
 export function mediaUrlArb(ctx: InputContext, prefer: 'video' | 'media'): fc.Arbitrary<unknown> {
   const u = ctx.urls;
   const good = prefer === 'video' ? [u.video, u.video, u.video, u.audio] : [u.audio, u.image, u.video, u.audio];
-  return withValid<unknown>(fc.constantFrom(...good), fc.oneof(
-    w(10, fc.constantFrom(...good)),
-    w(3, fc.constantFrom(u.page, u.text, u.noise, u.missing, u.closed)),
-    w(
-      3,
-      pick(
-        'https://www.youtube.com/watch?v=abc',
-        'https://youtu.be/abc',
-        'https://vimeo.com/123',
-        'https://www.tiktok.com/@a/video/1',
-        'https://drive.google.com/drive/folders/abc',
-        'https://drive.google.com/file/d/abc/view',
-        'https://docs.google.com/document/d/abc',
-        'ftp://127.0.0.1/v.mp4',
-        'file:///etc/passwd',
-        'javascript:alert(1)',
-        'data:video/mp4;base64,AAAA',
-        'http://',
-        'http://[::1',
-        '127.0.0.1/v.mp4',
-        '//127.0.0.1/v.mp4',
-        ' ',
-        '',
+  return withValid<unknown>(
+    fc.constantFrom(...good),
+    fc.oneof(
+      w(10, fc.constantFrom(...good)),
+      w(3, fc.constantFrom(u.page, u.text, u.noise, u.missing, u.closed)),
+      w(
+        3,
+        pick(
+          'https://www.youtube.com/watch?v=abc',
+          'https://youtu.be/abc',
+          'https://vimeo.com/123',
+          'https://www.tiktok.com/@a/video/1',
+          'https://drive.google.com/drive/folders/abc',
+          'https://drive.google.com/file/d/abc/view',
+          'https://docs.google.com/document/d/abc',
+          'ftp://127.0.0.1/v.mp4',
+          'file:///etc/passwd',
+          'javascript:alert(1)',
+          'data:video/mp4;base64,AAAA',
+          'http://',
+          'http://[::1',
+          '127.0.0.1/v.mp4',
+          '//127.0.0.1/v.mp4',
+          ' ',
+          '',
+        ),
       ),
+      w(
+        1,
+        fc.constantFrom(...good).map((g) => `${g}?x=${'a'.repeat(3000)}`),
+      ),
+      w(
+        1,
+        fc.constantFrom(...good).map((g) => g.replace('http://', 'HTTP://')),
+      ),
+      w(2, anyJson.map(safeUrlValue)),
     ),
-    w(1, fc.constantFrom(...good).map((g) => `${g}?x=${'a'.repeat(3000)}`)),
-    w(1, fc.constantFrom(...good).map((g) => g.replace('http://', 'HTTP://'))),
-    w(2, anyJson.map(safeUrlValue)),
-  ));
+  );
 }
 
 const goodWebhook = pick('https://127.0.0.1:1/hook', 'https://localhost:1/hooks/a?b=c', 'https://[::1]:1/x');
@@ -369,7 +466,8 @@ const webhookUrlArb = withValid<unknown>(
 );
 
 const ALLOWED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const REFUSED_UNFETCHED = /(^|\.)(youtube\.com|youtu\.be|vimeo\.com|tiktok\.com|instagram\.com|twitter\.com|x\.com|facebook\.com|linkedin\.com|drive\.google\.com|docs\.google\.com)$/;
+const REFUSED_UNFETCHED =
+  /(^|\.)(youtube\.com|youtu\.be|vimeo\.com|tiktok\.com|instagram\.com|twitter\.com|x\.com|facebook\.com|linkedin\.com|drive\.google\.com|docs\.google\.com)$/;
 
 /** A string that happens to be an http(s) URL of another host is pointed at a closed port here: the server never goes out. */
 export function safeUrlValue(v: unknown): unknown {
@@ -397,47 +495,79 @@ export function safeUrls(v: unknown): unknown {
 
 type Fields = Record<string, fc.Arbitrary<unknown>>;
 
-const titleArb = withValid<unknown>(pick('My talk', 'Q3 review', 'x', 'Ünïcödé 😀'), mostly(fc.oneof(pick('My talk', 'Q3 review', 'x'), fc.string({ minLength: 1, maxLength: 100 })), 3));
-const languageArb = withValid<unknown>(pick('en', 'EN'), mostly(fc.oneof(pick(...LANGUAGES.map((l) => l.code)), pick('en', 'EN', 'En', 'xx', 'english', 'en-US', '')), 6));
-const templateArb = withValid<unknown>(pick(...CAPTION_TEMPLATES.map((t) => t.name)), mostly(fc.oneof(pick(...CAPTION_TEMPLATES.map((t) => t.name)), pick('Classic', 'nope', '')), 4));
+const titleArb = withValid<unknown>(
+  pick('My talk', 'Q3 review', 'x', 'Ünïcödé 😀'),
+  mostly(fc.oneof(pick('My talk', 'Q3 review', 'x'), fc.string({ minLength: 1, maxLength: 100 })), 3),
+);
+const languageArb = withValid<unknown>(
+  pick('en', 'EN'),
+  mostly(fc.oneof(pick(...LANGUAGES.map((l) => l.code)), pick('en', 'EN', 'En', 'xx', 'english', 'en-US', '')), 6),
+);
+const templateArb = withValid<unknown>(
+  pick(...CAPTION_TEMPLATES.map((t) => t.name)),
+  mostly(fc.oneof(pick(...CAPTION_TEMPLATES.map((t) => t.name)), pick('Classic', 'nope', '')), 4),
+);
 const paceArb = withValid<unknown>(pick(...SILENCE_PACES), mostly(pick(...SILENCE_PACES, 'slow', ''), 4));
 const layoutArb = mostly(pick(...VIDEO_LAYOUTS, 'circle'), 5);
 
 const hookTitleValid = fc.oneof(
   fc.boolean(),
   fc.record(
-    { text: pick('Watch this', 'Three tips'), template: pick(...HOOK_TITLE_TEMPLATES.map((t) => t.name)), top: fc.integer({ min: 0, max: 80 }), size: fc.integer({ min: 0, max: 80 }) },
+    {
+      text: pick('Watch this', 'Three tips'),
+      template: pick(...HOOK_TITLE_TEMPLATES.map((t) => t.name)),
+      top: fc.integer({ min: 0, max: 80 }),
+      size: fc.integer({ min: 0, max: 80 }),
+    },
     { requiredKeys: [] },
   ),
 );
 
-const hookTitleArb = withValid<unknown>(hookTitleValid, fc.oneof(
-  w(3, fc.boolean()),
-  w(
-    4,
-    fc.record(
-      {
-        text: mostly(fc.string({ minLength: 1, maxLength: 100 }), 3),
-        template: mostly(pick(...HOOK_TITLE_TEMPLATES.map((t) => t.name), 'nope'), 3),
-        top: numIn(0, 80),
-        size: numIn(0, 80),
-      },
-      { requiredKeys: [] },
+const hookTitleArb = withValid<unknown>(
+  hookTitleValid,
+  fc.oneof(
+    w(3, fc.boolean()),
+    w(
+      4,
+      fc.record(
+        {
+          text: mostly(fc.string({ minLength: 1, maxLength: 100 }), 3),
+          template: mostly(pick(...HOOK_TITLE_TEMPLATES.map((t) => t.name), 'nope'), 3),
+          top: numIn(0, 80),
+          size: numIn(0, 80),
+        },
+        { requiredKeys: [] },
+      ),
     ),
+    w(1, anyJson),
   ),
-  w(1, anyJson),
-));
+);
 
-const timesArb = fc.tuple(fc.double({ min: 0, max: 10, noNaN: true }), fc.double({ min: -1, max: 15, noNaN: true })).map(([s, len]) => ({ startTime: s, endTime: s + len }));
+const timesArb = fc
+  .tuple(fc.double({ min: 0, max: 10, noNaN: true }), fc.double({ min: -1, max: 15, noNaN: true }))
+  .map(([s, len]) => ({ startTime: s, endTime: s + len }));
 
 function itemArb(ctx: InputContext, a: Actor) {
   return fc.oneof(
     w(
       4,
-      fc.tuple(timesArb, idArb(ctx, a, 'media'), layoutArb, fc.boolean()).map(([t, id, layout, withLayout]) => ({ type: 'user-media', ...t, userMediaId: id, ...(withLayout ? { layout } : {}) })),
+      fc
+        .tuple(timesArb, idArb(ctx, a, 'media'), layoutArb, fc.boolean())
+        .map(([t, id, layout, withLayout]) => ({ type: 'user-media', ...t, userMediaId: id, ...(withLayout ? { layout } : {}) })),
     ),
-    w(3, fc.tuple(timesArb, mostly(fc.string({ minLength: 1, maxLength: 60 }), 4), layoutArb).map(([t, prompt, layout]) => ({ type: 'ai-broll', ...t, prompt, layout }))),
-    w(1, fc.record({ type: mostly(pick('user-media', 'ai-broll', 'video'), 2), startTime: fuzzNumber, endTime: fuzzNumber, userMediaId: fuzzText, prompt: fuzzText }, { requiredKeys: [] })),
+    w(
+      3,
+      fc
+        .tuple(timesArb, mostly(fc.string({ minLength: 1, maxLength: 60 }), 4), layoutArb)
+        .map(([t, prompt, layout]) => ({ type: 'ai-broll', ...t, prompt, layout })),
+    ),
+    w(
+      1,
+      fc.record(
+        { type: mostly(pick('user-media', 'ai-broll', 'video'), 2), startTime: fuzzNumber, endTime: fuzzNumber, userMediaId: fuzzText, prompt: fuzzText },
+        { requiredKeys: [] },
+      ),
+    ),
     w(1, anyJson),
   );
 }
@@ -445,21 +575,37 @@ function itemArb(ctx: InputContext, a: Actor) {
 /** items that pass: one after another, each within its limits */
 function itemsValid(a: Actor) {
   const item = fc.oneof(
-    fc.tuple(pick(a.media.video, a.media.image), pick('cover', 'contain', 'rounded', 'square')).map(([userMediaId, layout]) => ({ type: 'user-media', userMediaId, layout })),
+    fc
+      .tuple(pick(a.media.video, a.media.image), pick('cover', 'contain', 'rounded', 'square'))
+      .map(([userMediaId, layout]) => ({ type: 'user-media', userMediaId, layout })),
     pick('a lake at dawn', 'city lights').map((prompt) => ({ type: 'ai-broll', prompt })),
   );
-  return fc.array(fc.tuple(item, fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 2 }).map((list) => list.map(([it, len], i) => ({ ...it, startTime: i * 13, endTime: i * 13 + len })));
+  return fc
+    .array(fc.tuple(item, fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 2 })
+    .map((list) => list.map(([it, len], i) => ({ ...it, startTime: i * 13, endTime: i * 13 + len })));
 }
 
 const itemsArb = (ctx: InputContext, a: Actor) => withValid<unknown>(itemsValid(a), mostly(fc.array(itemArb(ctx, a), { maxLength: 4 }), 5));
 
 function musicArb(ctx: InputContext, a: Actor) {
-  const ids = fc.oneof(w(5, idArb(ctx, a, 'audio')), w(2, ctx.musicIds.length ? fc.constantFrom(...ctx.musicIds) : idArb(ctx, a, 'audio')), w(1, idArb(ctx, a, 'image')));
+  const ids = fc.oneof(
+    w(5, idArb(ctx, a, 'audio')),
+    w(2, ctx.musicIds.length ? fc.constantFrom(...ctx.musicIds) : idArb(ctx, a, 'audio')),
+    w(1, idArb(ctx, a, 'image')),
+  );
   const valid = fc.record(
-    { userMediaId: ctx.musicIds.length ? pick(a.media.audio, ...ctx.musicIds) : pick(a.media.audio), volume: fc.integer({ min: 1, max: 100 }), startFromTime: fc.integer({ min: 0, max: 2 }), fade: fc.boolean() },
+    {
+      userMediaId: ctx.musicIds.length ? pick(a.media.audio, ...ctx.musicIds) : pick(a.media.audio),
+      volume: fc.integer({ min: 1, max: 100 }),
+      startFromTime: fc.integer({ min: 0, max: 2 }),
+      fade: fc.boolean(),
+    },
     { requiredKeys: ['userMediaId', 'volume'] },
   );
-  return withValid<unknown>(valid, mostly(fc.record({ userMediaId: mostly(ids, 6), volume: numIn(1, 100), startFromTime: numIn(0, 30), fade: boolish }, { requiredKeys: ['userMediaId'] }), 4));
+  return withValid<unknown>(
+    valid,
+    mostly(fc.record({ userMediaId: mostly(ids, 6), volume: numIn(1, 100), startFromTime: numIn(0, 30), fade: boolish }, { requiredKeys: ['userMediaId'] }), 4),
+  );
 }
 
 const dictionaryArb = withValid<unknown>(
@@ -482,40 +628,56 @@ const wordsValid = fc.tuple(fc.subarray(WORDS, { minLength: 1 }), fc.boolean(), 
 });
 
 /** a transcript edit: the project rows' words (test/support/fuzz-server.ts), some changed, added, dropped or broken */
-const wordsArb = withValid<unknown>(wordsValid, mostly(
-  fc
-    .tuple(
-      fc.subarray(WORDS, { minLength: 0 }),
-      fc.array(
-        fc.record(
-          {
-            id: mostly(pick('w_a', 'w_zz', ''), 2),
-            text: mostly(fc.string({ maxLength: 20 }), 3),
-            type: mostly(pick('word', 'silence', 'punctuation', 'pause'), 5),
-            startTime: numIn(0, 10),
-            endTime: numIn(0, 10),
-          },
-          { requiredKeys: ['type', 'startTime', 'endTime'] },
+const wordsArb = withValid<unknown>(
+  wordsValid,
+  mostly(
+    fc
+      .tuple(
+        fc.subarray(WORDS, { minLength: 0 }),
+        fc.array(
+          fc.record(
+            {
+              id: mostly(pick('w_a', 'w_zz', ''), 2),
+              text: mostly(fc.string({ maxLength: 20 }), 3),
+              type: mostly(pick('word', 'silence', 'punctuation', 'pause'), 5),
+              startTime: numIn(0, 10),
+              endTime: numIn(0, 10),
+            },
+            { requiredKeys: ['type', 'startTime', 'endTime'] },
+          ),
+          { maxLength: 3 },
         ),
-        { maxLength: 3 },
-      ),
-      fc.boolean(),
-    )
-    .map(([kept, added, sort]) => {
-      const all = [...kept, ...added] as Array<{ startTime: unknown }>;
-      const at = (w: { startTime: unknown }) => (typeof w.startTime === 'number' ? w.startTime : 0);
-      return sort ? all.sort((x, y) => at(x) - at(y)) : all;
-    }),
-  4,
-));
+        fc.boolean(),
+      )
+      .map(([kept, added, sort]) => {
+        const all = [...kept, ...added] as Array<{ startTime: unknown }>;
+        const at = (w: { startTime: unknown }) => (typeof w.startTime === 'number' ? w.startTime : 0);
+        return sort ? all.sort((x, y) => at(x) - at(y)) : all;
+      }),
+    4,
+  ),
+);
 
 /** clip lengths: whole and fractional seconds inside 15-300, then the edges and beyond */
-const clipLengthArb = withValid<unknown>(fc.integer({ min: 15, max: 60 }), mostly(fc.oneof(fc.integer({ min: 15, max: 300 }), fc.double({ min: 15, max: 300, noNaN: true }), pick(14, 14.99, 301, 0, -15)), 4));
+const clipLengthArb = withValid<unknown>(
+  fc.integer({ min: 15, max: 60 }),
+  mostly(fc.oneof(fc.integer({ min: 15, max: 300 }), fc.double({ min: 15, max: 300, noNaN: true }), pick(14, 14.99, 301, 0, -15)), 4),
+);
 
 /** a video platform's page (a host of the default VIDEO_PLATFORM_HOSTS), the fixture server's media, or not one */
 function videoshareUrlArb(ctx: InputContext): fc.Arbitrary<unknown> {
   const valid = pick('https://www.youtube.com/watch?v=abc123', 'https://youtu.be/abc123', 'https://vimeo.com/123456');
-  return withValid<unknown>(valid, mostly(fc.oneof(valid, pick('https://example.com/watch?v=1', 'https://music.youtube.com/watch?v=1', 'ftp://youtube.com/x', 'youtube.com/watch'), mediaUrlArb(ctx, 'video')), 4));
+  return withValid<unknown>(
+    valid,
+    mostly(
+      fc.oneof(
+        valid,
+        pick('https://example.com/watch?v=1', 'https://music.youtube.com/watch?v=1', 'ftp://youtube.com/x', 'youtube.com/watch'),
+        mediaUrlArb(ctx, 'video'),
+      ),
+      4,
+    ),
+  );
 }
 
 const colorArb = mostly(pick('#FFFFFF', '#000000cc', '#12ab9F', 'red', '#FFF', '#GGGGGG', null), 4);
@@ -527,7 +689,10 @@ const colorArb = mostly(pick('#FFFFFF', '#000000cc', '#12ab9F', 'red', '#FFF', '
 function postTextArb(max: number, samples: string[]): fc.Arbitrary<unknown> {
   const valid = fc.oneof(
     w(6, pick(...samples)),
-    w(3, fc.string({ minLength: 1, maxLength: 40 }).filter((t) => t.trim() !== '')),
+    w(
+      3,
+      fc.string({ minLength: 1, maxLength: 40 }).filter((t) => t.trim() !== ''),
+    ),
     // at the limit: 😀 is one code point in two UTF-16 units
     w(1, pick('x'.repeat(max), '😀'.repeat(max), `${'a'.repeat(max - 1)}é`)),
   );
@@ -579,7 +744,10 @@ function publishMembers(): Record<string, { fields: Fields; required: string[] }
         description: postTextArb(5000, ['Our launch video', 'Ünïcödé\nlines']),
         tags: withValid<unknown>(
           fc.array(pick('launch', 'news', 'Zoë'), { maxLength: 5 }),
-          mostly(fc.oneof(w(4, fc.array(postTextArb(100, ['launch', 'news']), { maxLength: 4 })), w(1, fc.array(pick('t'), { minLength: 50, maxLength: 51 }))), 4),
+          mostly(
+            fc.oneof(w(4, fc.array(postTextArb(100, ['launch', 'news']), { maxLength: 4 })), w(1, fc.array(pick('t'), { minLength: 50, maxLength: 51 }))),
+            4,
+          ),
         ),
         firstComment: comment,
       },
@@ -597,7 +765,10 @@ function publishMembers(): Record<string, { fields: Fields; required: string[] }
       },
       required: ['content'],
     },
-    photoshare: { fields: { format: enumArb(PHOTOSHARE_FORMATS, ['post', 'REEL']), content: postTextArb(2200, ['Launch reel']), firstComment: comment }, required: ['format', 'content'] },
+    photoshare: {
+      fields: { format: enumArb(PHOTOSHARE_FORMATS, ['post', 'REEL']), content: postTextArb(2200, ['Launch reel']), firstComment: comment },
+      required: ['format', 'content'],
+    },
     microblog: { fields: { content: postTextArb(280, ['We launched', 'nope [sandbox:reject]']) }, required: ['content'] },
     socialnet: { fields: { content: postTextArb(5000, ['We launched today']) }, required: ['content'] },
     prosocial: { fields: { content: postTextArb(3000, ['Proud to announce our launch']) }, required: ['content'] },
@@ -627,7 +798,11 @@ function platformsArb(): fc.Arbitrary<unknown> {
 /** a key of the six platforms mostly, else a near miss (a case, a space, an encoded letter the server decodes), or fuzz text */
 const platformKeyArb = withValid(
   pick(...PLATFORM_KEYS),
-  fc.oneof(w(8, pick(...PLATFORM_KEYS)), w(2, pick('Microblog', 'MICROBLOG', 'micro%62log', 'microblog ', 'sandbox', 'myspace', 'twitter', '__proto__', 'constructor', '')), w(1, fuzzText)),
+  fc.oneof(
+    w(8, pick(...PLATFORM_KEYS)),
+    w(2, pick('Microblog', 'MICROBLOG', 'micro%62log', 'microblog ', 'sandbox', 'myspace', 'twitter', '__proto__', 'constructor', '')),
+    w(1, fuzzText),
+  ),
 );
 
 /**
@@ -638,7 +813,20 @@ const returnUrlArb: fc.Arbitrary<unknown> = (() => {
   const long = (n: number) => `https://localhost:1/${'a'.repeat(n - 'https://localhost:1/'.length)}`;
   const [a, b, c, d] = RETURN_ORIGINS;
   const valid = pick(`${a}/settings/accounts`, `${b}/connected?from=fuzz#done`, `${c}/back`, `${d}/zurück?ä=ö`, long(1792));
-  const invalid = pick('javascript:alert(1)', 'ftp://127.0.0.1/x', 'data:text/html,x', '/settings', 'localhost:3000/x', 'https://', 'http://[::1', '', ' ', 'https://user:pass@localhost:1/x', 'https://elsewhere.example/x', long(1793));
+  const invalid = pick(
+    'javascript:alert(1)',
+    'ftp://127.0.0.1/x',
+    'data:text/html,x',
+    '/settings',
+    'localhost:3000/x',
+    'https://',
+    'http://[::1',
+    '',
+    ' ',
+    'https://user:pass@localhost:1/x',
+    'https://elsewhere.example/x',
+    long(1793),
+  );
   return withValid<unknown>(valid, mostly(fc.oneof(w(4, valid), w(2, invalid), w(1, fc.constant(null))), 4));
 })();
 
@@ -673,7 +861,10 @@ export function bodyFields(ctx: InputContext, a: Actor) {
     webhookUrl: webhookUrlArb,
   };
   return {
-    createProject: { fields: { title: titleArb, language: languageArb, videoUrl: mediaUrlArb(ctx, 'video'), autoRender: boolish, ...projectSettings }, required: ['title', 'language', 'videoUrl'] },
+    createProject: {
+      fields: { title: titleArb, language: languageArb, videoUrl: mediaUrlArb(ctx, 'video'), autoRender: boolish, ...projectSettings },
+      required: ['title', 'language', 'videoUrl'],
+    },
     uploadProject: { fields: { title: titleArb, language: languageArb, ...projectSettings }, required: ['title', 'language'] },
     updateProject: {
       fields: {
@@ -726,7 +917,10 @@ export function bodyFields(ctx: InputContext, a: Actor) {
       required: ['name'],
     },
     createUserMedia: { fields: { url: mediaUrlArb(ctx, 'media') }, required: ['url'] },
-    createMagicClips: { fields: { title: titleArb, language: languageArb, videoshareUrl: videoshareUrlArb(ctx), ...clipSettings }, required: ['title', 'language', 'videoshareUrl'] },
+    createMagicClips: {
+      fields: { title: titleArb, language: languageArb, videoshareUrl: videoshareUrlArb(ctx), ...clipSettings },
+      required: ['title', 'language', 'videoshareUrl'],
+    },
     uploadMagicClips: { fields: { title: titleArb, language: languageArb, ...clipSettings }, required: ['title', 'language'] },
     publish: {
       fields: {
@@ -748,7 +942,10 @@ export type BodyName = keyof ReturnType<typeof bodyFields>;
 function cleanObjectOf({ fields, required }: { fields: Fields; required: string[] }): fc.Arbitrary<Record<string, unknown>> {
   const optional = Object.keys(fields).filter((k) => !required.includes(k));
   return fc
-    .tuple(fc.record(Object.fromEntries(Object.entries(fields).map(([k, a]) => [k, validOf(a)]))), fc.subarray(optional, { maxLength: Math.min(2, optional.length) }))
+    .tuple(
+      fc.record(Object.fromEntries(Object.entries(fields).map(([k, a]) => [k, validOf(a)]))),
+      fc.subarray(optional, { maxLength: Math.min(2, optional.length) }),
+    )
     .map(([all, extra]) => Object.fromEntries([...required, ...extra].filter((k) => k in all).map((k) => [k, all[k]])));
 }
 
@@ -757,7 +954,12 @@ function objectOf({ fields, required }: { fields: Fields; required: string[] }):
   const keep = fc.record(fields, { requiredKeys: [] });
   const needed = fc.record(Object.fromEntries(required.map((k) => [k, fields[k]])));
   return fc
-    .tuple(needed, keep, fc.integer({ min: 0, max: 9 }), fc.option(fc.tuple(fc.oneof(fuzzText, pick('unknown', 'id', 'userId', 'status')), anyJson), { freq: 6 }))
+    .tuple(
+      needed,
+      keep,
+      fc.integer({ min: 0, max: 9 }),
+      fc.option(fc.tuple(fc.oneof(fuzzText, pick('unknown', 'id', 'userId', 'status')), anyJson), { freq: 6 }),
+    )
     .map(([req, rest, drop, extra]) => {
       const body: Record<string, unknown> = { ...rest, ...req };
       // now and then a required field goes missing
@@ -795,20 +997,31 @@ export const BROKEN_JSON = [
 
 export function bodyArb(spec: { fields: Fields; required: string[] }): fc.Arbitrary<Body> {
   return fc.oneof(
-    w(4, cleanObjectOf(spec).map((json) => ({ json: safeUrls(json) }))),
-    w(6, objectOf(spec).map((json) => ({ json: safeUrls(json) }))),
-    w(1, anyJson.map((json) => ({ json: safeUrls(json) }))),
+    w(
+      4,
+      cleanObjectOf(spec).map((json) => ({ json: safeUrls(json) })),
+    ),
+    w(
+      6,
+      objectOf(spec).map((json) => ({ json: safeUrls(json) })),
+    ),
+    w(
+      1,
+      anyJson.map((json) => ({ json: safeUrls(json) })),
+    ),
     w(
       2,
-      fc.oneof(
-        fc.constantFrom(...BROKEN_JSON).map((t) => Buffer.from(t)),
-        fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
-        objectOf(spec).chain((o) => {
-          const text = toJson(safeUrls(o));
-          return fc.integer({ min: 0, max: Math.max(0, text.length - 1) }).map((cut) => Buffer.from(text.slice(0, cut)));
-        }),
-        pick(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from('{"title":"\xff\xfe"}', 'latin1'), Buffer.from('\u007b\u007d', 'utf16le')),
-      ).map((raw) => ({ raw })),
+      fc
+        .oneof(
+          fc.constantFrom(...BROKEN_JSON).map((t) => Buffer.from(t)),
+          fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+          objectOf(spec).chain((o) => {
+            const text = toJson(safeUrls(o));
+            return fc.integer({ min: 0, max: Math.max(0, text.length - 1) }).map((cut) => Buffer.from(text.slice(0, cut)));
+          }),
+          pick(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from('{"title":"\xff\xfe"}', 'latin1'), Buffer.from('\u007b\u007d', 'utf16le')),
+        )
+        .map((raw) => ({ raw })),
     ),
   );
 }
@@ -831,11 +1044,17 @@ export interface RestRoute {
   query?: Record<string, (ctx: InputContext, a: Actor) => fc.Arbitrary<string>>;
 }
 
-const limitQuery = () => fc.oneof(w(4, fc.integer({ min: 1, max: 100 }).map(String)), w(1, pick('0', '-1', '101', '1e2', '2.5', '', ' 5', '+5', '0x10', '9999999999', 'ten')), w(1, fuzzText));
+const limitQuery = () =>
+  fc.oneof(
+    w(4, fc.integer({ min: 1, max: 100 }).map(String)),
+    w(1, pick('0', '-1', '101', '1e2', '2.5', '', ' 5', '+5', '0x10', '9999999999', 'ten')),
+    w(1, fuzzText),
+  );
 const cursorQuery = (ctx: InputContext, a: Actor) => fc.oneof(w(3, idArb(ctx, a, 'media')), w(2, idArb(ctx, a, 'preset')), w(1, fuzzText));
 
 /** a query parameter: one of `values` mostly, a near miss sometimes, fuzz text sometimes */
-const enumQuery = (values: readonly string[], misses: string[]) => withValid(pick(...values), fc.oneof(w(5, pick(...values)), w(1, pick(...misses)), w(1, fuzzText)));
+const enumQuery = (values: readonly string[], misses: string[]) =>
+  withValid(pick(...values), fc.oneof(w(5, pick(...values)), w(1, pick(...misses)), w(1, fuzzText)));
 
 /** an instant of the listing and the statistics: date-times (and dates, which the listing takes) from the past to the near future, then what no calendar has and the edges of the range */
 const instantQuery = () => {
@@ -885,9 +1104,19 @@ const publicationCursorQuery = (ctx: InputContext, a: Actor) => {
     .tuple(
       pick(...SORT_KEYS, 'likes'),
       pick(...DIRECTIONS, 'up'),
-      fc.oneof(fc.integer({ min: -1, max: 5000 }), pick(1.5, 2 ** 31, 2 ** 53, 1e308, -1e308), pick('2026-05-01T09:30:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-12-31T00:00:00.000Z', '1', '0001-01-01T00:00:00Z')),
+      fc.oneof(
+        fc.integer({ min: -1, max: 5000 }),
+        pick(1.5, 2 ** 31, 2 ** 53, 1e308, -1e308),
+        pick('2026-05-01T09:30:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-12-31T00:00:00.000Z', '1', '0001-01-01T00:00:00Z'),
+      ),
       fc.oneof(fc.constantFrom(...a.publications), pick('', 'pub_\u0000', 'x'.repeat(80), '😀')),
-      pick('2026-05-01T09:30:00.000Z', new Date(Date.now() + 3_600_000).toISOString(), '1970-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00.000Z'),
+      pick(
+        '2026-05-01T09:30:00.000Z',
+        new Date(Date.now() + 3_600_000).toISOString(),
+        '1970-01-01T00:00:00.000Z',
+        '+275760-09-13T00:00:00.000Z',
+        '-000001-01-01T00:00:00.000Z',
+      ),
       pick('2026-05-01', '1970-01-01', '2026-02-30', '2026-99-99', '0000-00-00', '9999-12-31'),
       fc.integer({ min: 0, max: 5 }),
     )
@@ -930,7 +1159,15 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', url: '/v1/music' },
   { method: 'POST', url: '/v1/user-media', body: 'createUserMedia' },
   { method: 'POST', url: '/v1/user-media/upload', form: 'media' },
-  { method: 'GET', url: '/v1/user-media', query: { limit: limitQuery, cursor: cursorQuery, type: () => fc.oneof(w(4, pick('VIDEO', 'AUDIO', 'IMAGE')), w(1, pick('video', 'PDF', '')), w(1, fuzzText)) } },
+  {
+    method: 'GET',
+    url: '/v1/user-media',
+    query: {
+      limit: limitQuery,
+      cursor: cursorQuery,
+      type: () => fc.oneof(w(4, pick('VIDEO', 'AUDIO', 'IMAGE')), w(1, pick('video', 'PDF', '')), w(1, fuzzText)),
+    },
+  },
   { method: 'GET', url: '/v1/presets', query: { limit: limitQuery, cursor: cursorQuery } },
   { method: 'GET', url: '/v1/presets/:id', id: 'preset' },
   { method: 'PUT', url: '/v1/presets/:id', id: 'preset', body: 'updatePreset' },
@@ -941,7 +1178,12 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', url: '/v1/projects/:id', id: 'project' },
   { method: 'PUT', url: '/v1/projects/:id', id: 'project', body: 'updateProject' },
   { method: 'POST', url: '/v1/projects/:id/export', id: 'project', body: 'exportProject' },
-  { method: 'GET', url: '/v1/projects/:id/captions', id: 'project', query: { format: () => fc.oneof(w(4, pick('srt', 'vtt')), w(1, pick('SRT', 'txt', '')), w(1, fuzzText)) } },
+  {
+    method: 'GET',
+    url: '/v1/projects/:id/captions',
+    id: 'project',
+    query: { format: () => fc.oneof(w(4, pick('srt', 'vtt')), w(1, pick('SRT', 'txt', '')), w(1, fuzzText)) },
+  },
   { method: 'POST', url: '/v1/projects/:id/publish', id: 'exportedProject', body: 'publish' },
   { method: 'GET', url: '/v1/projects/published', query: LISTING_QUERY },
   { method: 'GET', url: '/v1/projects/published/:id', id: 'publication' },
@@ -1025,17 +1267,18 @@ export function restJsonCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
 function queryOf(ctx: InputContext, a: Actor, r: RestRoute): fc.Arbitrary<string> {
   const names = Object.keys(r.query ?? {});
   const param = fc.oneof(
-    w(6, fc.constantFrom(...names).chain((n) => r.query![n](ctx, a).map((v) => [n, v] as const))),
+    w(
+      6,
+      fc.constantFrom(...names).chain((n) => r.query![n](ctx, a).map((v) => [n, v] as const)),
+    ),
     w(1, fc.tuple(fc.oneof(fuzzText, pick('first', 'after', 'page', 'limit[]', 'cursor[a]', '__proto__')), fuzzText)),
   );
   const params = fc.oneof(w(4, fc.uniqueArray(param, { maxLength: 3, selector: ([name]) => name })), w(1, fc.array(param, { maxLength: 4 })));
-  return fc
-    .tuple(params, fc.boolean())
-    .map(([params, raw]) => {
-      if (!params.length) return '';
-      const enc = (s: string) => (raw ? s.replace(/[\s#&=\u0000-\u001f\u007f-\uffff]/g, pct) : pct(s));
-      return `?${params.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
-    });
+  return fc.tuple(params, fc.boolean()).map(([params, raw]) => {
+    if (!params.length) return '';
+    const enc = (s: string) => (raw ? s.replace(/[\s#&=\u0000-\u001f\u007f-\uffff]/g, pct) : pct(s));
+    return `?${params.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
+  });
 }
 
 /** query strings and path segments, on every GET of /v1, on paths no route has, and on the file route */
@@ -1043,12 +1286,14 @@ export function queryPathCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
   return fc.integer({ min: 0, max: ctx.actors.length - 1 }).chain((ai) => {
     const a = ctx.actors[ai];
     const routeCase = fc.constantFrom(...REST_ROUTES.filter((r) => r.method === 'GET')).chain((r) =>
-      fc.tuple(pathOf(ctx, a, r), r.query ? queryOf(ctx, a, r) : queryOf(ctx, a, { ...r, query: { limit: limitQuery } }), keyHeaders(a)).map(([path, query, key]) => ({
-        label: `GET ${r.url}`,
-        method: 'GET',
-        target: path + query,
-        headers: key,
-      })),
+      fc
+        .tuple(pathOf(ctx, a, r), r.query ? queryOf(ctx, a, r) : queryOf(ctx, a, { ...r, query: { limit: limitQuery } }), keyHeaders(a))
+        .map(([path, query, key]) => ({
+          label: `GET ${r.url}`,
+          method: 'GET',
+          target: path + query,
+          headers: key,
+        })),
     );
     const weirdPath = fc
       .tuple(
@@ -1094,7 +1339,14 @@ export function queryPathCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
     const graphqlGet = fc
       .tuple(
         fc.oneof(
-          pick('{ languages { code } }', '{ presets { edges { node { id } } } }', 'mutation { createApiKey { apiKey } }', '{ project(id: "x") { id } }', '{', ''),
+          pick(
+            '{ languages { code } }',
+            '{ presets { edges { node { id } } } }',
+            'mutation { createApiKey { apiKey } }',
+            '{ project(id: "x") { id } }',
+            '{',
+            '',
+          ),
           fuzzText,
         ),
         fc.option(fc.oneof(pick('{}', '{"id":"x"}', 'not json', '[]', 'null', '{"a":'), fuzzText)),
@@ -1107,7 +1359,12 @@ export function queryPathCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
         if (variables !== null) q.set('variables', variables);
         if (extensions !== null) q.set('extensions', extensions);
         if (operationName !== null) q.set('operationName', operationName);
-        return { label: 'GET /graphql', method: 'GET', target: `/graphql?${q.toString()}`, headers: [...key, ['accept', 'application/json']] as Array<[string, string]> };
+        return {
+          label: 'GET /graphql',
+          method: 'GET',
+          target: `/graphql?${q.toString()}`,
+          headers: [...key, ['accept', 'application/json']] as Array<[string, string]>,
+        };
       });
     return fc.oneof(w(6, routeCase), w(2, weirdPath), w(1, wrongMethod), w(2, graphqlGet), w(3, fileCase(ctx)));
   });
@@ -1140,12 +1397,28 @@ export function fileCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
   );
   const range = fc.option(
     fc.oneof(
-      pick('bytes=0-0', 'bytes=0-99', 'bytes=-10', 'bytes=10-', `bytes=${f.size}-`, `bytes=${f.size - 1}-${f.size + 100}`, 'bytes=5-1', 'bytes=0-1,5-9', 'items=0-1', 'bytes=', 'bytes=-0', 'bytes=99999999999999999999-'),
+      pick(
+        'bytes=0-0',
+        'bytes=0-99',
+        'bytes=-10',
+        'bytes=10-',
+        `bytes=${f.size}-`,
+        `bytes=${f.size - 1}-${f.size + 100}`,
+        'bytes=5-1',
+        'bytes=0-1,5-9',
+        'items=0-1',
+        'bytes=',
+        'bytes=-0',
+        'bytes=99999999999999999999-',
+      ),
       fuzzText,
     ),
   );
   const cond = fc.option(
-    fc.tuple(pick('if-none-match', 'if-modified-since', 'if-range', 'if-match'), fc.oneof(pick('*', '"x"', 'W/"x"', new Date().toUTCString(), 'Thu, 01 Jan 1970 00:00:00 GMT', 'yesterday'), fuzzText)),
+    fc.tuple(
+      pick('if-none-match', 'if-modified-since', 'if-range', 'if-match'),
+      fc.oneof(pick('*', '"x"', 'W/"x"', new Date().toUTCString(), 'Thu, 01 Jan 1970 00:00:00 GMT', 'yesterday'), fuzzText),
+    ),
   );
   return fc.tuple(target, pick('GET', 'GET', 'HEAD'), range, cond).map(([t, method, r, c]) => {
     const headers: Array<[string, string]> = [];
@@ -1228,12 +1501,24 @@ export function headerCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
           [['x-api-key', '   ']],
           [['x-api-key', 'sk-']],
           [['x-api-key', `sk-${'a'.repeat(300)}`]],
-          [['x-api-key', a.key], ['x-api-key', a.key]],
-          [['x-api-key', 'sk-wrong'], ['authorization', `Bearer ${a.key}`]],
-          [['x-api-key', a.key], ['authorization', 'Bearer sk-wrong']],
+          [
+            ['x-api-key', a.key],
+            ['x-api-key', a.key],
+          ],
+          [
+            ['x-api-key', 'sk-wrong'],
+            ['authorization', `Bearer ${a.key}`],
+          ],
+          [
+            ['x-api-key', a.key],
+            ['authorization', 'Bearer sk-wrong'],
+          ],
         ),
       ),
-      w(1, fuzzText.map((t): Array<[string, string]> => [['x-api-key', headerSafe(t)]])),
+      w(
+        1,
+        fuzzText.map((t): Array<[string, string]> => [['x-api-key', headerSafe(t)]]),
+      ),
     );
     const idem = fc.option(
       fc.oneof(
@@ -1294,7 +1579,11 @@ function filePart(ctx: InputContext, name: fc.Arbitrary<string>): fc.Arbitrary<P
     .tuple(
       name,
       fc.oneof(w(6, fc.constant(u.video)), w(2, pick(u.audio, u.image)), w(2, pick(u.noise, u.page, u.empty)), w(1, fc.constant(u.tooLarge))),
-      fc.oneof(w(5, pick('talk.mp4', 'clip.mov', 'tone.mp3', 'image.png')), w(1, pick('', 'noext', '../../evil.mp4', 'a"b.mp4', '😀.mp4', 'a'.repeat(300) + '.mp4')), w(1, fuzzText.map(headerSafe))),
+      fc.oneof(
+        w(5, pick('talk.mp4', 'clip.mov', 'tone.mp3', 'image.png')),
+        w(1, pick('', 'noext', '../../evil.mp4', 'a"b.mp4', '😀.mp4', 'a'.repeat(300) + '.mp4')),
+        w(1, fuzzText.map(headerSafe)),
+      ),
       fc.option(pick('video/mp4', 'video/quicktime', 'audio/mpeg', 'image/png', 'application/octet-stream', 'text/html', ''), { freq: 4 }),
     )
     .map(([n, value, filename, type]) => ({ name: n, value, filename: filename.replace(/"/g, '%22'), ...(type !== null ? { type } : {}) }));
@@ -1304,7 +1593,9 @@ function textPartsOf(ctx: InputContext, a: Actor, body: 'uploadProject' | 'uploa
   const f = bodyFields(ctx, a)[body];
   // form fields are text: JSON for objects and arrays, as a client writes them
   const asText = (v: unknown) => (typeof v === 'string' ? v : v instanceof RawJson ? v.text : toJson(v));
-  return fc.oneof(cleanObjectOf(f), objectOf(f)).map((o) => Object.entries(o).map(([name, v]) => ({ name: headerSafe(name).replace(/"/g, '%22'), value: asText(safeUrls(v)) })));
+  return fc
+    .oneof(cleanObjectOf(f), objectOf(f))
+    .map((o) => Object.entries(o).map(([name, v]) => ({ name: headerSafe(name).replace(/"/g, '%22'), value: asText(safeUrls(v)) })));
 }
 
 /** a multipart request to an upload route of /v1 or to /graphql, its parts in any order, cut off now and then */
@@ -1314,16 +1605,22 @@ export function multipartCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
     const restForm = fc.constantFrom<'media' | 'project' | 'clips'>('media', 'project', 'clips').chain((form) =>
       fc
         .tuple(
-          form === 'project' ? textPartsOf(ctx, a) : form === 'clips' ? textPartsOf(ctx, a, 'uploadMagicClips') : fc.array(fc.record({ name: fc.oneof(pick('title', 'file', 'x'), fuzzText.map(headerSafe)), value: fuzzText }), { maxLength: 2 }),
+          form === 'project'
+            ? textPartsOf(ctx, a)
+            : form === 'clips'
+              ? textPartsOf(ctx, a, 'uploadMagicClips')
+              : fc.array(fc.record({ name: fc.oneof(pick('title', 'file', 'x'), fuzzText.map(headerSafe)), value: fuzzText }), { maxLength: 2 }),
           fc.array(filePart(ctx, fc.oneof(w(8, fc.constant('file')), w(1, pick('File', 'upload', 'files')))), { minLength: 0, maxLength: 2 }),
           fc.double({ min: 0, max: 1, noNaN: true }),
         )
         .chain(([texts, files, fileAt]) =>
           // the file first, last or between the fields
-          fc.constant([...texts.slice(0, Math.floor(texts.length * fileAt)), ...files, ...texts.slice(Math.floor(texts.length * fileAt))] as Part[]).map((parts) => ({
-            route: { project: '/v1/projects/upload', clips: '/v1/projects/magic-clips/upload', media: '/v1/user-media/upload' }[form],
-            parts,
-          })),
+          fc
+            .constant([...texts.slice(0, Math.floor(texts.length * fileAt)), ...files, ...texts.slice(Math.floor(texts.length * fileAt))] as Part[])
+            .map((parts) => ({
+              route: { project: '/v1/projects/upload', clips: '/v1/projects/magic-clips/upload', media: '/v1/user-media/upload' }[form],
+              parts,
+            })),
         ),
     );
     const graphqlForm = fc
@@ -1332,10 +1629,26 @@ export function multipartCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
         fc.oneof(objectOf(bodyFields(ctx, a).uploadProject), objectOf(bodyFields(ctx, a).uploadMagicClips)),
         fc.oneof(
           w(6, fc.constant('{"0":["variables.file"]}')),
-          w(2, pick('{"0":["variables.input"]}', '{"0":["variables.file"],"1":["variables.file"]}', '{"0":"variables.file"}', '{}', '[]', 'null', '{"0":["variables.nope.deep"]}', '{', '')),
+          w(
+            2,
+            pick(
+              '{"0":["variables.input"]}',
+              '{"0":["variables.file"],"1":["variables.file"]}',
+              '{"0":"variables.file"}',
+              '{}',
+              '[]',
+              'null',
+              '{"0":["variables.nope.deep"]}',
+              '{',
+              '',
+            ),
+          ),
           w(1, fuzzText),
         ),
-        fc.oneof(w(6, fc.constant('ok')), w(1, pick('not json', '{}', '[]', '{"query":1}', '{"query":"{"}', '{"query":"mutation { createApiKey { apiKey } }"}'))),
+        fc.oneof(
+          w(6, fc.constant('ok')),
+          w(1, pick('not json', '{}', '[]', '{"query":1}', '{"query":"{"}', '{"query":"mutation { createApiKey { apiKey } }"}')),
+        ),
         filePart(ctx, fc.oneof(w(8, fc.constant('0')), w(1, pick('1', 'file', '')))),
         fc.integer({ min: 0, max: 7 }),
       )
@@ -1345,14 +1658,20 @@ export function multipartCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
           uploadProject: 'mutation($file: Upload!, $input: UploadProjectInput!) { uploadProject(file: $file, input: $input) { id status } }',
           uploadMagicClips: 'mutation($file: Upload!, $input: UploadMagicClipsInput!) { uploadMagicClips(file: $file, input: $input) { id status } }',
         }[op];
-        const operations = opsKind === 'ok' ? toJson({ query, variables: { file: null, ...(op !== 'uploadUserMedia' ? { input: safeUrls(input) } : {}) } }) : opsKind;
-        const parts: Part[] = [
-          { name: 'operations', value: operations },
-          { name: 'map', value: map },
-          file,
-        ];
+        const operations =
+          opsKind === 'ok' ? toJson({ query, variables: { file: null, ...(op !== 'uploadUserMedia' ? { input: safeUrls(input) } : {}) } }) : opsKind;
+        const parts: Part[] = [{ name: 'operations', value: operations }, { name: 'map', value: map }, file];
         // the spec's order is operations, map, files; any other comes now and then
-        const orders = [[0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [1, 0, 2], [2, 0, 1], [0, 2, 1], [0, 1]];
+        const orders = [
+          [0, 1, 2],
+          [0, 1, 2],
+          [0, 1, 2],
+          [0, 1, 2],
+          [1, 0, 2],
+          [2, 0, 1],
+          [0, 2, 1],
+          [0, 1],
+        ];
         return { route: '/graphql', parts: orders[order].map((i) => parts[i]) };
       });
     return fc
@@ -1361,10 +1680,32 @@ export function multipartCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
         keyHeaders(a),
         fc.oneof(
           w(8, fc.constant(`multipart/form-data; boundary=${BOUNDARY}`)),
-          w(1, pick(`multipart/form-data; boundary="${BOUNDARY}"`, `Multipart/Form-Data; BOUNDARY=${BOUNDARY}`, 'multipart/form-data', 'multipart/form-data; boundary=other', `multipart/mixed; boundary=${BOUNDARY}`, `application/json`, `multipart/form-data; boundary=${'b'.repeat(80)}`)),
+          w(
+            1,
+            pick(
+              `multipart/form-data; boundary="${BOUNDARY}"`,
+              `Multipart/Form-Data; BOUNDARY=${BOUNDARY}`,
+              'multipart/form-data',
+              'multipart/form-data; boundary=other',
+              `multipart/mixed; boundary=${BOUNDARY}`,
+              `application/json`,
+              `multipart/form-data; boundary=${'b'.repeat(80)}`,
+            ),
+          ),
         ),
         // how the form ends: whole, without its closing boundary, cut at a byte with a matching length, or the client going away
-        fc.oneof(w(10, fc.constant<Cut>({ kind: 'whole' })), w(1, fc.constant<Cut>({ kind: 'unclosed' })), w(2, fc.double({ min: 0, max: 1, noNaN: true }).map((at): Cut => ({ kind: 'cut', at }))), w(1, fc.double({ min: 0, max: 1, noNaN: true }).map((at): Cut => ({ kind: 'gone', at })))),
+        fc.oneof(
+          w(10, fc.constant<Cut>({ kind: 'whole' })),
+          w(1, fc.constant<Cut>({ kind: 'unclosed' })),
+          w(
+            2,
+            fc.double({ min: 0, max: 1, noNaN: true }).map((at): Cut => ({ kind: 'cut', at })),
+          ),
+          w(
+            1,
+            fc.double({ min: 0, max: 1, noNaN: true }).map((at): Cut => ({ kind: 'gone', at })),
+          ),
+        ),
         idempotencyHeader,
         fc.option(pick('text/event-stream', 'application/graphql-response+json', 'text/html'), { freq: 6 }),
       )
@@ -1418,7 +1759,11 @@ const BODY_ARGS: Record<string, [BodyName, string]> = {
 
 /** text arguments of the publishing queries, drawn as their REST query parameters are */
 const QUERY_ARGS: Record<string, (ctx: InputContext, a: Actor) => fc.Arbitrary<string>> = {
-  ...Object.fromEntries(Object.entries(LISTING_QUERY).filter(([k]) => !['limit', 'profileId'].includes(k)).map(([k, f]) => [`publications.${k}`, f])),
+  ...Object.fromEntries(
+    Object.entries(LISTING_QUERY)
+      .filter(([k]) => !['limit', 'profileId'].includes(k))
+      .map(([k, f]) => [`publications.${k}`, f]),
+  ),
   ...Object.fromEntries(['profileStats', 'publishingStats'].flatMap((field) => Object.entries(STATS_QUERY).map(([k, f]) => [`${field}.${k}`, f]))),
 };
 
@@ -1453,7 +1798,9 @@ function valueFor(ctx: InputContext, a: Actor, type: GraphQLInputType, fieldKey:
     const body = INPUT_BODIES[type.name];
     if (body) return (clean ? cleanObjectOf : objectOf)(bodyFields(ctx, a)[body]).map(safeUrls);
     const fields = type.getFields();
-    return fc.record(Object.fromEntries(Object.values(fields).map((f) => [f.name, valueFor(ctx, a, f.type, `${type.name}.${f.name}`, clean)])), { requiredKeys: [] });
+    return fc.record(Object.fromEntries(Object.values(fields).map((f) => [f.name, valueFor(ctx, a, f.type, `${type.name}.${f.name}`, clean)])), {
+      requiredKeys: [],
+    });
   }
   if (type instanceof GraphQLEnumType) return pass(mostly(fc.constantFrom(...type.getValues().map((v) => v.name)), 5));
   const scalar = (type as GraphQLScalarType).name;
@@ -1521,12 +1868,17 @@ function selectionOf(type: GraphQLObjectType, depth: number): fc.Arbitrary<strin
   const fields = Object.values(type.getFields()) as GraphQLField<unknown, unknown>[];
   const leaves = fields.filter((f) => isLeafType(getNamedType(f.type)) && f.args.every((x) => !isNonNullType(x.type) || x.defaultValue !== undefined));
   const objects = depth > 0 ? fields.filter((f) => isObjectType(getNamedType(f.type)) && f.args.every((x) => !isNonNullType(x.type))) : [];
-  const leaf = fc.tuple(fc.constantFrom(...(leaves.length ? leaves.map((f) => f.name) : ['__typename'])), fc.option(fc.constantFrom('a', 'b', 'x1', '__alias'), { freq: 4 })).map(([f, alias]) => `${alias ? `${alias}${f}: ` : ''}${f}`);
+  const leaf = fc
+    .tuple(fc.constantFrom(...(leaves.length ? leaves.map((f) => f.name) : ['__typename'])), fc.option(fc.constantFrom('a', 'b', 'x1', '__alias'), { freq: 4 }))
+    .map(([f, alias]) => `${alias ? `${alias}${f}: ` : ''}${f}`);
   const nested = objects.length
     ? fc.constantFrom(...objects).chain((f) => selectionOf(getNamedType(f.type) as GraphQLObjectType, depth - 1).map((s) => `${f.name} ${s}`))
     : leaf;
   return fc
-    .tuple(fc.uniqueArray(fc.oneof(w(4, leaf), w(1, nested), w(1, fc.constant('__typename'))), { minLength: 1, maxLength: 5 }), pick('plain', 'plain', 'inline', 'typed'))
+    .tuple(
+      fc.uniqueArray(fc.oneof(w(4, leaf), w(1, nested), w(1, fc.constant('__typename'))), { minLength: 1, maxLength: 5 }),
+      pick('plain', 'plain', 'inline', 'typed'),
+    )
     .map(([sel, how]) => {
       const inner = sel.join(' ');
       if (how === 'inline') return `{ ... { ${inner} } }`;
@@ -1547,16 +1899,23 @@ function rootCall(ctx: InputContext, a: Actor, field: GraphQLField<unknown, unkn
   const ret = getNamedType(field.type);
   const selection = isObjectType(ret) ? selectionOf(ret, 2) : fc.constant('');
   const argArbs = field.args.map((arg) =>
-    fc.tuple(
-      valueFor(ctx, a, arg.type, `${field.name}.${arg.name}`, clean).map(safeUrls),
-      // how the argument is given: a literal, a variable, a variable of the wrong type, or not at all
-      clean
-        ? pick('literal', 'variable')
-        : fc.oneof(w(5, fc.constant('literal')), w(5, fc.constant('variable')), w(1, fc.constant('wrong-type')), w(1, fc.constant('missing'))),
-    ).map(([value, how]) => ({ arg, value, how })),
+    fc
+      .tuple(
+        valueFor(ctx, a, arg.type, `${field.name}.${arg.name}`, clean).map(safeUrls),
+        // how the argument is given: a literal, a variable, a variable of the wrong type, or not at all
+        clean
+          ? pick('literal', 'variable')
+          : fc.oneof(w(5, fc.constant('literal')), w(5, fc.constant('variable')), w(1, fc.constant('wrong-type')), w(1, fc.constant('missing'))),
+      )
+      .map(([value, how]) => ({ arg, value, how })),
   );
   return fc
-    .tuple(fc.tuple(...argArbs), selection, fc.option(fc.constantFrom('a', 'b', 'again', 'x_1'), { freq: 3 }), clean ? fc.constant(null) : fc.option(fc.tuple(fc.constantFrom('bogus', 'first'), anyJson), { freq: 12 }))
+    .tuple(
+      fc.tuple(...argArbs),
+      selection,
+      fc.option(fc.constantFrom('a', 'b', 'again', 'x_1'), { freq: 3 }),
+      clean ? fc.constant(null) : fc.option(fc.tuple(fc.constantFrom('bogus', 'first'), anyJson), { freq: 12 }),
+    )
     .map(([args, sel, alias, extraArg]) => {
       const variables: Record<string, unknown> = {};
       const definitions: string[] = [];
@@ -1649,7 +2008,20 @@ export function graphqlCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
         // the envelope: as clients send it, or with its parts broken
         fc.oneof(
           w(12, fc.constant('ok')),
-          w(1, pick('variables-string', 'variables-array', 'no-query', 'query-number', 'operation-name-wrong', 'extensions', 'batch', 'deep-variables', 'huge-query')),
+          w(
+            1,
+            pick(
+              'variables-string',
+              'variables-array',
+              'no-query',
+              'query-number',
+              'operation-name-wrong',
+              'extensions',
+              'batch',
+              'deep-variables',
+              'huge-query',
+            ),
+          ),
         ),
         idempotencyHeader,
       )
@@ -1686,7 +2058,14 @@ export function graphqlCase(ctx: InputContext): fc.Arbitrary<HttpCase> {
         const headers: Array<[string, string]> = [...key, ['content-type', 'application/json']];
         if (accept !== null) headers.push(['accept', accept]);
         if (idem) headers.push(idem);
-        return { label: `POST /graphql ${doc.fields.join(',')}`, method: 'POST', target: '/graphql', headers, body: Buffer.from(text), roots: doc.fields.length };
+        return {
+          label: `POST /graphql ${doc.fields.join(',')}`,
+          method: 'POST',
+          target: '/graphql',
+          headers,
+          body: Buffer.from(text),
+          roots: doc.fields.length,
+        };
       });
   });
 }
@@ -1701,10 +2080,22 @@ const CRLF = '\r\n';
 function sendableRequest(ctx: InputContext, a: Actor): fc.Arbitrary<{ target: string; method: string; type: string; body: Buffer; roots?: number }> {
   const fields = bodyFields(ctx, a);
   return fc.oneof(
-    w(3, bodyArb(fields.createProject).map((b) => ({ target: '/v1/projects', method: 'POST', type: 'application/json', body: bodyBytes(b) }))),
-    w(2, bodyArb(fields.createUserMedia).map((b) => ({ target: '/v1/user-media', method: 'POST', type: 'application/json', body: bodyBytes(b) }))),
-    w(1, bodyArb(fields.updatePreset).map((b) => ({ target: `/v1/presets/${a.presets[0]}`, method: 'PUT', type: 'application/json', body: bodyBytes(b) }))),
-    w(2, graphqlCase({ ...ctx, actors: [a] }).map((c) => ({ target: '/graphql', method: 'POST', type: 'application/json', body: c.body!, roots: c.roots }))),
+    w(
+      3,
+      bodyArb(fields.createProject).map((b) => ({ target: '/v1/projects', method: 'POST', type: 'application/json', body: bodyBytes(b) })),
+    ),
+    w(
+      2,
+      bodyArb(fields.createUserMedia).map((b) => ({ target: '/v1/user-media', method: 'POST', type: 'application/json', body: bodyBytes(b) })),
+    ),
+    w(
+      1,
+      bodyArb(fields.updatePreset).map((b) => ({ target: `/v1/presets/${a.presets[0]}`, method: 'PUT', type: 'application/json', body: bodyBytes(b) })),
+    ),
+    w(
+      2,
+      graphqlCase({ ...ctx, actors: [a] }).map((c) => ({ target: '/graphql', method: 'POST', type: 'application/json', body: c.body!, roots: c.roots })),
+    ),
     w(
       2,
       multipartCase({ ...ctx, actors: [a] })
@@ -1718,22 +2109,29 @@ function sendableRequest(ctx: InputContext, a: Actor): fc.Arbitrary<{ target: st
 export function slowCase(ctx: InputContext): fc.Arbitrary<RawCase> {
   return fc.integer({ min: 0, max: ctx.actors.length - 1 }).chain((ai) => {
     const a = ctx.actors[ai];
-    return fc
-      // bodies of at most 256 KiB: a larger one moving above the floors takes its time, and teaches nothing more
-      .tuple(sendableRequest(ctx, a).filter((r) => r.body.length <= 256 * 1024), fc.constantFrom('head', 'body'), fc.integer({ min: 1, max: 64 * 1024 }), fc.integer({ min: 10, max: 250 }))
-      .map(([r, slow, piece, everyMs]): RawCase => {
-        const head = `${r.method} ${r.target} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}x-api-key: ${a.key}${CRLF}Content-Type: ${r.type}${CRLF}Content-Length: ${r.body.length}${CRLF}Connection: close${CRLF}${CRLF}`;
-        return {
-          label: `${r.method} ${r.target} (slow ${slow}, ${piece} bytes every ${everyMs} ms)`,
-          bytes: Buffer.concat([Buffer.from(head, 'latin1'), r.body]),
-          targets: [r.target],
-          complete: true,
-          halfClose: false,
-          waitMs: 10_000,
-          roots: r.roots,
-          pace: slow === 'head' ? { headPiece: Math.min(piece, 16), piece: 64 * 1024, everyMs } : { piece, everyMs },
-        };
-      });
+    return (
+      fc
+        // bodies of at most 256 KiB: a larger one moving above the floors takes its time, and teaches nothing more
+        .tuple(
+          sendableRequest(ctx, a).filter((r) => r.body.length <= 256 * 1024),
+          fc.constantFrom('head', 'body'),
+          fc.integer({ min: 1, max: 64 * 1024 }),
+          fc.integer({ min: 10, max: 250 }),
+        )
+        .map(([r, slow, piece, everyMs]): RawCase => {
+          const head = `${r.method} ${r.target} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}x-api-key: ${a.key}${CRLF}Content-Type: ${r.type}${CRLF}Content-Length: ${r.body.length}${CRLF}Connection: close${CRLF}${CRLF}`;
+          return {
+            label: `${r.method} ${r.target} (slow ${slow}, ${piece} bytes every ${everyMs} ms)`,
+            bytes: Buffer.concat([Buffer.from(head, 'latin1'), r.body]),
+            targets: [r.target],
+            complete: true,
+            halfClose: false,
+            waitMs: 10_000,
+            roots: r.roots,
+            pace: slow === 'head' ? { headPiece: Math.min(piece, 16), piece: 64 * 1024, everyMs } : { piece, everyMs },
+          };
+        })
+    );
   });
 }
 
@@ -1742,7 +2140,8 @@ export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
     const a = ctx.actors[ai];
     // a request to break: its target and a body that would be fine
     const base = sendableRequest(ctx, a);
-    const head = (method: string, target: string, lines: string[]) => `${method} ${target} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}x-api-key: ${a.key}${CRLF}${lines.map((l) => l + CRLF).join('')}${CRLF}`;
+    const head = (method: string, target: string, lines: string[]) =>
+      `${method} ${target} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}x-api-key: ${a.key}${CRLF}${lines.map((l) => l + CRLF).join('')}${CRLF}`;
     const framed = fc
       .tuple(
         base,
@@ -1766,7 +2165,11 @@ export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
           'pipelined',
         ),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.oneof(fc.constant(Buffer.from('GARBAGE / HTTP/1.1\r\n\r\n')), fc.uint8Array({ minLength: 1, maxLength: 200 }).map((b) => Buffer.from(b)), fc.constant(Buffer.from('{"more":"data"}'))),
+        fc.oneof(
+          fc.constant(Buffer.from('GARBAGE / HTTP/1.1\r\n\r\n')),
+          fc.uint8Array({ minLength: 1, maxLength: 200 }).map((b) => Buffer.from(b)),
+          fc.constant(Buffer.from('{"more":"data"}')),
+        ),
       )
       .map(([r, how, at, trailing]): RawCase => {
         const body = r.body;
@@ -1795,36 +2198,85 @@ export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
             return one(head(r.method, r.target, [type, `Content-Length: ${body.length + 1 + Math.floor(at * 1e6)}`]), body, { complete: false, waitMs: 300 });
           case 'length-long-end':
             // the length says more than is sent and the client closes its side
-            return one(head(r.method, r.target, [type, `Content-Length: ${body.length + 1 + Math.floor(at * 1e6)}`, 'Connection: close']), body, { complete: false, halfClose: true, waitMs: 2_000 });
-          case 'length-invalid':
-            return one(head(r.method, r.target, [type, `Content-Length: ${['abc', '-1', '1.5', ' ', '0x10', '99999999999999999999', `${body.length}, ${body.length}`][Math.floor(at * 7)]}`, 'Connection: close']), body);
-          case 'length-double':
-            return one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, `Content-Length: ${cut}`, 'Connection: close']), body);
-          case 'length-and-chunked':
-            return one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, 'Transfer-Encoding: chunked', 'Connection: close']), Buffer.concat([chunk(body), Buffer.from(`0${CRLF}${CRLF}`)]));
-          case 'chunked-bad-size':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), Buffer.concat([Buffer.from(`${['zz', '-1', '', 'fffffffffffffffff', '1 2'][Math.floor(at * 5)]}${CRLF}`), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]));
-          case 'chunked-short':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), Buffer.concat([Buffer.from(`${Math.max(0, body.length - 1 - cut).toString(16)}${CRLF}`), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]));
-          case 'chunked-long':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), Buffer.concat([Buffer.from(`${(body.length + 1 + cut).toString(16)}${CRLF}`), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]), {
+            return one(head(r.method, r.target, [type, `Content-Length: ${body.length + 1 + Math.floor(at * 1e6)}`, 'Connection: close']), body, {
               complete: false,
               halfClose: true,
               waitMs: 2_000,
             });
+          case 'length-invalid':
+            return one(
+              head(r.method, r.target, [
+                type,
+                `Content-Length: ${['abc', '-1', '1.5', ' ', '0x10', '99999999999999999999', `${body.length}, ${body.length}`][Math.floor(at * 7)]}`,
+                'Connection: close',
+              ]),
+              body,
+            );
+          case 'length-double':
+            return one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, `Content-Length: ${cut}`, 'Connection: close']), body);
+          case 'length-and-chunked':
+            return one(
+              head(r.method, r.target, [type, `Content-Length: ${body.length}`, 'Transfer-Encoding: chunked', 'Connection: close']),
+              Buffer.concat([chunk(body), Buffer.from(`0${CRLF}${CRLF}`)]),
+            );
+          case 'chunked-bad-size':
+            return one(
+              head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']),
+              Buffer.concat([
+                Buffer.from(`${['zz', '-1', '', 'fffffffffffffffff', '1 2'][Math.floor(at * 5)]}${CRLF}`),
+                body,
+                Buffer.from(`${CRLF}0${CRLF}${CRLF}`),
+              ]),
+            );
+          case 'chunked-short':
+            return one(
+              head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']),
+              Buffer.concat([Buffer.from(`${Math.max(0, body.length - 1 - cut).toString(16)}${CRLF}`), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]),
+            );
+          case 'chunked-long':
+            return one(
+              head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']),
+              Buffer.concat([Buffer.from(`${(body.length + 1 + cut).toString(16)}${CRLF}`), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]),
+              {
+                complete: false,
+                halfClose: true,
+                waitMs: 2_000,
+              },
+            );
           case 'chunked-no-end':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), chunk(body), { complete: false, halfClose: at > 0.5, waitMs: at > 0.5 ? 2_000 : 300 });
+            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), chunk(body), {
+              complete: false,
+              halfClose: at > 0.5,
+              waitMs: at > 0.5 ? 2_000 : 300,
+            });
           case 'chunked-ext':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), Buffer.concat([Buffer.from(`${body.length.toString(16)};${['a=b', 'a="\u0000"', 'x'.repeat(5000), ';;;'][Math.floor(at * 4)]}${CRLF}`, 'latin1'), body, Buffer.from(`${CRLF}0${CRLF}${CRLF}`)]));
+            return one(
+              head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']),
+              Buffer.concat([
+                Buffer.from(`${body.length.toString(16)};${['a=b', 'a="\u0000"', 'x'.repeat(5000), ';;;'][Math.floor(at * 4)]}${CRLF}`, 'latin1'),
+                body,
+                Buffer.from(`${CRLF}0${CRLF}${CRLF}`),
+              ]),
+            );
           case 'chunked-good':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']), Buffer.concat([chunk(body.subarray(0, cut)), chunk(body.subarray(cut)), Buffer.from(`0${CRLF}X-Trailer: 1${CRLF}${CRLF}`)]));
+            return one(
+              head(r.method, r.target, [type, 'Transfer-Encoding: chunked', 'Connection: close']),
+              Buffer.concat([chunk(body.subarray(0, cut)), chunk(body.subarray(cut)), Buffer.from(`0${CRLF}X-Trailer: 1${CRLF}${CRLF}`)]),
+            );
           case 'chunked-split':
-            return one(head(r.method, r.target, [type, 'Transfer-Encoding: gzip, chunked', 'Connection: close']), Buffer.concat([chunk(body), Buffer.from(`0${CRLF}${CRLF}`)]));
+            return one(
+              head(r.method, r.target, [type, 'Transfer-Encoding: gzip, chunked', 'Connection: close']),
+              Buffer.concat([chunk(body), Buffer.from(`0${CRLF}${CRLF}`)]),
+            );
           case 'body-cut-end':
             // the body cut off mid-way and the connection closed
             // (a client that closes its side after a whole request may be taken as gone: Node drops its answer, so only a cut one does)
             return cut < body.length
-              ? one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, 'Connection: close']), body.subarray(0, cut), { complete: false, halfClose: true, waitMs: 2_000 })
+              ? one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, 'Connection: close']), body.subarray(0, cut), {
+                  complete: false,
+                  halfClose: true,
+                  waitMs: 2_000,
+                })
               : one(head(r.method, r.target, [type, `Content-Length: ${body.length}`, 'Connection: close']), body);
           case 'no-length':
             return one(head(r.method, r.target, [type, 'Connection: close']), body);
@@ -1874,8 +2326,19 @@ export function rawCase(ctx: InputContext): fc.Arbitrary<RawCase> {
       .map(([how, n]): RawCase => {
         const target = how === 'long-target' ? `/v1/projects/${'a'.repeat(n)}` : how === 'graphql-target' ? `/graphql?query=${'a'.repeat(n)}` : '/v1/languages';
         const lines =
-          how === 'one-header' ? [`x-big: ${'b'.repeat(n)}`] : how === 'many-headers' ? Array.from({ length: Math.floor(n / 20) }, (_, i) => `x-h${i}: ${'c'.repeat(12)}`) : [];
-        return { label: `GET (oversized head: ${how})`, bytes: Buffer.from(head('GET', target, [...lines, 'Connection: close']), 'latin1'), targets: [target], complete: true, halfClose: false, waitMs: 10_000 };
+          how === 'one-header'
+            ? [`x-big: ${'b'.repeat(n)}`]
+            : how === 'many-headers'
+              ? Array.from({ length: Math.floor(n / 20) }, (_, i) => `x-h${i}: ${'c'.repeat(12)}`)
+              : [];
+        return {
+          label: `GET (oversized head: ${how})`,
+          bytes: Buffer.from(head('GET', target, [...lines, 'Connection: close']), 'latin1'),
+          targets: [target],
+          complete: true,
+          halfClose: false,
+          waitMs: 10_000,
+        };
       });
     return fc.oneof(w(6, framed), w(2, garbageHead), w(1, bigHead));
   });
@@ -1908,7 +2371,21 @@ export function wsCase(ctx: InputContext, limits: { maxPayloadBytes: number; max
     const a = ctx.actors[ai];
     const payload = fc.oneof(
       w(4, pick<unknown>({ 'x-api-key': a.key }, { apiKey: a.key }, { Authorization: `Bearer ${a.key}` })),
-      w(3, pick<unknown>(undefined, {}, { 'x-api-key': 'sk-unknown' }, { 'x-api-key': ctx.foreign.apiKey }, { 'x-api-key': 42 }, { apiKey: [a.key] }, null, 'sk', [a.key], { Authorization: a.key })),
+      w(
+        3,
+        pick<unknown>(
+          undefined,
+          {},
+          { 'x-api-key': 'sk-unknown' },
+          { 'x-api-key': ctx.foreign.apiKey },
+          { 'x-api-key': 42 },
+          { apiKey: [a.key] },
+          null,
+          'sk',
+          [a.key],
+          { Authorization: a.key },
+        ),
+      ),
       w(1, fc.jsonValue({ maxDepth: 3 })),
     );
     const id = fc.oneof(pick('1', '2', ''), fc.string({ maxLength: 8 }));
@@ -1927,23 +2404,57 @@ export function wsCase(ctx: InputContext, limits: { maxPayloadBytes: number; max
       fc.string({ maxLength: 200 }),
     );
     const step: fc.Arbitrary<WsStep> = fc.oneof(
-      w(4, payload.map((p) => wsMessage(p === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload: p }))),
-      w(4, fc.tuple(id, query, fc.option(fc.jsonValue({ maxDepth: 2 }))).map(([i, q, v]) => wsMessage({ id: i, type: 'subscribe', payload: { query: q, ...(v === null ? {} : { variables: v }) } }))),
-      w(2, id.map((i) => wsMessage({ id: i, type: 'complete' }))),
-      w(1, pick(wsMessage({ type: 'ping' }), wsMessage({ type: 'pong', payload: { a: 1 } }), wsMessage({ type: 'next', id: '1', payload: {} }), wsMessage({ type: 'connection_ack' }), wsMessage({ type: 'nope' }))),
-      w(2, fc.string({ maxLength: 300 }).map((text): WsStep => ({ kind: 'text', text }))),
-      w(1, fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b): WsStep => ({ kind: 'binary', bytes: Buffer.from(b) }))),
+      w(
+        4,
+        payload.map((p) => wsMessage(p === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload: p })),
+      ),
+      w(
+        4,
+        fc
+          .tuple(id, query, fc.option(fc.jsonValue({ maxDepth: 2 })))
+          .map(([i, q, v]) => wsMessage({ id: i, type: 'subscribe', payload: { query: q, ...(v === null ? {} : { variables: v }) } })),
+      ),
+      w(
+        2,
+        id.map((i) => wsMessage({ id: i, type: 'complete' })),
+      ),
+      w(
+        1,
+        pick(
+          wsMessage({ type: 'ping' }),
+          wsMessage({ type: 'pong', payload: { a: 1 } }),
+          wsMessage({ type: 'next', id: '1', payload: {} }),
+          wsMessage({ type: 'connection_ack' }),
+          wsMessage({ type: 'nope' }),
+        ),
+      ),
+      w(
+        2,
+        fc.string({ maxLength: 300 }).map((text): WsStep => ({ kind: 'text', text })),
+      ),
+      w(
+        1,
+        fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b): WsStep => ({ kind: 'binary', bytes: Buffer.from(b) })),
+      ),
       w(1, fc.constant<WsStep>({ kind: 'badUtf8' })),
-      w(1, fc.integer({ min: limits.maxPayloadBytes + 1, max: limits.maxPayloadBytes * 2 }).map((bytes): WsStep => ({ kind: 'oversized', bytes }))),
+      w(
+        1,
+        fc.integer({ min: limits.maxPayloadBytes + 1, max: limits.maxPayloadBytes * 2 }).map((bytes): WsStep => ({ kind: 'oversized', bytes })),
+      ),
     );
     // most sockets begin as a client would, with a valid key, so that what follows reaches operations
     const first = fc.oneof(w(3, pick(wsMessage({ type: 'connection_init', payload: { 'x-api-key': a.key } }))), w(1, step));
-    const single = fc.tuple(first, fc.array(step, { maxLength: 5 })).map(([head, rest]) => ({ label: `ws (${rest.length + 1} messages)`, sockets: 1, steps: [head, ...rest] }));
+    const single = fc
+      .tuple(first, fc.array(step, { maxLength: 5 }))
+      .map(([head, rest]) => ({ label: `ws (${rest.length + 1} messages)`, sockets: 1, steps: [head, ...rest] }));
     // more sockets of one key than it may hold
     const many = fc.integer({ min: limits.maxSocketsPerKey + 1, max: limits.maxSocketsPerKey + 3 }).map((n) => ({
       label: `ws (${n} sockets of one key)`,
       sockets: n,
-      steps: [wsMessage({ type: 'connection_init', payload: { 'x-api-key': a.key } }), wsMessage({ id: '1', type: 'subscribe', payload: { query: '{ languages { code } }' } })],
+      steps: [
+        wsMessage({ type: 'connection_init', payload: { 'x-api-key': a.key } }),
+        wsMessage({ id: '1', type: 'subscribe', payload: { query: '{ languages { code } }' } }),
+      ],
     }));
     return fc.oneof(w(6, single), w(1, many));
   });

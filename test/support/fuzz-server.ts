@@ -18,7 +18,7 @@ import { utcDay, writePostMetrics } from '../../src/publishing/analytics.js';
 import { createProfile } from '../../src/publishing/profiles.js';
 import { createLocalStorage } from '../../src/storage/local.js';
 import { signedPath } from '../../src/storage/signing.js';
-import { createTestDatabase, } from './db.js';
+import { createTestDatabase } from './db.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './media.js';
 import { spawnServer, type Child } from './process.js';
 import { SAMPLE_POSTS } from './publishing.js';
@@ -120,7 +120,14 @@ export interface FuzzServer {
 const URL_SECRET = 'fuzz-url-signing-secret-0123456789';
 
 /** The server's connection limits, short enough that the slow-body and websocket phases reach them (README, Connection limits). */
-export const FUZZ_LIMITS = { headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, uploadWindowMs: 2_000, wsMaxPayloadBytes: 64 * 1024, wsMaxSocketsPerKey: 4, wsIdleTimeoutMs: 1_000 };
+export const FUZZ_LIMITS = {
+  headersTimeoutMs: 2_000,
+  bodyTimeoutMs: 2_000,
+  uploadWindowMs: 2_000,
+  wsMaxPayloadBytes: 64 * 1024,
+  wsMaxSocketsPerKey: 4,
+  wsIdleTimeoutMs: 1_000,
+};
 
 /**
  * Platforms whose OAuth client the server is given, so that connecting an
@@ -197,7 +204,9 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   const pid = server.proc.pid!;
 
   const tables = (
-    await client.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)
+    await client.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+    )
   ).rows
     .map((r) => r.name)
     .filter((t) => !VOLATILE_TABLES.has(t));
@@ -226,7 +235,11 @@ export async function startFuzzServer(): Promise<FuzzServer> {
 
   const api = {
     async post(pathname: string, key: string, body: unknown) {
-      const res = await fetch(server.url + pathname, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+      const res = await fetch(server.url + pathname, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as any;
       if (!res.ok || json.errors) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(json)}`);
       return json;
@@ -281,7 +294,9 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     });
 
   const mediaRow = (userId: string, type: 'AUDIO' | 'VIDEO' | 'IMAGE', fileName: string, status: 'ready' | 'pending' = 'ready') =>
-    prisma.userMedia.create({ data: { userId, type, status, fileName, storageKey: `user-media/fuzz/${fileName}`, metadata: { fileSize: 1, duration: 3, width: 64, height: 48 } } });
+    prisma.userMedia.create({
+      data: { userId, type, status, fileName, storageKey: `user-media/fuzz/${fileName}`, metadata: { fileSize: 1, duration: 3, width: 64, height: 48 } },
+    });
 
   const webhookRow = (userId: string, status: 'delivered' | 'failed' | 'pending') =>
     prisma.webhookDelivery.create({
@@ -294,7 +309,11 @@ export async function startFuzzServer(): Promise<FuzzServer> {
         payload: { type: 'project.completed' },
         status,
         attempts: status === 'pending' ? 0 : 1,
-        ...(status === 'delivered' ? { deliveredAt: new Date(), lastStatusCode: 200 } : status === 'failed' ? { lastError: 'refused', lastStatusCode: 500 } : { nextAttemptAt: new Date(Date.now() + 3_600_000) }),
+        ...(status === 'delivered'
+          ? { deliveredAt: new Date(), lastStatusCode: 200 }
+          : status === 'failed'
+            ? { lastError: 'refused', lastStatusCode: 500 }
+            : { nextAttemptAt: new Date(Date.now() + 3_600_000) }),
       },
     });
 
@@ -312,25 +331,37 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   async function publishingOf(user: { id: string; key: string }) {
     const primary = await createProfile(prisma, user.id, { name: 'Brand', primary: true });
     const accounts: Record<string, string> = {};
-    for (const platform of PLATFORM_KEYS) accounts[platform] = (await connectSandboxAccount(prisma, primary.id, { platform, isPrivate: false, followers: 120 })).id;
+    for (const platform of PLATFORM_KEYS)
+      accounts[platform] = (await connectSandboxAccount(prisma, primary.id, { platform, isPrivate: false, followers: 120 })).id;
     const second = await createProfile(prisma, user.id, { name: 'Private' });
     await connectSandboxAccount(prisma, second.id, { platform: 'shortvideo', isPrivate: true, followers: 10 });
     await connectSandboxAccount(prisma, second.id, { platform: 'microblog', isPrivate: false, followers: 10 });
     // every platform but one: a disconnect there finds no account (404)
     const spare = await createProfile(prisma, user.id, { name: 'Spare' });
-    for (const platform of PLATFORM_KEYS.filter((k) => k !== 'prosocial')) await connectSandboxAccount(prisma, spare.id, { platform, isPrivate: false, followers: 5 });
+    for (const platform of PLATFORM_KEYS.filter((k) => k !== 'prosocial'))
+      await connectSandboxAccount(prisma, spare.id, { platform, isPrivate: false, followers: 5 });
 
     const renderedKey = `renders/${user.id}/fuzz.mp4`;
     await storage.put(renderedKey, Readable.from(renderBytes), { contentType: 'video/mp4' });
     const exported = await projectRow(user.id, { title: 'Fuzz exported', renderedKey });
 
     const publish = async (platforms: string[], scheduledFor?: Date) => {
-      const body = { platforms: Object.fromEntries(platforms.map((k) => [k, MEMBERS[k]])), ...(scheduledFor ? { scheduledFor: scheduledFor.toISOString() } : {}) };
+      const body = {
+        platforms: Object.fromEntries(platforms.map((k) => [k, MEMBERS[k]])),
+        ...(scheduledFor ? { scheduledFor: scheduledFor.toISOString() } : {}),
+      };
       return (await api.post(`/v1/projects/${exported.id}/publish`, user.key, body)).id as string;
     };
     // mostly scheduled, so that cancels find some left when a few have gone
     const publications: string[] = [];
-    for (const [i, platforms] of [['microblog'], ['socialnet', 'prosocial'], ['videoshare'], ['photoshare', 'shortvideo'], ['prosocial'], ['microblog', 'socialnet']].entries()) {
+    for (const [i, platforms] of [
+      ['microblog'],
+      ['socialnet', 'prosocial'],
+      ['videoshare'],
+      ['photoshare', 'shortvideo'],
+      ['prosocial'],
+      ['microblog', 'socialnet'],
+    ].entries()) {
       publications.push(await publish(platforms, new Date(Date.now() + (i + 1) * DAY_MS)));
     }
     publications.push(await publish(['microblog', 'shortvideo']));
@@ -378,7 +409,9 @@ export async function startFuzzServer(): Promise<FuzzServer> {
 
   async function createActor(label: string, { apiPublishing = true, apiCredits }: { apiPublishing?: boolean; apiCredits?: number } = {}): Promise<Actor> {
     const user = await createUserRow(label);
-    const spare = await Promise.all([0, 1].map(() => prisma.apiKey.create({ data: { userId: user.id, ...(({ hash, prefix }) => ({ hash, prefix }))(generateApiKey()) } })));
+    const spare = await Promise.all(
+      [0, 1].map(() => prisma.apiKey.create({ data: { userId: user.id, ...(({ hash, prefix }) => ({ hash, prefix }))(generateApiKey()) } })),
+    );
     const projects = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => projectRow(user.id, { title: `Fuzz ${i}` })));
     const processing = await projectRow(user.id, { status: 'processing', transcriptionStatus: 'PROCESSING', transcript: undefined });
     const [audio, videoMedia, image, pending] = await Promise.all([
@@ -395,12 +428,17 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     // presets and themes through the API, as a user makes them
     const presets: string[] = [];
     for (const p of projects.slice(0, 2)) {
-      const d = await api.gql(user.key, 'mutation($p: ID!, $n: String!) { createPresetFromProject(projectId: $p, name: $n) { id } }', { p: p.id, n: `Preset ${label}` });
+      const d = await api.gql(user.key, 'mutation($p: ID!, $n: String!) { createPresetFromProject(projectId: $p, name: $n) { id } }', {
+        p: p.id,
+        n: `Preset ${label}`,
+      });
       presets.push(d.createPresetFromProject.id);
     }
     const themes: string[] = [];
     for (const name of ['Bold', 'Quiet', 'Third']) {
-      const d = await api.gql(user.key, 'mutation($i: UserThemeInput!) { createUserTheme(input: $i) { id } }', { i: { name, fontSize: 64, primaryColor: '#FFFFFF' } });
+      const d = await api.gql(user.key, 'mutation($i: UserThemeInput!) { createUserTheme(input: $i) { id } }', {
+        i: { name, fontSize: 64, primaryColor: '#FFFFFF' },
+      });
       themes.push(d.createUserTheme.id);
     }
     return {

@@ -55,7 +55,27 @@ export function mediaFixtures(): Promise<Fixtures> {
 async function makeMedia(dir: string): Promise<void> {
   const f = (n: string) => path.join(dir, n);
   await Promise.all([
-    run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=2', '-f', 'lavfi', '-i', 'sine=f=330:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', f('clip.mp4')]),
+    run('ffmpeg', [
+      ...FF,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=320x240:r=25:d=2',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=330:d=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      f('clip.mp4'),
+    ]),
     run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'sine=f=440:d=3', '-c:a', 'libmp3lame', '-b:a', '64k', f('tone.mp3')]),
     run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc=s=64x48', '-frames:v', '1', f('image.png')]),
     fs.writeFile(f('page.html'), '<!doctype html><html><head><title>x</title></head><body>Not media</body></html>\n'),
@@ -64,10 +84,53 @@ async function makeMedia(dir: string): Promise<void> {
     run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('a.wav'), TALK_A]),
     run('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', f('b.wav'), TALK_B]),
   ]);
-  await run('ffmpeg', [...FF, '-i', f('a.wav'), '-f', 'lavfi', '-t', '1.5', '-i', 'anullsrc=r=22050:cl=mono', '-i', f('b.wav'),
-    '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]', '-map', '[a]', f('speech.wav')]);
-  await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=30', '-i', f('speech.wav'), '-map', '0:v', '-map', '1:a', '-shortest',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', f('talk.mp4')]);
+  await run('ffmpeg', [
+    ...FF,
+    '-i',
+    f('a.wav'),
+    '-f',
+    'lavfi',
+    '-t',
+    '1.5',
+    '-i',
+    'anullsrc=r=22050:cl=mono',
+    '-i',
+    f('b.wav'),
+    '-filter_complex',
+    '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]',
+    '-map',
+    '[a]',
+    f('speech.wav'),
+  ]);
+  await run('ffmpeg', [
+    ...FF,
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=320x240:r=30',
+    '-i',
+    f('speech.wav'),
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-shortest',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-ar',
+    '44100',
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
+    f('talk.mp4'),
+  ]);
   await run('ffmpeg', [...FF, '-i', f('talk.mp4'), '-map', '0', '-c', 'copy', '-f', 'mov', f('talk.mov')]);
 }
 
@@ -122,10 +185,14 @@ export async function frameAt(file: string, t: number): Promise<Frame> {
   const { video } = await probe(file);
   if (!video) throw new Error(`${file} has no video`);
   const { width: w, height: h } = video;
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 64 << 20,
-  });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 64 << 20,
+    },
+  );
   return { w, h, rgb: stdout };
 }
 
@@ -152,7 +219,22 @@ export function frameDiff(a: Frame, b: Frame, box = { x: 0, y: 0, w: a.w, h: a.h
 
 /** mean_volume (dB) of the audio in [start, start + dur), after an optional filter chain (end it with a comma). */
 export async function meanVolume(file: string, start: number, dur: number, pre = ''): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(start), '-t', String(dur), '-i', file, '-vn', '-af', `${pre}volumedetect`, '-f', 'null', '-']);
+  const { stderr } = await run('ffmpeg', [
+    '-hide_banner',
+    '-nostats',
+    '-ss',
+    String(start),
+    '-t',
+    String(dur),
+    '-i',
+    file,
+    '-vn',
+    '-af',
+    `${pre}volumedetect`,
+    '-f',
+    'null',
+    '-',
+  ]);
   const m = /mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderr);
   if (!m) throw new Error(`no volumedetect output: ${stderr.slice(-500)}`);
   return m[1] === '-inf' ? -200 : Number(m[1]);

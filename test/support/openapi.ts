@@ -84,7 +84,8 @@ export function checkAnswer(method: string, url: string, status: number, headers
   if (!v(body)) fail(c.ajv.errorsText(v.errors, { separator: '; ' }));
   // a replayed answer spends nothing, so it carries no rate-limit headers
   const replayed = headers.get('idempotent-replayed') === 'true';
-  if (status < 300 && !replayed && response.headers?.['X-RateLimit-Limit'] && !headers.get('x-ratelimit-limit')) fail('a rate-limited route answered without X-RateLimit-Limit');
+  if (status < 300 && !replayed && response.headers?.['X-RateLimit-Limit'] && !headers.get('x-ratelimit-limit'))
+    fail('a rate-limited route answered without X-RateLimit-Limit');
 }
 
 /** Throws when a webhook the service sent does not fit the reference's `webhooks`: its event, signature headers and payload. */
@@ -94,7 +95,8 @@ export function checkWebhook(headers: Record<string, string | string[] | undefin
   const fail = (why: string) => {
     throw new Error(`a webhook does not fit the API reference (/openapi.json): ${why}\npayload: ${JSON.stringify(payload)?.slice(0, 600)}`);
   };
-  if (typeof event !== 'string' || !Object.hasOwn(c.webhooks, event)) return fail(`its event ${String(event)} is not one of ${Object.keys(c.webhooks).join(', ')}`);
+  if (typeof event !== 'string' || !Object.hasOwn(c.webhooks, event))
+    return fail(`its event ${String(event)} is not one of ${Object.keys(c.webhooks).join(', ')}`);
   const hook = c.webhooks[event];
   for (const p of hook.post.parameters) if (!headers[p.name]) fail(`${event} came without the header ${p.name}`);
   const v = validator(c, pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema'));

@@ -14,11 +14,24 @@ import type { ConnectedAccount, OutgoingPost, PostMedia, TokenSet } from '../../
 const run = promisify(execFile);
 
 export function testAccount(platform: PlatformKey, tokens: TokenSet, over: Partial<ConnectedAccount> = {}): ConnectedAccount {
-  return { id: '00000000-0000-4000-8000-000000000001', platform, externalId: 'ext-1', isPrivate: false, followers: 0, credentials: tokens, createdAt: new Date(), ...over };
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    platform,
+    externalId: 'ext-1',
+    isPrivate: false,
+    followers: 0,
+    credentials: tokens,
+    createdAt: new Date(),
+    ...over,
+  };
 }
 
 /** A post whose `saveProgress` keeps the progress for the next attempt, as the Post row does. */
-export function testPost(platform: PlatformKey, content: Record<string, unknown>, id = '00000000-0000-4000-8000-0000000000aa'): OutgoingPost & { saved: Array<Record<string, unknown>> } {
+export function testPost(
+  platform: PlatformKey,
+  content: Record<string, unknown>,
+  id = '00000000-0000-4000-8000-0000000000aa',
+): OutgoingPost & { saved: Array<Record<string, unknown>> } {
   const post = {
     id,
     platform,
@@ -57,8 +70,40 @@ async function encode(name: string, seconds: number, bitrate: string): Promise<s
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'platform-media-')), name);
   // a vertical H.264 + AAC mp4 with the moov atom first, as the service's renders are; at a
   // constant bitrate (nal-hrd=cbr), else x264 stays well under the cap on the test pattern
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=720x1280:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', bitrate, '-maxrate', bitrate, '-bufsize', bitrate, '-x264-params', 'nal-hrd=cbr', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=720x1280:rate=30:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    bitrate,
+    '-maxrate',
+    bitrate,
+    '-bufsize',
+    bitrate,
+    '-x264-params',
+    'nal-hrd=cbr',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
   return file;
 }
 

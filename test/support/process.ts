@@ -31,7 +31,12 @@ async function spawnUntil(
   timeoutMs: number,
   { group = false }: SpawnOptions,
 ): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: group,
+  });
   const signal = (s: NodeJS.Signals) => {
     try {
       if (group && proc.pid) process.kill(-proc.pid, s);
@@ -94,7 +99,11 @@ export const spawnReady = (file: string, env: Record<string, string>, timeoutMs 
 export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<Child & { url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const healthy = () => fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+  const healthy = () =>
+    fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
   const child = await spawnUntil(['src/main.ts', 'server'], { PORT: String(port), HOST: '127.0.0.1', ...env }, healthy, timeoutMs, {});
   return { ...child, url };
 }

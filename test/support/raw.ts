@@ -179,7 +179,11 @@ export function jsonOf(a: RawAnswer): any {
 }
 
 /** A multipart/form-data body of `parts` in their order; a file part has a `filename`. */
-export function multipartBody(boundary: string, parts: Array<{ name: string; value: string | Buffer; filename?: string; type?: string }>, { close = true } = {}): Buffer {
+export function multipartBody(
+  boundary: string,
+  parts: Array<{ name: string; value: string | Buffer; filename?: string; type?: string }>,
+  { close = true } = {},
+): Buffer {
   const out: Buffer[] = [];
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
@@ -216,7 +220,11 @@ export interface ExchangeOptions {
  * Writes `bytes` on a fresh connection to `baseUrl` and reads what comes back
  * until the server closes, `answers` whole answers came, or `waitMs` passed.
  */
-export function exchange(baseUrl: string, bytes: Buffer, { waitMs = 10_000, halfClose = false, answers: wanted = Infinity, head = false }: ExchangeOptions = {}): Promise<Exchange> {
+export function exchange(
+  baseUrl: string,
+  bytes: Buffer,
+  { waitMs = 10_000, halfClose = false, answers: wanted = Infinity, head = false }: ExchangeOptions = {},
+): Promise<Exchange> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve) => {
     const t0 = Date.now();

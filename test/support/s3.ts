@@ -87,7 +87,9 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
       if (key === null || !key.startsWith(prefix)) continue;
       // s3rver keeps no initiation time: the folder's birth stands in for it
       const st = await fs.stat(path.join(dir, 'key'));
-      rows.push(`<Upload><Key>${xml(key)}</Key><UploadId>${id}</UploadId><Initiated>${st.mtime.toISOString()}</Initiated><StorageClass>STANDARD</StorageClass></Upload>`);
+      rows.push(
+        `<Upload><Key>${xml(key)}</Key><UploadId>${id}</UploadId><Initiated>${st.mtime.toISOString()}</Initiated><StorageClass>STANDARD</StorageClass></Upload>`,
+      );
     }
     return `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${bucket}</Bucket><Prefix>${xml(prefix)}</Prefix><MaxUploads>1000</MaxUploads><IsTruncated>false</IsTruncated>${rows.join('')}</ListMultipartUploadsResult>`;
   }
@@ -96,7 +98,10 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
   async function abortUpload(id: string): Promise<boolean> {
     if (!/^[0-9a-f]+$/.test(id)) return false;
     const dir = path.join(uploadsDir(), id);
-    const exists = await fs.stat(dir).then(() => true, () => false);
+    const exists = await fs.stat(dir).then(
+      () => true,
+      () => false,
+    );
     await fs.rm(dir, { recursive: true, force: true });
     return exists;
   }
@@ -114,7 +119,10 @@ export async function startLocalS3(bucket = 'media-test'): Promise<LocalS3> {
       const root = path.join(directory, bucket);
       const files = (await fs.readdir(root, { recursive: true }).catch(() => [] as string[])).map(String);
       // s3rver keeps an object `a/b.mp4` as a/b.mp4._S3rver_object
-      return files.filter((f) => f.endsWith('._S3rver_object')).map((f) => f.slice(0, -'._S3rver_object'.length).split(path.sep).join('/')).sort();
+      return files
+        .filter((f) => f.endsWith('._S3rver_object'))
+        .map((f) => f.slice(0, -'._S3rver_object'.length).split(path.sep).join('/'))
+        .sort();
     },
     refuseWrites(keys) {
       refused = keys;

@@ -67,7 +67,8 @@ export async function followSse<T>(
 ): Promise<Followed<T>> {
   const signal = AbortSignal.timeout(withinMs);
   const res = await subscribeSse(url, key, query, variables, signal);
-  if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error(`not a stream: ${res.status} ${await res.text()}`);
+  if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/event-stream'))
+    throw new Error(`not a stream: ${res.status} ${await res.text()}`);
   let held = false;
   let timedOut: T[] | undefined;
   const events = await readSse(res, pick, (e) => (held = until(e)), {

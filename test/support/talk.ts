@@ -68,7 +68,10 @@ export async function syntheticTalk(
   return { ...(JSON.parse(await fs.readFile(path.join(dir, 'talk.json'), 'utf8')) as Omit<Talk, 'path'>), path: path.join(dir, name) };
 }
 
-async function speak(dir: string, opts: { sentences: string[]; gap: number; size: string; fps: number; picture: string[] | null; name: string }): Promise<void> {
+async function speak(
+  dir: string,
+  opts: { sentences: string[]; gap: number; size: string; fps: number; picture: string[] | null; name: string },
+): Promise<void> {
   const { sentences, gap, size, fps } = opts;
   const wavs = sentences.map((_, i) => path.join(dir, `s${i}.wav`));
   await Promise.all(sentences.map((s, i) => run('espeak-ng', ['-v', 'en-us', '-s', '165', '-w', wavs[i], s])));
@@ -98,8 +101,33 @@ async function speak(dir: string, opts: { sentences: string[]; gap: number; size
   const picture = opts.picture ?? ['-f', 'lavfi', '-i', `testsrc2=s=${size}:r=${fps}`];
   const out = path.join(dir, opts.name);
   await run('ffmpeg', [
-    ...FF, ...picture, '-i', speech, '-map', '0:v', '-map', '1:a', '-t', duration.toFixed(3),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-r', String(fps), '-c:a', 'aac', '-ar', '44100', '-ac', '2', '-movflags', '+faststart', out,
+    ...FF,
+    ...picture,
+    '-i',
+    speech,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-t',
+    duration.toFixed(3),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-r',
+    String(fps),
+    '-c:a',
+    'aac',
+    '-ar',
+    '44100',
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
+    out,
   ]);
   await Promise.all([...wavs, speech].map((w) => fs.rm(w)));
   await fs.writeFile(path.join(dir, 'talk.json'), JSON.stringify({ sentences: spoken, duration }));

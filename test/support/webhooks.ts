@@ -85,8 +85,26 @@ export async function httpsWebhookInbox(): Promise<HttpsWebhookInbox> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'inbox-'));
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-keyout', key, '-out', cert,
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-addext', 'basicConstraints=critical,CA:TRUE']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+  ]);
   const received: ReceivedWebhook[] = [];
   const server = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, keep(received));
   const box = await inbox(server, 'https', received, () => fs.rm(dir, { recursive: true, force: true }));

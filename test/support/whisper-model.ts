@@ -103,7 +103,10 @@ export function writeWhisperModel(file: string, h: WhisperHparams = TINY_EN): vo
       const name = Buffer.from(t.name, 'latin1');
       i32(t.dims.length, name.length, t.type, ...t.dims);
       write(name);
-      const bytes = tensorBytes(t.dims.reduce((n, d) => n * d, 1), t.type);
+      const bytes = tensorBytes(
+        t.dims.reduce((n, d) => n * d, 1),
+        t.type,
+      );
       // layer norms scale by one, so activations neither vanish nor blow up
       if (/ln(_post)?\.weight$/.test(t.name)) fill(ones, bytes);
       else fill(t.type === 0 ? f32 : f16, bytes);

@@ -26,7 +26,12 @@ export function followWs<T>(
   pick: (data: Record<string, any>) => T,
   { until = () => false, withinMs = 20_000 }: FollowOptions<T> = {},
 ): Promise<Followed<T>> {
-  const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
+  const client = createClient({
+    url: `${url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { 'x-api-key': key },
+    retryAttempts: 0,
+  });
   const events: T[] = [];
   let timer: NodeJS.Timeout | undefined;
   return new Promise<Followed<T>>((resolve, reject) => {

@@ -79,7 +79,9 @@ const envExample = new Map(
 
 /** A compose value as compose would pass it: `${X:-default}` gives the default, `${X:?…}` and `${X}` a filled secret. */
 function resolve(value: string): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::-([^}]*)|:\?[^}]*)?\}/g, (_, name: string, fallback?: string) => fallback ?? `filled-${name.toLowerCase()}`).replace(/\$\$/g, '$');
+  return value
+    .replace(/\$\{([A-Z0-9_]+)(?::-([^}]*)|:\?[^}]*)?\}/g, (_, name: string, fallback?: string) => fallback ?? `filled-${name.toLowerCase()}`)
+    .replace(/\$\$/g, '$');
 }
 
 /** The variables a compose value takes from .env. */
@@ -131,7 +133,10 @@ describe('docker-compose.yml', () => {
         expect(missing, `${name} lacks`).toEqual([]);
         // a secret left out of .env.example would reach compose unset
         const fromEnvFile = Object.values(env).flatMap(interpolated);
-        expect(fromEnvFile.filter((v) => !envExample.has(v)), `${name} interpolates what .env.example lacks`).toEqual([]);
+        expect(
+          fromEnvFile.filter((v) => !envExample.has(v)),
+          `${name} interpolates what .env.example lacks`,
+        ).toEqual([]);
       }
     }
   });

@@ -47,15 +47,34 @@ describe('emphasisZooms', () => {
   });
 
   it('follows the cut timeline and skips what is cut', () => {
-    const words = [said('First', 0), said('line', 0.4), w('', 0.7, 5, 'silence'), said('Second', 5), said('line', 5.5), w('', 6, 12, 'silence'), said('Third', 12), said('one', 12.5)];
+    const words = [
+      said('First', 0),
+      said('line', 0.4),
+      w('', 0.7, 5, 'silence'),
+      said('Second', 5),
+      said('line', 5.5),
+      w('', 6, 12, 'silence'),
+      said('Third', 12),
+      said('one', 12.5),
+    ];
     // "First" keeps only 0.7 s of its zoom window and "Second" is cut: the zoom is on "Third", at output 0.7 + 0.8
-    const keep = [{ start: 0, end: 0.7 }, { start: 5.2, end: 6 }, { start: 12, end: 14 }];
+    const keep = [
+      { start: 0, end: 0.7 },
+      { start: 5.2, end: 6 },
+      { start: 12, end: 14 },
+    ];
     expect(emphasisZooms(words, keep).map((z) => Number(z.start.toFixed(3)))).toEqual([1.5]);
     // without the middle: "Third" lands right after "First"'s 0.7 s
-    const joined = emphasisZooms(words, [{ start: 0, end: 0.7 }, { start: 12, end: 20 }]);
+    const joined = emphasisZooms(words, [
+      { start: 0, end: 0.7 },
+      { start: 12, end: 20 },
+    ]);
     expect(joined.map((z) => Number(z.start.toFixed(3)))).toEqual([0.7]);
     // "First" whole, "Second" at output 2 (too close to the first zoom), "Third" at 2 + 7
-    const far = emphasisZooms(words, [{ start: 0, end: 2 }, { start: 5, end: 20 }]);
+    const far = emphasisZooms(words, [
+      { start: 0, end: 2 },
+      { start: 5, end: 20 },
+    ]);
     expect(far.map((z) => Number(z.start.toFixed(3)))).toEqual([0, 9]);
   });
 });

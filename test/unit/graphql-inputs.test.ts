@@ -77,7 +77,11 @@ describe('typed inputs of the mutations, by introspection', () => {
 
     const upload = inputOf('uploadProject');
     expect(upload.argType).toBe('UploadProjectInput!');
-    expect(Object.keys(upload.fields).sort()).toEqual(Object.keys(create.fields).filter((k) => k !== 'videoUrl' && k !== 'autoRender').sort());
+    expect(Object.keys(upload.fields).sort()).toEqual(
+      Object.keys(create.fields)
+        .filter((k) => k !== 'videoUrl' && k !== 'autoRender')
+        .sort(),
+    );
   });
 
   it('updateProject takes words as typed inputs, music as an input object, every field optional', async () => {
@@ -97,7 +101,12 @@ describe('typed inputs of the mutations, by introspection', () => {
     });
     const word = Object.fromEntries(types.get('WordInput')!.inputFields!.map((f) => [f.name, sdl(f.type)]));
     expect(word).toEqual({ id: 'ID', text: 'String', type: 'WordKind!', startTime: 'Float!', endTime: 'Float!' });
-    expect(types.get('WordKind')!.enumValues!.map((v) => v.name).sort()).toEqual(['punctuation', 'silence', 'word']);
+    expect(
+      types
+        .get('WordKind')!
+        .enumValues!.map((v) => v.name)
+        .sort(),
+    ).toEqual(['punctuation', 'silence', 'word']);
     const music = Object.fromEntries(types.get('ProjectMusicInput')!.inputFields!.map((f) => [f.name, sdl(f.type)]));
     expect(music).toEqual({ userMediaId: 'ID!', volume: 'Float!', startFromTime: 'Float', fade: 'Boolean' });
     expect(types.get('AiEditTemplate')!.enumValues!.map((v) => v.name)).toEqual(['ai_template_a', 'ai_template_b', 'ai_template_c']);
@@ -107,7 +116,12 @@ describe('typed inputs of the mutations, by introspection', () => {
     const { inputOf } = await introspect();
     const exp = inputOf('exportProject');
     expect(exp.argType).toBe('ExportProjectInput');
-    expect(Object.fromEntries(Object.entries(exp.fields).map(([k, f]) => [k, sdl(f.type)]))).toEqual({ fps: 'Float', width: 'Int', height: 'Int', webhookUrl: 'String' });
+    expect(Object.fromEntries(Object.entries(exp.fields).map(([k, f]) => [k, sdl(f.type)]))).toEqual({
+      fps: 'Float',
+      width: 'Int',
+      height: 'Int',
+      webhookUrl: 'String',
+    });
     for (const f of Object.values(exp.fields)) expect(f.description, f.name).toBeTruthy();
 
     const preset = inputOf('updatePreset');

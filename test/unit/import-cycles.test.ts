@@ -1,4 +1,3 @@
-
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
@@ -125,9 +124,7 @@ describe('import graph of src/, rest/, workers/ and bench/', () => {
     // a type-only import, as a section's of its rows
     expect(graph.get('bench/clips.ts')?.has('bench/row.ts')).toBe(true);
 
-    const stale = KNOWN_LOOPS.filter(({ from, to }) => !graph.get(from)?.has(to) || !pathBetween(graph, to, from)).map(
-      ({ from, to }) => `${from} → ${to}`,
-    );
+    const stale = KNOWN_LOOPS.filter(({ from, to }) => !graph.get(from)?.has(to) || !pathBetween(graph, to, from)).map(({ from, to }) => `${from} → ${to}`);
     expect(stale, 'these imports no longer close a loop: delete them from KNOWN_LOOPS').toEqual([]);
 
     const remaining = loops(without(graph, KNOWN_LOOPS)).map((loop) => loop.join(' → '));

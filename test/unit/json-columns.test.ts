@@ -31,8 +31,18 @@ const meta = { width: 1080, height: 1920, duration: 8.5, fps: 30, rotation: 0, h
 const one = <T>(c: Case<T>) => c as Case<unknown>;
 
 const CASES: Case<unknown>[] = [
-  one({ codec: hookTitleColumn, value: { text: 'Watch this', template: 'banner', top: 20, size: 40 }, wrong: { template: 'banner', top: '20', size: 40 }, at: 'top' }),
-  one({ codec: musicColumn, value: { userMediaId: crypto.randomUUID(), volume: 40, startFromTime: 2, fade: true, source: 'library' }, wrong: { userMediaId: 'x', volume: 40, startFromTime: 0, fade: true, source: 'radio' }, at: 'source' }),
+  one({
+    codec: hookTitleColumn,
+    value: { text: 'Watch this', template: 'banner', top: 20, size: 40 },
+    wrong: { template: 'banner', top: '20', size: 40 },
+    at: 'top',
+  }),
+  one({
+    codec: musicColumn,
+    value: { userMediaId: crypto.randomUUID(), volume: 40, startFromTime: 2, fade: true, source: 'library' },
+    wrong: { userMediaId: 'x', volume: 40, startFromTime: 0, fade: true, source: 'radio' },
+    at: 'source',
+  }),
   one({
     codec: itemsColumn,
     value: [
@@ -52,14 +62,47 @@ const CASES: Case<unknown>[] = [
     at: '[0].type',
   }),
   one({ codec: badTakesColumn, value: [{ start: 1, end: 2.5 }], wrong: { start: 1, end: 2.5 }, at: '' }),
-  one({ codec: videoMetaColumn, value: { ...meta, audioLevels: { loudness: -20.5, peak: null, quiet: [{ start: 0, end: 0.4 }], quietThreshold: -50 } }, wrong: { ...meta, hasAudio: 'yes' }, at: 'hasAudio' }),
+  one({
+    codec: videoMetaColumn,
+    value: { ...meta, audioLevels: { loudness: -20.5, peak: null, quiet: [{ start: 0, end: 0.4 }], quietThreshold: -50 } },
+    wrong: { ...meta, hasAudio: 'yes' },
+    at: 'hasAudio',
+  }),
   one({ codec: progressColumn, value: { stage: 'clips', percent: 40, clipsDone: 1, clipsTotal: 3 }, wrong: { percent: 40 }, at: 'stage' }),
-  one({ codec: viralityScoresColumn, value: { total: 80, shareability: 70, hook_strength: 90, story_quality: 75, emotional_impact: 60 }, wrong: { total: 80 }, at: 'shareability' }),
-  one({ codec: cropPathColumn, value: { width: 608, height: 1080, keys: [{ t: 0, x: 400, y: 0 }] }, wrong: { width: 608, height: 1080, keys: [{ t: 0, x: 400 }] }, at: '' }),
-  one({ codec: sandboxCredentialsColumn, value: { followers: 120, since: '2026-11-25T00:00:00.000Z' }, wrong: { followers: '120', since: '2026-11-25' }, at: 'followers' }),
+  one({
+    codec: viralityScoresColumn,
+    value: { total: 80, shareability: 70, hook_strength: 90, story_quality: 75, emotional_impact: 60 },
+    wrong: { total: 80 },
+    at: 'shareability',
+  }),
+  one({
+    codec: cropPathColumn,
+    value: { width: 608, height: 1080, keys: [{ t: 0, x: 400, y: 0 }] },
+    wrong: { width: 608, height: 1080, keys: [{ t: 0, x: 400 }] },
+    at: '',
+  }),
+  one({
+    codec: sandboxCredentialsColumn,
+    value: { followers: 120, since: '2026-11-25T00:00:00.000Z' },
+    wrong: { followers: '120', since: '2026-11-25' },
+    at: 'followers',
+  }),
   one({ codec: postContentColumn, value: { content: 'Three tips', privacyLevel: 'public', allowComment: true }, wrong: ['Three tips'], at: '' }),
   one({ codec: postProgressColumn, value: { uploadUrl: 'https://upload.example/s/1', sent: 1024 }, wrong: 'https://upload.example/s/1', at: '' }),
-  one({ codec: payloadColumn, value: { event: 'project.failed', projectId: crypto.randomUUID(), status: 'failed', downloadUrl: null, directUrl: null, failureReason: 'no audio', timestamp: new Date().toISOString() }, wrong: { projectId: 7 }, at: 'projectId' }),
+  one({
+    codec: payloadColumn,
+    value: {
+      event: 'project.failed',
+      projectId: crypto.randomUUID(),
+      status: 'failed',
+      downloadUrl: null,
+      directUrl: null,
+      failureReason: 'no audio',
+      timestamp: new Date().toISOString(),
+    },
+    wrong: { projectId: 7 },
+    at: 'projectId',
+  }),
 ];
 
 describe('JSON column codecs', () => {
@@ -84,7 +127,19 @@ describe('JSON column codecs', () => {
   });
 
   it('reads null as null where the column may be NULL, and refuses it where it may not', () => {
-    for (const codec of [hookTitleColumn, musicColumn, itemsColumn, transcriptColumn, badTakesColumn, videoMetaColumn, progressColumn, cropPathColumn, sandboxCredentialsColumn, postProgressColumn, responseColumn]) {
+    for (const codec of [
+      hookTitleColumn,
+      musicColumn,
+      itemsColumn,
+      transcriptColumn,
+      badTakesColumn,
+      videoMetaColumn,
+      progressColumn,
+      cropPathColumn,
+      sandboxCredentialsColumn,
+      postProgressColumn,
+      responseColumn,
+    ]) {
       expect(codec.read(null), codec.column).toBeNull();
     }
     for (const codec of [viralityScoresColumn, postContentColumn, payloadColumn]) expect(() => codec.read(null), codec.column).toThrow(StoredJsonError);

@@ -24,7 +24,10 @@ function sources(rel: string): string[] {
 /** Where a file's imports, re-exports and dynamic imports of the repository's own files point, relative to the repository. */
 function importsOf(rel: string): string[] {
   const { importedFiles } = ts.preProcessFile(fs.readFileSync(path.join(ROOT, rel), 'utf8'), true, true);
-  return importedFiles.map((f) => f.fileName).filter((to) => to.startsWith('.')).map((to) => path.posix.join(path.posix.dirname(rel), to));
+  return importedFiles
+    .map((f) => f.fileName)
+    .filter((to) => to.startsWith('.'))
+    .map((to) => path.posix.join(path.posix.dirname(rel), to));
 }
 
 describe('layers', () => {
@@ -35,7 +38,11 @@ describe('layers', () => {
 
     const files = LOWER.flatMap(sources);
     expect(files.length).toBeGreaterThan(20);
-    const upward = files.flatMap((file) => importsOf(file).filter((to) => to.startsWith(ABOVE)).map((to) => `${file} → ${to}`));
+    const upward = files.flatMap((file) =>
+      importsOf(file)
+        .filter((to) => to.startsWith(ABOVE))
+        .map((to) => `${file} → ${to}`),
+    );
     expect(upward, 'move the shared piece down, or have the kind hand it over (src/projects/kinds.ts)').toEqual([]);
   });
 });

@@ -316,7 +316,14 @@ describe('offline scorer', () => {
   it('another language: the word lists score neutral, punctuation and sound still count', async () => {
     const body = 'said the plan would never work. | We proved him wrong.';
     const [dangling, selfContained, calm, strong, statement, question] = await scoreTexts(
-      [`But he ${body}`, `My brother ${body}`, 'The meeting is on Tuesday.', 'I was terrified and furious, I hated it.', 'Nous avons commencé.', 'Pourquoi avons-nous commencé ?'],
+      [
+        `But he ${body}`,
+        `My brother ${body}`,
+        'The meeting is on Tuesday.',
+        'I was terrified and furious, I hated it.',
+        'Nous avons commencé.',
+        'Pourquoi avons-nous commencé ?',
+      ],
       { language: 'fr' },
     );
     expect(dangling.scores.shareability).toBe(selfContained.scores.shareability);
@@ -337,9 +344,13 @@ describe('offline scorer', () => {
     expect(titleFrom('and, “the end”...')).toBe('The end');
     expect(titleFrom('x'.repeat(300)).length).toBeLessThanOrEqual(100);
     // cut mid-sentence, it ends on a word that stands, not one that leads on; a whole sentence keeps its words
-    expect(titleFrom('To write that links below and make your own video with the locals and then go out to meet them all')).toBe('To write that links below and make your own video with the locals');
+    expect(titleFrom('To write that links below and make your own video with the locals and then go out to meet them all')).toBe(
+      'To write that links below and make your own video with the locals',
+    );
     expect(titleFrom('Tell me what you are thinking of')).toBe('Tell me what you are thinking of');
-    expect(titleFrom('Nobody tells you this but the real secret of good habits is what it is when nobody is watching you')).toBe('Nobody tells you this but the real secret of good habits is what it is');
+    expect(titleFrom('Nobody tells you this but the real secret of good habits is what it is when nobody is watching you')).toBe(
+      'Nobody tells you this but the real secret of good habits is what it is',
+    );
   });
 });
 
@@ -363,7 +374,14 @@ async function chatServer(answer: (clips: Array<{ index: number; seconds: number
   return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const entry = (index: number, v: number, title = `Clip ${index}`) => ({ index, hook_strength: v, shareability: v, story_quality: v, emotional_impact: v, title });
+const entry = (index: number, v: number, title = `Clip ${index}`) => ({
+  index,
+  hook_strength: v,
+  shareability: v,
+  story_quality: v,
+  emotional_impact: v,
+  title,
+});
 
 describe('chat-completions scorer', () => {
   const sentences = sentencesOf(talk(TALK));
@@ -371,14 +389,23 @@ describe('chat-completions scorer', () => {
   const ctx: ClipScoringContext = { words: talk(TALK), audio: null, language: 'en' };
 
   it('asks for JSON scores and titles in batches and takes a valid answer', async () => {
-    const server = await chatServer((clips) => ({ content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 40 + c.index * 10.4, ` “${c.transcript.split(' ')[0]} title” `)) }) }));
+    const server = await chatServer((clips) => ({
+      content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 40 + c.index * 10.4, ` “${c.transcript.split(' ')[0]} title” `)) }),
+    }));
     try {
       const scorer = new ChatCompletionsClipScorer({ baseUrl: server.url, apiKey: 'k', model: 'clip-model', batchWindows: 2 });
       const out = await scorer.score(windows, ctx);
       expect(server.requests).toHaveLength(2);
-      expect(server.requests[0]).toMatchObject({ url: '/v1/chat/completions', auth: 'Bearer k', body: { model: 'clip-model', temperature: 0, response_format: { type: 'json_object' } } });
+      expect(server.requests[0]).toMatchObject({
+        url: '/v1/chat/completions',
+        auth: 'Bearer k',
+        body: { model: 'clip-model', temperature: 0, response_format: { type: 'json_object' } },
+      });
       const sent = JSON.parse(server.requests[0].body.messages[1].content);
-      expect(sent).toEqual({ language: 'en', clips: [0, 1].map((i) => ({ index: i, seconds: Math.round((windows[i].end - windows[i].start) * 10) / 10, transcript: windows[i].text })) });
+      expect(sent).toEqual({
+        language: 'en',
+        clips: [0, 1].map((i) => ({ index: i, seconds: Math.round((windows[i].end - windows[i].start) * 10) / 10, transcript: windows[i].text })),
+      });
       expect(out.map((o) => o.scores.hook_strength)).toEqual([40, 50, 40]);
       expect(out[1].scores).toEqual({ total: 50, hook_strength: 50, shareability: 50, story_quality: 50, emotional_impact: 50 });
       expect(out[2].title).toBe('Then title');
@@ -416,8 +443,19 @@ describe('chat-completions scorer', () => {
   });
 
   it('parses only the exact shape', () => {
-    expect(parseClipScores('```json\n{"clips":[{"index":0,"hook_strength":1,"shareability":2,"story_quality":3,"emotional_impact":4,"title":"Hi"}]}\n```', 1)).toEqual([
-      { scores: { total: totalOf({ hook_strength: 1, shareability: 2, story_quality: 3, emotional_impact: 4 }), hook_strength: 1, shareability: 2, story_quality: 3, emotional_impact: 4 }, title: 'Hi' },
+    expect(
+      parseClipScores('```json\n{"clips":[{"index":0,"hook_strength":1,"shareability":2,"story_quality":3,"emotional_impact":4,"title":"Hi"}]}\n```', 1),
+    ).toEqual([
+      {
+        scores: {
+          total: totalOf({ hook_strength: 1, shareability: 2, story_quality: 3, emotional_impact: 4 }),
+          hook_strength: 1,
+          shareability: 2,
+          story_quality: 3,
+          emotional_impact: 4,
+        },
+        title: 'Hi',
+      },
     ]);
     expect(parseClipScores('{"clips":[]}', 1)).toBeNull();
     expect(parseClipScores(null, 1)).toBeNull();

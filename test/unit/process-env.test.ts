@@ -15,14 +15,18 @@ const GENERATED = 'src/generated/';
  * Files of src/ that still mention the environment, each with what it does with it. The list only
  * shrinks: an entry whose file no longer mentions it fails this file until it is deleted.
  */
-const KNOWN: { file: string; why: string }[] = [
-];
+const KNOWN: { file: string; why: string }[] = [];
 
 /**
  * `process.env` (in code or a comment, which would soon be copied into code), `process['env']`,
  * `{ env } = process`, and `env` imported from node:process.
  */
-const ENV = [/\bprocess\s*(?:\?\.|\.)\s*env\b/, /\bprocess\s*\[\s*['"`]env['"`]\s*\]/, /\{[^}]*\benv\b[^}]*\}\s*=\s*process\b/, /\bimport\s*\{[^}]*\benv\b[^}]*\}\s*from\s*['"](?:node:)?process['"]/];
+const ENV = [
+  /\bprocess\s*(?:\?\.|\.)\s*env\b/,
+  /\bprocess\s*\[\s*['"`]env['"`]\s*\]/,
+  /\{[^}]*\benv\b[^}]*\}\s*=\s*process\b/,
+  /\bimport\s*\{[^}]*\benv\b[^}]*\}\s*from\s*['"](?:node:)?process['"]/,
+];
 
 const mentionsEnv = (file: string) => {
   const text = fs.readFileSync(path.join(ROOT, file), 'utf8');

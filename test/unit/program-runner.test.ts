@@ -6,7 +6,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { eachLine, exitMessage, findExecutable, lastLines, ProgramError, startError, startProgram, STDERR_TAIL, TextTail, tiedToThisProcess } from '../../src/media/program.js';
+import {
+  eachLine,
+  exitMessage,
+  findExecutable,
+  lastLines,
+  ProgramError,
+  startError,
+  startProgram,
+  STDERR_TAIL,
+  TextTail,
+  tiedToThisProcess,
+} from '../../src/media/program.js';
 
 describe('the program runner', () => {
   it('quotes the last non-empty lines of stderr after how the program ended', () => {

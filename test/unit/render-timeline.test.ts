@@ -13,7 +13,6 @@ import {
 } from '../../src/media/render/timeline.js';
 import type { Segment, TimedWord } from '../../src/media/transcript.js';
 
-
 const w = (text: string, startTime: number, endTime: number): TimedWord => ({ text, type: 'word', startTime, endTime });
 const sil = (startTime: number, endTime: number): TimedWord => ({ text: '', type: 'silence', startTime, endTime });
 const close = (a: Segment[], b: Segment[]) => {
@@ -25,14 +24,7 @@ const close = (a: Segment[], b: Segment[]) => {
 };
 
 /** words at 0.0-0.5, 0.6-1.0 | 0.3 gap | 1.3-1.8 | 0.15 gap | 1.95-2.4 | 1.0 gap (silence word) | 3.4-3.9, duration 5 */
-const SPEECH: TimedWord[] = [
-  w('one', 0, 0.5),
-  w('two', 0.6, 1.0),
-  w('three', 1.3, 1.8),
-  w('four', 1.95, 2.4),
-  sil(2.4, 3.4),
-  w('five', 3.4, 3.9),
-];
+const SPEECH: TimedWord[] = [w('one', 0, 0.5), w('two', 0.6, 1.0), w('three', 1.3, 1.8), w('four', 1.95, 2.4), sil(2.4, 3.4), w('five', 3.4, 3.9)];
 
 describe('silenceCuts', () => {
   it('natural cuts only silences of 0.6 s or more, keeping 0.08 s next to speech, and the trailing silence', () => {
@@ -70,13 +62,29 @@ describe('silenceCuts', () => {
   });
 
   it('trims each cut to its quiet part when measured ranges are given', () => {
-    const cuts = silenceCuts(SPEECH, { pace: 'natural', duration: 5, fps: 30, quiet: [{ start: 2.9, end: 3.6 }, { start: 4.5, end: 5 }] });
+    const cuts = silenceCuts(SPEECH, {
+      pace: 'natural',
+      duration: 5,
+      fps: 30,
+      quiet: [
+        { start: 2.9, end: 3.6 },
+        { start: 4.5, end: 5 },
+      ],
+    });
     close(cuts, [
       { start: 2.9, end: 3.32 },
       { start: 4.5, end: 5 },
     ]);
     // two quiet pieces in one pause: one cut over both (no fragments); a pause with no quiet part stays as the transcript says
-    const hull = silenceCuts(SPEECH, { pace: 'natural', duration: 5, fps: 30, quiet: [{ start: 2.6, end: 2.8 }, { start: 3.0, end: 3.2 }] });
+    const hull = silenceCuts(SPEECH, {
+      pace: 'natural',
+      duration: 5,
+      fps: 30,
+      quiet: [
+        { start: 2.6, end: 2.8 },
+        { start: 3.0, end: 3.2 },
+      ],
+    });
     close(hull, [
       { start: 2.6, end: 3.2 },
       { start: 3.98, end: 5 },
@@ -116,14 +124,28 @@ describe('bad takes', () => {
   });
 
   it('uses the detector it is given', async () => {
-    const cuts = await badTakeCuts(words('a b c'), { detect: async () => [{ removeStart: 2, removeEnd: 3, reason: 'x' }, { removeStart: 1, removeEnd: 2.5, reason: 'y' }] });
+    const cuts = await badTakeCuts(words('a b c'), {
+      detect: async () => [
+        { removeStart: 2, removeEnd: 3, reason: 'x' },
+        { removeStart: 1, removeEnd: 2.5, reason: 'y' },
+      ],
+    });
     expect(cuts).toEqual([{ start: 1, end: 3 }]);
   });
 });
 
 describe('keepSegments and time mapping', () => {
   it('merges, sorts and snaps cuts to frames and drops kept slivers', () => {
-    const keep = keepSegments(10, [{ start: 5, end: 6.01 }, { start: 1.02, end: 2 }, { start: 1.5, end: 3 }, { start: 6.02, end: 7 }], 30);
+    const keep = keepSegments(
+      10,
+      [
+        { start: 5, end: 6.01 },
+        { start: 1.02, end: 2 },
+        { start: 1.5, end: 3 },
+        { start: 6.02, end: 7 },
+      ],
+      30,
+    );
     // 6.01 → frame 180 (6.0); 6.02 → 6.0333: a one-frame piece stays; cuts at 1.02 → 1.0333
     close(keep, [
       { start: 0, end: 31 / 30 },
@@ -133,14 +155,31 @@ describe('keepSegments and time mapping', () => {
     ]);
     for (const s of keep) for (const t of [s.start, s.end]) expect(Math.abs(t * 30 - Math.round(t * 30))).toBeLessThan(1e-9);
     // kept piece of half a frame between two cuts disappears
-    close(keepSegments(4, [{ start: 1, end: 2 }, { start: 2.01, end: 3 }], 30), [{ start: 0, end: 1 }, { start: 3, end: 4 }]);
+    close(
+      keepSegments(
+        4,
+        [
+          { start: 1, end: 2 },
+          { start: 2.01, end: 3 },
+        ],
+        30,
+      ),
+      [
+        { start: 0, end: 1 },
+        { start: 3, end: 4 },
+      ],
+    );
     expect(keepSegments(3, [], 25)).toEqual([{ start: 0, end: 3 }]);
     expect(keepSegments(3, [{ start: -1, end: 9 }], 25)).toEqual([]);
     expect(outputDuration(keep)).toBeCloseTo(31 / 30 + 2 + 1 / 30 + 3, 9);
   });
 
   it('maps source times to output times', () => {
-    const keep = [{ start: 0, end: 2 }, { start: 3, end: 5 }, { start: 8, end: 10 }];
+    const keep = [
+      { start: 0, end: 2 },
+      { start: 3, end: 5 },
+      { start: 8, end: 10 },
+    ];
     expect(mapTime(keep, 1.5)).toBe(1.5);
     expect(mapTime(keep, 2.5)).toBeNull();
     expect(mapTime(keep, 3)).toBe(2);
@@ -152,14 +191,33 @@ describe('keepSegments and time mapping', () => {
   });
 
   it('splits a word that straddles a cut and clips one half cut', () => {
-    const keep = [{ start: 0, end: 2 }, { start: 3, end: 5 }, { start: 8, end: 10 }];
-    expect(mapRange(keep, 1.5, 3.5)).toEqual([{ start: 1.5, end: 2 }, { start: 2, end: 2.5 }]);
+    const keep = [
+      { start: 0, end: 2 },
+      { start: 3, end: 5 },
+      { start: 8, end: 10 },
+    ];
+    expect(mapRange(keep, 1.5, 3.5)).toEqual([
+      { start: 1.5, end: 2 },
+      { start: 2, end: 2.5 },
+    ]);
     expect(mapSpan(keep, 1.5, 3.5)).toEqual({ start: 1.5, end: 2.5 });
-    expect(mapRange(keep, 4.5, 8.5)).toEqual([{ start: 3.5, end: 4 }, { start: 4, end: 4.5 }]);
+    expect(mapRange(keep, 4.5, 8.5)).toEqual([
+      { start: 3.5, end: 4 },
+      { start: 4, end: 4.5 },
+    ]);
     expect(mapRange(keep, 2.5, 3.5)).toEqual([{ start: 2, end: 2.5 }]);
     expect(mapRange(keep, 1, 9)).toHaveLength(3);
     expect(mapRange(keep, 4, 4)).toEqual([{ start: 3, end: 3 }]);
-    expect(mergeSegments([{ start: 2, end: 3 }, { start: 0, end: 1 }, { start: 1, end: 1.5 }])).toEqual([{ start: 0, end: 1.5 }, { start: 2, end: 3 }]);
+    expect(
+      mergeSegments([
+        { start: 2, end: 3 },
+        { start: 0, end: 1 },
+        { start: 1, end: 1.5 },
+      ]),
+    ).toEqual([
+      { start: 0, end: 1.5 },
+      { start: 2, end: 3 },
+    ]);
   });
 });
 

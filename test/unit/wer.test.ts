@@ -3,7 +3,16 @@ import { alignWords, normaliseWords, parseCmuTranscription, scoreText, startsWit
 
 describe('normaliseWords', () => {
   it('lower-cases, drops punctuation, splits hyphens and keeps inner apostrophes', () => {
-    expect(normaliseWords('Well, Mr. Dashwood — cold-hearted; "don’t" (he said)!')).toEqual(['well', 'mr', 'dashwood', 'cold', 'hearted', "don't", 'he', 'said']);
+    expect(normaliseWords('Well, Mr. Dashwood — cold-hearted; "don’t" (he said)!')).toEqual([
+      'well',
+      'mr',
+      'dashwood',
+      'cold',
+      'hearted',
+      "don't",
+      'he',
+      'said',
+    ]);
   });
 
   it('drops quote apostrophes at word edges and expands nothing', () => {
@@ -44,7 +53,12 @@ describe('alignWords and scoreText', () => {
   });
 
   it('normalises both sides before aligning', () => {
-    expect(scoreText('He was not an ill-disposed young man.', 'he was NOT an ill disposed young man')).toEqual({ n: 8, substitutions: 0, deletions: 0, insertions: 0 });
+    expect(scoreText('He was not an ill-disposed young man.', 'he was NOT an ill disposed young man')).toEqual({
+      n: 8,
+      substitutions: 0,
+      deletions: 0,
+      insertions: 0,
+    });
   });
 
   it('finds the fewest edits on a mixed example (an upstream hypothesis of a LibriVox clip)', () => {

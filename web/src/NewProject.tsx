@@ -70,7 +70,8 @@ export function NewProject({ apiKey }: { apiKey: string }) {
             <input type="radio" name="kind" checked={kind === 'edit'} onChange={() => setKind('edit')} /> Captioned edit
           </label>
           <label>
-            <input type="radio" name="kind" checked={kind === 'magic_clips'} onChange={() => setKind('magic_clips')} /> Magic clips (scored short clips of a long video)
+            <input type="radio" name="kind" checked={kind === 'magic_clips'} onChange={() => setKind('magic_clips')} /> Magic clips (scored short clips of a
+            long video)
           </label>
         </fieldset>
         <div className="grid">

@@ -5,7 +5,11 @@ import { CAPTIONS, EXPORT_PROJECT, PROJECT, TERMINAL, type Export, type MagicCli
 import { stepLabel, useProjectLive } from './live.ts';
 import { clock, Empty, ErrorNote, Progress, seconds, Status, when } from './ui.tsx';
 
-const slug = (title: string) => title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'project';
+const slug = (title: string) =>
+  title
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'project';
 
 export function ProjectPage({ id }: { id: string }) {
   const client = useClient();
@@ -62,7 +66,12 @@ export function ProjectPage({ id }: { id: string }) {
       <article>
         <p>
           Status <Status value={status} testId="project-status" />
-          {live && <small className="live" title="as the service reports it"> live</small>}
+          {live && (
+            <small className="live" title="as the service reports it">
+              {' '}
+              live
+            </small>
+          )}
         </p>
         {working && <Progress label={stepLabel(status, stage, live?.clipsDone, live?.clipsTotal)} percent={percent} testId="project-progress" />}
         {failureReason && <p className="error">{failureReason}</p>}
@@ -74,7 +83,12 @@ export function ProjectPage({ id }: { id: string }) {
           <header className="title-row">
             <strong>Video</strong>
             <span>
-              <button type="button" onClick={exportNow} disabled={working || exporting.fetching || project.transcriptionStatus !== 'COMPLETED'} aria-busy={exporting.fetching}>
+              <button
+                type="button"
+                onClick={exportNow}
+                disabled={working || exporting.fetching || project.transcriptionStatus !== 'COMPLETED'}
+                aria-busy={exporting.fetching}
+              >
                 Export
               </button>
             </span>

@@ -18,7 +18,11 @@ export function Publications() {
       fetching={fetching}
       error={error}
       onRefresh={() => refetch({ requestPolicy: 'network-only' })}
-      empty={data && publications.length === 0 ? 'Nothing published yet: an exported project is published with publishProject or POST /v1/projects/{id}/publish.' : null}
+      empty={
+        data && publications.length === 0
+          ? 'Nothing published yet: an exported project is published with publishProject or POST /v1/projects/{id}/publish.'
+          : null
+      }
       columns={['Project', 'Status', 'Posts', 'Views', 'Engagement', 'Followers gained']}
     >
       {publications.map((p) => (

@@ -66,9 +66,7 @@ function Figure({ label, value }: { label: string; value: Comparison }) {
     <article className="figure">
       <small>{label}</small>
       <strong>{number(value.current)}</strong>
-      <small>
-        {change == null ? `prior window ${number(value.prior)}` : `${change >= 0 ? '+' : ''}${change.toFixed(0)}% on the prior window`}
-      </small>
+      <small>{change == null ? `prior window ${number(value.prior)}` : `${change >= 0 ? '+' : ''}${change.toFixed(0)}% on the prior window`}</small>
     </article>
   );
 }

@@ -40,9 +40,7 @@ class CatalogFriendlyClient extends pg.Client {
       return super.query(config, (err: Error | null, res: unknown) => values(err, err ? res : markCharColumns(res)));
     }
     if (typeof callback === 'function') {
-      return super.query(config, values, (err: Error | null, res: unknown) =>
-        callback(err, err ? res : markCharColumns(res)),
-      );
+      return super.query(config, values, (err: Error | null, res: unknown) => callback(err, err ? res : markCharColumns(res)));
     }
     return super.query(config, values).then(markCharColumns);
   }
@@ -87,9 +85,7 @@ export class PgMigrationAdapterFactory implements SqlMigrationAwareDriverAdapter
       const database = `prisma_migrate_shadow_db_${randomUUID().replaceAll('-', '')}`;
       await this.admin(`CREATE DATABASE "${database}"`);
       try {
-        return await this.open(connectionConfig(withDatabase(this.databaseUrl, database)), () =>
-          this.admin(`DROP DATABASE IF EXISTS "${database}"`),
-        );
+        return await this.open(connectionConfig(withDatabase(this.databaseUrl, database)), () => this.admin(`DROP DATABASE IF EXISTS "${database}"`));
       } catch (err) {
         await this.admin(`DROP DATABASE IF EXISTS "${database}"`).catch(() => {});
         throw err;
@@ -192,4 +188,3 @@ class MigrationAdapter implements SqlDriverAdapter {
     return this.disposed;
   }
 }
-

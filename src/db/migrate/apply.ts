@@ -45,13 +45,10 @@ async function applyLocked(databaseUrl: string, opts: ApplyOptions): Promise<{ a
       engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
     );
     log(
-      appliedMigrationNames.length > 0
-        ? `applied ${appliedMigrationNames.length} migration(s): ${appliedMigrationNames.join(', ')}`
-        : 'no pending migrations',
+      appliedMigrationNames.length > 0 ? `applied ${appliedMigrationNames.length} migration(s): ${appliedMigrationNames.join(', ')}` : 'no pending migrations',
     );
     return { applied: appliedMigrationNames };
   } finally {
     await lock.release();
   }
 }
-

@@ -107,4 +107,3 @@ async function runDiff(databaseUrl: string, schema: SchemaFile, from: DiffTarget
   const result = await withEngine(databaseUrl, schema, log ?? (() => {}), (engine) => engine.diff(params));
   return result.exitCode === 2 && result.stdout ? result.stdout : '';
 }
-

@@ -14,12 +14,7 @@ export const NO_FILTERS: SchemaFilter = { externalTables: [], externalEnums: [] 
  * Runs `fn` with an engine connected to `databaseUrl`, then frees the engine and
  * closes every connection it opened (the engine does not dispose its adapters).
  */
-export async function withEngine<T>(
-  databaseUrl: string,
-  schema: SchemaFile | undefined,
-  log: Log,
-  fn: (engine: SchemaEngine) => Promise<T>,
-): Promise<T> {
+export async function withEngine<T>(databaseUrl: string, schema: SchemaFile | undefined, log: Log, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const glue = await loadSchemaEngine();
   const factory = new PgMigrationAdapterFactory(databaseUrl);
   let engine: SchemaEngine | undefined;
@@ -71,4 +66,3 @@ function engineError(err: unknown, adapterError: unknown): Error {
   }
   return new Error(message, { cause: err });
 }
-

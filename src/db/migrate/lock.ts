@@ -28,9 +28,7 @@ export class MigrationLock {
       throw new Error(`Cannot connect to ${describeUrl(databaseUrl)}: ${errorMessage(err)}`, { cause: err });
     });
     try {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [
-        MIGRATION_LOCK_KEY,
-      ]);
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [MIGRATION_LOCK_KEY]);
       if (!rows[0]?.locked) {
         log('waiting for another process to finish migrating...');
         await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
@@ -57,4 +55,3 @@ export class MigrationLock {
     }
   }
 }
-

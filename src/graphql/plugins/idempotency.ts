@@ -123,9 +123,7 @@ function operationOf(document: DocumentNode, name: string | null | undefined): O
 
 /** The root fields an operation executes, fragments included. */
 function rootFields(document: DocumentNode, set: SelectionSetNode, seen = new Set<string>()): FieldNode[] {
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-  );
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
   const fields: FieldNode[] = [];
   const walk = (s: SelectionSetNode) => {
     for (const sel of s.selections) {

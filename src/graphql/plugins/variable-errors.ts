@@ -58,7 +58,9 @@ export function fieldErrorsFromCoercion(errors: readonly GraphQLError[]): FieldE
 function withRefusalWords(e: Error): Error {
   const m = NOT_DEFINED.exec(e.message);
   const words = m && refusalOf(m[2], m[1]);
-  return words && e instanceof GraphQLError ? new GraphQLError(`Field "${m[1]}" of ${m[2]} ${words}`, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: e.extensions }) : e;
+  return words && e instanceof GraphQLError
+    ? new GraphQLError(`Field "${m[1]}" of ${m[2]} ${words}`, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: e.extensions })
+    : e;
 }
 
 export function useVariableErrors(): Plugin<Context> {
@@ -71,7 +73,7 @@ export function useVariableErrors(): Plugin<Context> {
     onExecute() {
       return {
         onExecuteDone({ result, setResult }) {
-          if (!('errors' in result) || !result.errors?.length || 'data' in result && result.data) return;
+          if (!('errors' in result) || !result.errors?.length || ('data' in result && result.data)) return;
           const fields = fieldErrorsFromCoercion(result.errors);
           if (fields) setResult({ errors: [validationError(fields)] });
         },

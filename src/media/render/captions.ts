@@ -73,7 +73,11 @@ export interface CaptionPage {
   end: number;
 }
 
-const clean = (text: string) => text.replace(/[\r\n\t]+/g, ' ').replace(/\s+/g, ' ').trim();
+const clean = (text: string) =>
+  text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * Groups the spoken words into pages on the output timeline. Words wholly cut
@@ -205,7 +209,8 @@ export const hookFontSize = (size: number) => 24 + 2 * clamp(size, 0, 80);
 /** The caption look once a user theme's non-null fields replace the template's. */
 export function resolveCaptionStyle(template: CaptionTemplate, theme?: CaptionTheme | null) {
   const t = theme ?? {};
-  const style = t.highlightStyle && (HIGHLIGHT_STYLES as readonly string[]).includes(t.highlightStyle) ? (t.highlightStyle as HighlightStyle) : template.highlightStyle;
+  const style =
+    t.highlightStyle && (HIGHLIGHT_STYLES as readonly string[]).includes(t.highlightStyle) ? (t.highlightStyle as HighlightStyle) : template.highlightStyle;
   return {
     font: t.font || template.font,
     fontSize: t.fontSize && t.fontSize > 0 ? t.fontSize : template.fontSize,
@@ -359,7 +364,9 @@ export function buildAss(o: BuildAssOptions): string {
       const pad = ht.backgroundColor ? hsize * 0.3 : 0;
       const hy = Math.round(Math.max((top / 100) * height, pad + 4 * scale));
       const txt = escapeAssText(ht.uppercase ? hook.text.toLocaleUpperCase() : hook.text, '\\N');
-      events.push(dialogue(2, start, end, 'Hook', `{\\an8\\pos(${Math.round(width * safeCentreX)},${hy})${weightTag(ht.fontWeight)}\\fad(${fade},${fade})}${txt}`));
+      events.push(
+        dialogue(2, start, end, 'Hook', `{\\an8\\pos(${Math.round(width * safeCentreX)},${hy})${weightTag(ht.fontWeight)}\\fad(${fade},${fade})}${txt}`),
+      );
     }
   }
 
@@ -400,7 +407,11 @@ const clock = (seconds: number, sep: ',' | '.') => {
 };
 
 const cues = (words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions) =>
-  captionPages(words, keep, opts.wordsPerLine).map((p) => ({ start: p.start, end: Math.max(p.end, p.start + 0.001), text: p.words.map((w) => w.text).join(' ') }));
+  captionPages(words, keep, opts.wordsPerLine).map((p) => ({
+    start: p.start,
+    end: Math.max(p.end, p.start + 0.001),
+    text: p.words.map((w) => w.text).join(' '),
+  }));
 
 /** SubRip captions on the cut timeline, one cue per burned-in page. */
 export function toSrt(words: readonly TimedWord[], keep: readonly Segment[], opts: CaptionFileOptions): string {

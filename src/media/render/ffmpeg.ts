@@ -74,7 +74,8 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   const { onProgress, signal, timeoutMs, stallMs, niceness = 0 } = options;
   const targets: RenderTargets = typeof target === 'string' ? { video: target } : target;
   const { video: outputPath, preview: previewPath } = targets;
-  if (Boolean(graph.previewArgs) !== Boolean(previewPath)) throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
+  if (Boolean(graph.previewArgs) !== Boolean(previewPath))
+    throw new Error(graph.previewArgs ? 'the graph writes a preview: give its path' : 'the graph writes no preview');
   signal?.throwIfAborted();
   const script = `${outputPath}.graph.txt`;
   await fs.writeFile(script, graph.filterScript);

@@ -31,7 +31,13 @@ export function installedFonts(): InstalledFont[] {
     .split('\n')
     .map((line) => line.split('\t'))
     .filter((p) => p.length === 2 && p[0])
-    .map(([file, fam]) => ({ file, families: fam.split(',').map((f) => f.trim()).filter(Boolean) }));
+    .map(([file, fam]) => ({
+      file,
+      families: fam
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    }));
   return listed;
 }
 

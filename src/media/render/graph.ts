@@ -399,8 +399,7 @@ export function blurredFill(src: { width: number; height: number }, W: number, H
   return lines;
 }
 
-const roundedMask = (r: number) =>
-  `lum='if(lte(pow(max(max(${r}-X,X-(W-1-${r})),0),2)+pow(max(max(${r}-Y,Y-(H-1-${r})),0),2),${r * r}),255,0)'`;
+const roundedMask = (r: number) => `lum='if(lte(pow(max(max(${r}-X,X-(W-1-${r})),0),2)+pow(max(max(${r}-Y,Y-(H-1-${r})),0),2),${r * r}),255,0)'`;
 
 /**
  * A balanced if() tree over sorted points: `leaf(p)` of the point nearest to
@@ -459,9 +458,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   if (win && !(win.start >= 0 && win.duration > 0)) throw new Error('the source window needs a start of 0 or more and a positive duration');
   // the source's timeline: the window's when there is one
   const srcDuration = win ? win.duration : src.duration;
-  const keep = plan.keep
-    .map((s) => (win ? { start: Math.max(0, s.start), end: Math.min(win.duration, s.end) } : s))
-    .filter((s) => s.end > s.start);
+  const keep = plan.keep.map((s) => (win ? { start: Math.max(0, s.start), end: Math.min(win.duration, s.end) } : s)).filter((s) => s.end > s.start);
   if (!keep.length) throw new Error('nothing is kept: the output would be empty');
   const D = keep.reduce((sum, s) => sum + (s.end - s.start), 0);
 
@@ -515,13 +512,11 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     const box = layoutBox(o.layout ?? 'cover', W, H);
     const enable = `enable='between(t,${num(T)},${num(T + len)})'`;
     let media = `[${index}:v]trim=duration=${num(len)},setpts=PTS-STARTPTS+${num(T)}/TB,`;
-    media +=
-      box.fit === 'contain'
-        ? `scale=${box.w}:${box.h}:force_original_aspect_ratio=decrease:force_divisible_by=2,setsar=1`
-        : coverTo(box.w, box.h);
+    media += box.fit === 'contain' ? `scale=${box.w}:${box.h}:force_original_aspect_ratio=decrease:force_divisible_by=2,setsar=1` : coverTo(box.w, box.h);
     if (box.border) {
       const b = box.border;
-      media += box.source && box.source.y > 0 ? `,drawbox=x=0:y=ih-${b}:w=iw:h=${b}:color=white:t=fill` : `,drawbox=x=iw-${b}:y=0:w=${b}:h=ih:color=white:t=fill`;
+      media +=
+        box.source && box.source.y > 0 ? `,drawbox=x=0:y=ih-${b}:w=iw:h=${b}:color=white:t=fill` : `,drawbox=x=iw-${b}:y=0:w=${b}:h=ih:color=white:t=fill`;
     }
     media += ',format=yuva420p';
     if (box.radius > 0) {
@@ -534,9 +529,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     if (box.source) {
       const part = sourceParts.shift() as string;
       const s = box.source;
-      lines.push(
-        `[${part}]trim=start=${num(T)}:end=${num(T + len)},crop=${s.w}:${s.h}:${Math.floor((W - s.w) / 2)}:${Math.floor((H - s.h) / 2)}[src${i}]`,
-      );
+      lines.push(`[${part}]trim=start=${num(T)}:end=${num(T + len)},crop=${s.w}:${s.h}:${Math.floor((W - s.w) / 2)}:${Math.floor((H - s.h) / 2)}[src${i}]`);
       lines.push(`[${cur}][src${i}]overlay=${s.x}:${s.y}:eof_action=pass:${enable}[withsrc${i}]`);
       cur = `withsrc${i}`;
     }
@@ -562,7 +555,9 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const stereo = `aformat=sample_fmts=fltp:sample_rates=${SAMPLE_RATE}:channel_layouts=stereo`;
   const music = plan.audio.music;
   const voiceOut = music ? 'voice' : aEnd;
-  const clean = plan.audio.clean ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,` : '';
+  const clean = plan.audio.clean
+    ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,`
+    : '';
   if (src.hasAudio) {
     const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
     const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB,${cutFades(keep, srcDuration, F, chunk)}`;
@@ -594,35 +589,60 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     lines.push(`[pvfull]fps=${PREVIEW.fps},scale=${p.width}:${p.height}:flags=bilinear,setsar=1,format=yuv420p[pvout]`);
     lines.push(`[afull]asplit=2[aout][paout]`);
     previewArgs = [
-      '-map', '[pvout]',
-      '-map', '[paout]',
-      '-c:v', 'libx264',
-      '-preset', out.preset ?? 'veryfast',
-      '-crf', String(PREVIEW.crf),
-      '-maxrate', `${PREVIEW.maxVideoKbps}k`,
-      '-bufsize', `${2 * PREVIEW.maxVideoKbps}k`,
-      '-pix_fmt', 'yuv420p',
-      '-r', String(PREVIEW.fps),
-      '-c:a', 'aac',
-      '-b:a', `${PREVIEW.audioKbps}k`,
-      '-ac', '1',
-      '-movflags', '+faststart',
+      '-map',
+      '[pvout]',
+      '-map',
+      '[paout]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      out.preset ?? 'veryfast',
+      '-crf',
+      String(PREVIEW.crf),
+      '-maxrate',
+      `${PREVIEW.maxVideoKbps}k`,
+      '-bufsize',
+      `${2 * PREVIEW.maxVideoKbps}k`,
+      '-pix_fmt',
+      'yuv420p',
+      '-r',
+      String(PREVIEW.fps),
+      '-c:a',
+      'aac',
+      '-b:a',
+      `${PREVIEW.audioKbps}k`,
+      '-ac',
+      '1',
+      '-movflags',
+      '+faststart',
     ];
   }
 
   const outputArgs = [
-    '-map', '[vout]',
-    '-map', '[aout]',
-    '-c:v', 'libx264',
-    '-preset', out.preset ?? 'veryfast',
-    '-crf', String(out.crf ?? 20),
-    '-pix_fmt', 'yuv420p',
-    '-r', num(F),
-    '-c:a', 'aac',
-    '-b:a', '160k',
-    '-ar', String(SAMPLE_RATE),
-    '-ac', '2',
-    '-movflags', '+faststart',
+    '-map',
+    '[vout]',
+    '-map',
+    '[aout]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    out.preset ?? 'veryfast',
+    '-crf',
+    String(out.crf ?? 20),
+    '-pix_fmt',
+    'yuv420p',
+    '-r',
+    num(F),
+    '-c:a',
+    'aac',
+    '-b:a',
+    '160k',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
   ];
   const seek = win ? Math.min(win.start, SEEK_DECODE) : 0;
   const longestCut = Math.max(seek + keep[0].start, ...keep.slice(1).map((k, i) => k.start - keep[i].end));

@@ -40,7 +40,10 @@ const spoken = (words: readonly TimedWord[]) =>
 
 /** Sorted, merged (overlapping or touching) copy of the ranges; empty ranges dropped. */
 export function mergeSegments(segments: readonly Segment[]): Segment[] {
-  const sorted = segments.filter((s) => s.end > s.start).map((s) => ({ ...s })).sort((a, b) => a.start - b.start);
+  const sorted = segments
+    .filter((s) => s.end > s.start)
+    .map((s) => ({ ...s }))
+    .sort((a, b) => a.start - b.start);
   const out: Segment[] = [];
   for (const s of sorted) {
     const last = out[out.length - 1];

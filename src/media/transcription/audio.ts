@@ -25,7 +25,7 @@ export interface ExtractedAudio {
 export async function extractAudio(
   videoPath: string,
   wavPath: string,
-  opts: { signal?: AbortSignal; /** what a probe of the file already said (else it is probed here) */ source?: { duration: number; hasAudio: boolean } } = {},
+  opts: { signal?: AbortSignal /** what a probe of the file already said (else it is probed here) */; source?: { duration: number; hasAudio: boolean } } = {},
 ): Promise<ExtractedAudio> {
   const { duration, hasAudio } = opts.source ?? (await probeSound(videoPath));
   if (!(duration > 0)) throw new Error('The media has no duration to take sound from');
@@ -34,18 +34,44 @@ export async function extractAudio(
   // pocketsphinx_continuous skips exactly 44 bytes and would decode any chunk as samples
   const pcm = ['-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-c:a', 'pcm_s16le', '-f', 'wav', wavPath];
   if (!hasAudio) {
-    await runProgram('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], { signal: opts.signal });
+    await runProgram('ffmpeg', [...FF, '-loglevel', 'error', '-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=mono`, '-t', d, ...pcm], {
+      signal: opts.signal,
+    });
     return { duration, hasAudio, loudness: null, peak: null };
   }
   // loglevel info for ebur128's summary; only the summary is kept
   let summary = '';
   const filters = `${EBUR128_FILTER},apad=whole_dur=${d}`;
-  await runProgram('ffmpeg', [...FF, '-loglevel', 'info', '-i', videoPath, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', filters, '-ac', '1', '-ar', String(SAMPLE_RATE), '-t', d, ...pcm], {
-    signal: opts.signal,
-    onStderrLine: (line) => {
-      if (line.includes('Summary:') || summary) summary += `${line}\n`;
+  await runProgram(
+    'ffmpeg',
+    [
+      ...FF,
+      '-loglevel',
+      'info',
+      '-i',
+      videoPath,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-sn',
+      '-dn',
+      '-af',
+      filters,
+      '-ac',
+      '1',
+      '-ar',
+      String(SAMPLE_RATE),
+      '-t',
+      d,
+      ...pcm,
+    ],
+    {
+      signal: opts.signal,
+      onStderrLine: (line) => {
+        if (line.includes('Summary:') || summary) summary += `${line}\n`;
+      },
     },
-  });
+  );
   return { duration, hasAudio, ...parseEbur128(summary) };
 }
 

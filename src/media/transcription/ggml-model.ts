@@ -30,7 +30,17 @@ export interface WhisperHparams {
 
 /** The hyperparameters in file order. */
 export const HPARAM_ORDER: ReadonlyArray<keyof WhisperHparams> = [
-  'nVocab', 'nAudioCtx', 'nAudioState', 'nAudioHead', 'nAudioLayer', 'nTextCtx', 'nTextState', 'nTextHead', 'nTextLayer', 'nMels', 'ftype',
+  'nVocab',
+  'nAudioCtx',
+  'nAudioState',
+  'nAudioHead',
+  'nAudioLayer',
+  'nTextCtx',
+  'nTextState',
+  'nTextHead',
+  'nTextLayer',
+  'nMels',
+  'ftype',
 ];
 
 /** ggml tensor types a whisper model file may hold: elements per block and bytes per block. */
@@ -245,7 +255,9 @@ function checkModel(r: Reader, file: string): WhisperModelInfo {
   }
   if (seen.size !== expected.size) {
     const missing = [...expected.keys()].filter((n) => !seen.has(n));
-    throw new ModelError(`${missing.length} of its ${expected.size} tensors are missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''})`);
+    throw new ModelError(
+      `${missing.length} of its ${expected.size} tensors are missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''})`,
+    );
   }
   return {
     path: path.resolve(file),

@@ -60,8 +60,12 @@ export interface VocabularyOptions {
  * spellings are then only applied afterwards, by postProcess).
  */
 export async function decoderVocabulary(dictionary: readonly string[] | undefined, opts: VocabularyOptions): Promise<DecoderVocabulary | undefined> {
-  const entries = dictionaryEntries(dictionary)
-    .map((e) => e.spelling.split(' ').map((w) => splitPunctuation(w).core).filter(Boolean));
+  const entries = dictionaryEntries(dictionary).map((e) =>
+    e.spelling
+      .split(' ')
+      .map((w) => splitPunctuation(w).core)
+      .filter(Boolean),
+  );
   if (entries.length === 0) return undefined;
   const model = opts.model ?? POCKETSPHINX_MODEL;
   const base = await fs.readFile(path.join(model, PRONUNCIATIONS), 'utf8').catch(() => undefined);
@@ -141,14 +145,86 @@ export function cmuPronunciations(dictText: string, wanted: ReadonlySet<string>)
  */
 const IPA_TO_ARPABET: Record<string, string> = {
   // vowels and diphthongs, r-coloured ones whole
-  'ɑːɹ': 'AA R', 'ɔːɹ': 'AO R', 'oːɹ': 'AO R', 'ɛɹ': 'EH R', 'ɪɹ': 'IH R', 'ʊɹ': 'UH R', 'aɪɚ': 'AY ER', 'aɪə': 'AY AH', 'iə': 'IY AH', 'əl': 'AH L',
-  'ɑː': 'AA', 'ɑ': 'AA', 'ɒ': 'AA', 'a': 'AA', 'æ': 'AE', 'ʌ': 'AH', 'ə': 'AH', 'ɐ': 'AH', 'ɔː': 'AO', 'ɔ': 'AO', 'aʊ': 'AW', 'aɪ': 'AY',
-  'ɛ': 'EH', 'e': 'EH', 'ɜː': 'ER', 'ɜ': 'ER', 'ɚ': 'ER', 'ɝ': 'ER', 'eɪ': 'EY', 'ɪ': 'IH', 'ᵻ': 'IH', 'iː': 'IY', 'i': 'IY',
-  'oʊ': 'OW', 'oː': 'OW', 'o': 'OW', 'ɔɪ': 'OY', 'ʊ': 'UH', 'uː': 'UW', 'u': 'UW', 'y': 'UW', 'ø': 'ER', 'œ': 'ER',
+  ɑːɹ: 'AA R',
+  ɔːɹ: 'AO R',
+  oːɹ: 'AO R',
+  ɛɹ: 'EH R',
+  ɪɹ: 'IH R',
+  ʊɹ: 'UH R',
+  aɪɚ: 'AY ER',
+  aɪə: 'AY AH',
+  iə: 'IY AH',
+  əl: 'AH L',
+  ɑː: 'AA',
+  ɑ: 'AA',
+  ɒ: 'AA',
+  a: 'AA',
+  æ: 'AE',
+  ʌ: 'AH',
+  ə: 'AH',
+  ɐ: 'AH',
+  ɔː: 'AO',
+  ɔ: 'AO',
+  aʊ: 'AW',
+  aɪ: 'AY',
+  ɛ: 'EH',
+  e: 'EH',
+  ɜː: 'ER',
+  ɜ: 'ER',
+  ɚ: 'ER',
+  ɝ: 'ER',
+  eɪ: 'EY',
+  ɪ: 'IH',
+  ᵻ: 'IH',
+  iː: 'IY',
+  i: 'IY',
+  oʊ: 'OW',
+  oː: 'OW',
+  o: 'OW',
+  ɔɪ: 'OY',
+  ʊ: 'UH',
+  uː: 'UW',
+  u: 'UW',
+  y: 'UW',
+  ø: 'ER',
+  œ: 'ER',
   // consonants
-  'tʃ': 'CH', 'dʒ': 'JH', 'b': 'B', 'd': 'D', 'ð': 'DH', 'f': 'F', 'ɡ': 'G', 'g': 'G', 'h': 'HH', 'k': 'K', 'x': 'K', 'l': 'L', 'ɫ': 'L',
-  'm': 'M', 'n': 'N', 'n̩': 'AH N', 'ŋ': 'NG', 'p': 'P', 'ɹ': 'R', 'r': 'R', 's': 'S', 'ʃ': 'SH', 't': 'T', 'ɾ': 'T', 'ʔ': 'T',
-  'θ': 'TH', 'v': 'V', 'w': 'W', 'j': 'Y', 'z': 'Z', 'ʒ': 'ZH', 'ç': 'HH', 'ɣ': 'G', 'β': 'V', 'ɲ': 'N Y', 'ʎ': 'L Y',
+  tʃ: 'CH',
+  dʒ: 'JH',
+  b: 'B',
+  d: 'D',
+  ð: 'DH',
+  f: 'F',
+  ɡ: 'G',
+  g: 'G',
+  h: 'HH',
+  k: 'K',
+  x: 'K',
+  l: 'L',
+  ɫ: 'L',
+  m: 'M',
+  n: 'N',
+  n̩: 'AH N',
+  ŋ: 'NG',
+  p: 'P',
+  ɹ: 'R',
+  r: 'R',
+  s: 'S',
+  ʃ: 'SH',
+  t: 'T',
+  ɾ: 'T',
+  ʔ: 'T',
+  θ: 'TH',
+  v: 'V',
+  w: 'W',
+  j: 'Y',
+  z: 'Z',
+  ʒ: 'ZH',
+  ç: 'HH',
+  ɣ: 'G',
+  β: 'V',
+  ɲ: 'N Y',
+  ʎ: 'L Y',
 };
 const IPA_SYMBOLS = Object.keys(IPA_TO_ARPABET).sort((a, b) => b.length - a.length);
 

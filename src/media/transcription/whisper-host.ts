@@ -11,7 +11,11 @@ import type { HostReply, HostRequest, NativeSegment } from './whisper.js';
 interface Binding {
   WhisperModel: { load(file: string, gpu: boolean): Promise<NativeModel> };
   TranscribeTask: {
-    run(model: NativeModel, pcm: Float32Array, params: Record<string, unknown>): Promise<{ result: Promise<NativeSegment[] | Error>; on(event: 'transcribed', f: (s: NativeSegment) => void): void }>;
+    run(
+      model: NativeModel,
+      pcm: Float32Array,
+      params: Record<string, unknown>,
+    ): Promise<{ result: Promise<NativeSegment[] | Error>; on(event: 'transcribed', f: (s: NativeSegment) => void): void }>;
   };
 }
 interface NativeModel {

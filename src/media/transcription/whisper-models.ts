@@ -94,7 +94,9 @@ export async function downloadWhisperModel(name: string, opts: DownloadOptions):
     await pipeline(body, fs.createWriteStream(temp), { signal: opts.signal });
     const sha1 = hash.digest('hex');
     if (sha1 !== entry.sha1) {
-      throw new ModelDownloadError(`checksum mismatch for ${entry.file}: SHA-1 ${sha1}, whisper.cpp publishes ${entry.sha1} (${received} bytes from ${url}); nothing was saved`);
+      throw new ModelDownloadError(
+        `checksum mismatch for ${entry.file}: SHA-1 ${sha1}, whisper.cpp publishes ${entry.sha1} (${received} bytes from ${url}); nothing was saved`,
+      );
     }
     const info = readWhisperModel(temp);
     await fsp.rename(temp, target);

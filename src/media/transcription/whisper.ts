@@ -76,7 +76,11 @@ interface Host {
 
 function startHost(model: string): Host {
   // the host is TypeScript like the rest: run it through the same loader as the service
-  const child = fork(HOST, [], { execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+  const child = fork(HOST, [], {
+    execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'advanced',
+  });
   let tail = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     tail = (tail + chunk).slice(-STDERR_TAIL);
