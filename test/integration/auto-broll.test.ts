@@ -21,6 +21,7 @@ import type { RenderOverlay } from '../../src/media/render/graph.js';
 import { badTakeCuts, keepSegments, repeatedPhraseDetector } from '../../src/media/render/timeline.js';
 import type { Segment, TimedWord } from '../../src/media/transcript.js';
 import { AppError } from '../../src/errors.js';
+import type { VideoMeta } from '../../src/projects/service.js';
 import { createLocalStorage } from '../../src/storage/local.js';
 
 const run = promisify(execFile);
@@ -131,7 +132,17 @@ describe('automatic B-roll filling', () => {
     id: '11111111-1111-4111-8111-111111111111',
     userId: 'u',
     magicBrollsPercentage: percent,
-    videoMeta: { width: 320, height: 240 } as never,
+    // what the pipeline stores of a probed source (Project.videoMeta's codec reads it whole)
+    videoMeta: {
+      width: 320,
+      height: 240,
+      duration: 12,
+      fps: 25,
+      rotation: 0,
+      hasAudio: true,
+      size: 1_000_000,
+      formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+    } satisfies VideoMeta,
   });
 
   it('matches library files to the spoken words by file name, round-robin otherwise', async () => {
