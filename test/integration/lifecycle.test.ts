@@ -132,7 +132,7 @@ describe('side effects by kind', () => {
         startTime: 1,
         endTime: 31,
         duration: 30,
-        viralityScores: { total: 80 },
+        viralityScores: { total: 80, shareability: 78, hook_strength: 85, story_quality: 74, emotional_impact: 81 },
         status: 'completed',
         outputKey: 'c.mp4',
         previewKey: 'c.jpg',
