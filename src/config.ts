@@ -62,6 +62,8 @@ export interface Config {
   renderStallMs: number;
   /** wait after a webhook's first failed attempt (ms) */
   webhookRetryBaseMs: number;
+  /** wait before a failed job's first retry (ms); its later retries wait longer by the job's own factor */
+  jobRetryBaseMs: number;
   /** publishing: the wait after a post's first transient failure (ms), doubled after each next one */
   publishRetryBaseMs: number;
   /** the longest wait between checks of an upload a platform is processing (ms); the platform's own suggestion when shorter */
@@ -303,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderPreset: env.RENDER_PRESET || 'veryfast',
     renderStallMs: positive('RENDER_STALL_MS', env.RENDER_STALL_MS, 60_000),
     webhookRetryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 10_000),
+    jobRetryBaseMs: positive('JOB_RETRY_BASE_MS', env.JOB_RETRY_BASE_MS, 5000),
     publishRetryBaseMs: positive('PUBLISH_RETRY_BASE_MS', env.PUBLISH_RETRY_BASE_MS, 30_000),
     publishCheckMaxMs: positive('PUBLISH_CHECK_MAX_MS', env.PUBLISH_CHECK_MAX_MS, 60_000),
     sandboxDelayMs: int('SANDBOX_PUBLISH_DELAY_MS', env.SANDBOX_PUBLISH_DELAY_MS, 1500),

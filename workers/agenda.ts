@@ -15,6 +15,7 @@ import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
+import { BACKOFF_UNIT_MS, scaled } from './backoff.js';
 import type { JobDefinition } from './types.js';
 import { JOBS_CHANNEL, JOBS_TABLE } from './table.js';
 
@@ -58,7 +59,8 @@ export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
 const WORKER_MAX_CONCURRENCY = 6;
 const DEFAULT_CONCURRENCY = 2;
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
-const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: 5000, factor: 4, maxRetries: 3, jitter: 0.2 });
+const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
+
 const TABLE = JOBS_TABLE;
 const CHANNEL = JOBS_CHANNEL;
 
@@ -122,7 +124,8 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
 
   for (const def of definitions) {
     const concurrency = def.concurrency ?? DEFAULT_CONCURRENCY;
-    const backoff = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
+    const written = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
+    const backoff = written && scaled(written, config.jobRetryBaseMs);
     agenda.define(
       def.name,
       async (job: Job<Record<string, unknown>>) => {

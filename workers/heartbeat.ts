@@ -1,6 +1,7 @@
 import { backoffStrategies } from 'agenda';
 import type { App } from '../src/app.js';
 import type { LongJobContext } from '../src/jobs/context.js';
+import { BACKOFF_UNIT_MS } from './backoff.js';
 import type { JobDefinition } from './types.js';
 
 /**
@@ -29,7 +30,7 @@ export async function withHeartbeat<T>(
 
 /** Runs of a long job in all: failures for a passing reason are retried after 5 s, then 15 s. */
 export const LONG_JOB_ATTEMPTS = 3;
-export const longJobBackoff = backoffStrategies.exponential({ delay: 5000, factor: 3, maxRetries: LONG_JOB_ATTEMPTS - 1, jitter: 0.2 });
+export const longJobBackoff = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 3, maxRetries: LONG_JOB_ATTEMPTS - 1, jitter: 0.2 });
 
 /**
  * A long job over one project that is retried for passing failures: the

@@ -163,6 +163,18 @@ export class TextTail {
   }
 }
 
+/** A consumer of a run's output whose exception ends the run with it (`stop`), rather than escaping from a stream's event. */
+const guardedBy =
+  (stop: (reason: unknown) => void) =>
+  <T>(fn: (v: T) => void) =>
+  (v: T) => {
+    try {
+      fn(v);
+    } catch (e) {
+      stop(e);
+    }
+  };
+
 const abortError = () => new DOMException('The program was stopped', 'AbortError');
 
 /** Starts a program under the rules above; `done` tells how it ended. */
@@ -199,16 +211,7 @@ export function startProgram(file: string, args: readonly string[], options: Pro
     child.stdout?.destroy();
     child.stderr?.destroy();
   };
-  /** a consumer's exception ends the run with it, rather than escaping from a stream's event */
-  const guarded =
-    <T>(fn: (v: T) => void) =>
-    (v: T) => {
-      try {
-        fn(v);
-      } catch (e) {
-        stop(e);
-      }
-    };
+  const guarded = guardedBy(stop);
 
   if (child.stdout && stdoutMode === 'collect') {
     const max = options.maxStdout ?? MAX_STDOUT;
@@ -372,15 +375,7 @@ export function runFfmpegCommand(
     // before its start, it is killed as it starts
     kill();
   };
-  const guarded =
-    <T>(fn: (v: T) => void) =>
-    (v: T) => {
-      try {
-        fn(v);
-      } catch (e) {
-        stop(e);
-      }
-    };
+  const guarded = guardedBy(stop);
 
   const timer = timeoutMs
     ? setTimeout(

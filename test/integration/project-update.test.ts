@@ -61,7 +61,8 @@ const plain = (words: any[]): any[] => words.map(({ id, text, type, startTime, e
 
 beforeAll(async () => {
   const fx = await mediaFixtures();
-  [app, files, hooks] = await Promise.all([startTestApp(), serveFolder(fx.dir), webhookInbox()]);
+  // a failed B-roll run is retried after 250 ms and 750 ms instead of 5 s and 15 s: the same runs, sooner
+  [app, files, hooks] = await Promise.all([startTestApp({ env: { JOB_RETRY_BASE_MS: '250' } }), serveFolder(fx.dir), webhookInbox()]);
   [user, other] = await Promise.all([createUser(app, { aiCredits: null }), createUser(app, { aiCredits: 10 })]);
   const ready = (userId: string, type: 'AUDIO' | 'VIDEO' | 'IMAGE', fileName: string) =>
     db().userMedia.create({ data: { userId, type, status: 'ready', fileName, storageKey: `user-media/x/${fileName}`, metadata: { fileSize: 1 } } });
