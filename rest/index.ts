@@ -42,7 +42,7 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
       // an answer an earlier version kept as HTTP went out as it was (idempotency.ts)
       if (reply.sent) return reply;
       const status = typeof r.status === 'function' ? r.status(data) : (r.status ?? 200);
-      return reply.code(status).send(await r.respond(data, req, reply));
+      return reply.code(status).send(r.answer.body(data, req, reply));
     };
     fastify.route({ method: r.method, url: r.url, handler: run });
   }

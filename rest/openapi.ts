@@ -196,7 +196,7 @@ function operationOf(r: Route, tag: string, components: Record<string, JsonSchem
     requestBody = { required, content: { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${name}Body` } } } };
   }
 
-  const answer = r.response(operationData(graphqlSchema, r.operation));
+  const answer = r.answer.schema(operationData(graphqlSchema, r.operation));
   // a JSON answer is a named schema; a file (captions) is described where it is served
   if (!r.produces) components[name] = answer;
   const content = r.produces

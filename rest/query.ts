@@ -58,7 +58,3 @@ export function queryEnum<T extends string>(req: FastifyRequest, name: string, v
   if (!values.includes(raw as T)) throw fieldError(name, `must be one of ${values.join(', ')}`, raw);
   return raw as T;
 }
-
-/** `nextCursor` only when there is a next page (SPEC.md: absent otherwise). */
-export const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | null }) =>
-  pageInfo.hasNextPage && pageInfo.endCursor ? { nextCursor: pageInfo.endCursor } : {};

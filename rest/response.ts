@@ -2,8 +2,8 @@
  * JSON schemas of what /v1 answers, derived from the one source of its data:
  * the named GraphQL operation a route runs, its selection set typed by the
  * GraphQL schema (a non-null field is required, a nullable one may be null,
- * each field keeps its description). A route's `response` then says how its
- * `respond` reshapes that data, with the few helpers below.
+ * each field keeps its description), and the helpers below that say how an
+ * answer reshapes it (rest/answer.ts pairs each with the reshaping itself).
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import {
@@ -20,16 +20,6 @@ import {
 } from 'graphql';
 
 export type JsonSchema = Record<string, unknown>;
-
-/** The data of one operation, as a route's `response` reads it. */
-export interface OperationData {
-  /**
-   * The schema of `data.a.b`; `[]` maps over a list: `captionTemplates[].name`
-   * is the list of the templates' names. A nullable step before the last is
-   * read as present, as the route's code reads it.
-   */
-  at(path: string): JsonSchema;
-}
 
 const SCALARS: Record<string, JsonSchema> = {
   ID: { type: 'string' },
@@ -86,15 +76,21 @@ function objectSchema(type: GraphQLObjectType, selections: SelectionSetNode, fra
 }
 
 /** The schema of an operation's `data`, as `schema` types its selection set. */
-export function operationData(schema: GraphQLSchema, doc: TypedDocumentNode<unknown, unknown>): OperationData {
+export function operationData(schema: GraphQLSchema, doc: TypedDocumentNode<unknown, unknown>): JsonSchema {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (!op || op.kind !== Kind.OPERATION_DEFINITION) throw new Error('a route runs one operation');
   const root = schema.getRootType(op.operation)!;
-  const data = objectSchema(root, op.selectionSet, fragments);
-  return { at: (path) => at(data, path.split('.')) };
+  return objectSchema(root, op.selectionSet, fragments);
 }
+
+/**
+ * The schema of the part at `path` of what `s` describes: `a.b`, and `list[].name` for the
+ * list of the items' names. A nullable step before the last is read as present, as the
+ * answer's code reads it.
+ */
+export const schemaAt = (s: JsonSchema, path: string): JsonSchema => at(s, path.split('.'));
 
 function at(s: JsonSchema, steps: string[]): JsonSchema {
   if (!steps.length) return s;
@@ -128,7 +124,7 @@ function onObject(s: JsonSchema, f: (o: JsonSchema) => JsonSchema): JsonSchema {
   return f(s);
 }
 
-/** `keys` (every member when left out) left out when null, as `respond` leaves them out: never null, not required. */
+/** `keys` (every member when left out) left out when null: never null, not required. */
 export const withoutNulls = (s: JsonSchema, keys?: string[]): JsonSchema =>
   onObject(s, (o) => {
     const props = { ...(o.properties as Record<string, JsonSchema>) };

@@ -1,11 +1,11 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorCode } from '../src/errors.js';
 import type { Context } from '../src/graphql/context.js';
+import type { Answer } from './answer.js';
 import type { FormSpec } from './multipart.js';
 import type { QueryParam } from './query.js';
-import type { JsonSchema, OperationData } from './response.js';
 
 /**
  * One /v1 endpoint: the named GraphQL operation it runs, how the request
@@ -24,9 +24,8 @@ export interface Route<TResult = unknown, TVariables = unknown, TQuery extends R
   variables?: (req: FastifyRequest, query: Partial<TQuery>) => TVariables | Promise<TVariables>;
   /** the schema `check` (or the form's fields check) reads the JSON body (or the form's text parts) with */
   body?: z.ZodType;
-  respond: (data: TResult, req: FastifyRequest, reply: FastifyReply) => unknown;
-  /** the body `respond` makes, from the schema of the operation's data */
-  response: (data: OperationData) => JsonSchema;
+  /** the body made from the operation's data, and with it its schema for the reference (rest/answer.ts) */
+  answer: Answer;
   /** the media types of an answer that is not JSON */
   produces?: readonly string[];
   /** refusals of this route beyond those every route may give (authentication, limits, validation, faults), and when */

@@ -1,3 +1,4 @@
+import { at, fields } from '../answer.js';
 import { ConnectAccountDocument, DisconnectAccountDocument, PlatformsDocument, ProfilesDocument, type PlatformKey } from '../generated/operations.js';
 import { isPlatformKey, PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { fieldError } from '../../src/errors.js';
@@ -19,16 +20,14 @@ export const accountRoutes = [
     url: '/v1/platforms',
     summary: 'The six platforms: which can connect accounts on this service, with the redirect URI to register and the scopes asked',
     operation: PlatformsDocument,
-    respond: (d) => ({ data: d.platforms }),
-    response: (d) => ({ type: 'object', properties: { data: d.at('platforms') }, required: ['data'], additionalProperties: false }),
+    answer: fields({ data: at('platforms') }),
   }),
   route({
     method: 'GET',
     url: '/v1/profiles',
     summary: 'Your profiles, the primary one first, with their accounts',
     operation: ProfilesDocument,
-    respond: (d) => ({ data: d.profiles }),
-    response: (d) => ({ type: 'object', properties: { data: d.at('profiles') }, required: ['data'], additionalProperties: false }),
+    answer: fields({ data: at('profiles') }),
   }),
   route({
     method: 'POST',
@@ -42,8 +41,7 @@ export const accountRoutes = [
       platform: platformParam(req),
       returnUrl: (req.body as { returnUrl?: string } | undefined)?.returnUrl,
     }),
-    respond: (d) => d.connectAccount,
-    response: (d) => d.at('connectAccount'),
+    answer: at('connectAccount'),
     errors: { NOT_FOUND: 'the profile is not yours', BAD_REQUEST: 'the platform is not configured on this service (GET /v1/platforms says why)' },
   }),
   route({
@@ -53,8 +51,7 @@ export const accountRoutes = [
       "Disconnects a profile's account on a platform: its tokens are forgotten, its posts kept; publishing to it is refused (412) until it is connected again",
     operation: DisconnectAccountDocument,
     variables: (req) => ({ profileId: (req.params as Params).profileId, platform: platformParam(req) }),
-    respond: (d) => d.disconnectAccount,
-    response: (d) => d.at('disconnectAccount'),
+    answer: at('disconnectAccount'),
     errors: { NOT_FOUND: 'the profile is not yours, or it has no account on the platform' },
   }),
 ];

@@ -1,5 +1,5 @@
 import { CaptionTemplateNamesDocument, HookTitleTemplateNamesDocument, LanguagesDocument } from '../generated/operations.js';
-import { object } from '../response.js';
+import { at, fields } from '../answer.js';
 import { noVariables, route } from '../route.js';
 
 export const catalogRoutes = [
@@ -9,8 +9,7 @@ export const catalogRoutes = [
     summary: 'The languages a project can be transcribed in',
     operation: LanguagesDocument,
     variables: noVariables,
-    respond: (d) => ({ languages: d.languages.map(({ name, code }) => ({ name, code })) }),
-    response: (d) => object({ languages: d.at('languages') }),
+    answer: fields({ languages: at('languages') }),
   }),
   route({
     method: 'GET',
@@ -18,8 +17,7 @@ export const catalogRoutes = [
     summary: 'The caption templates (templateName); the first is the default',
     operation: CaptionTemplateNamesDocument,
     variables: noVariables,
-    respond: (d) => ({ templates: d.captionTemplates.map((t) => t.name) }),
-    response: (d) => object({ templates: d.at('captionTemplates[].name') }),
+    answer: fields({ templates: at('captionTemplates[].name') }),
   }),
   route({
     method: 'GET',
@@ -27,7 +25,6 @@ export const catalogRoutes = [
     summary: 'The hook-title templates (hookTitle.template); the first is the default',
     operation: HookTitleTemplateNamesDocument,
     variables: noVariables,
-    respond: (d) => ({ templates: d.hookTitleTemplates.map((t) => t.name) }),
-    response: (d) => object({ templates: d.at('hookTitleTemplates[].name') }),
+    answer: fields({ templates: at('hookTitleTemplates[].name') }),
   }),
 ];

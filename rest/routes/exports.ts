@@ -1,9 +1,10 @@
 import { badRequest } from '../../src/errors.js';
 import { exportProjectReader } from '../../src/graphql/exports.js';
-import { ExportProjectDocument, ProjectCaptionsDocument, type ExportProjectInput } from '../generated/operations.js';
+import { ExportProjectDocument, ProjectCaptionsDocument, type ExportProjectInput, type ProjectCaptionsQuery } from '../generated/operations.js';
 import { exportBody } from '../../src/exports/schemas.js';
 import { enumParam } from '../query.js';
 import { string } from '../response.js';
+import { at, custom } from '../answer.js';
 import { route } from '../route.js';
 
 type Params = { id: string };
@@ -19,8 +20,7 @@ export const exportRoutes = [
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as ExportProjectInput }),
     body: exportBody,
     check: exportProjectReader.check,
-    respond: (d) => d.exportProject,
-    response: (d) => d.at('exportProject'),
+    answer: at('exportProject'),
     errors: { BAD_REQUEST: 'the project is not ready to export (not transcribed yet, or still uploading)' },
   }),
   route({
@@ -30,13 +30,15 @@ export const exportRoutes = [
     operation: ProjectCaptionsDocument,
     query: { format: enumParam(['srt', 'vtt'] as const, { default: 'srt', description: 'the file format' }) },
     variables: (req, q) => ({ id: (req.params as Params).id, format: q.format ?? 'srt' }),
-    respond: (d, req, reply) => {
-      if (d.project.captions == null) throw badRequest('The project has no transcript yet');
-      const format = ((req.query as { format?: string }).format ?? 'srt') as keyof typeof CAPTION_TYPES;
-      reply.type(CAPTION_TYPES[format]);
-      return d.project.captions;
-    },
-    response: () => string,
+    answer: custom(
+      (d: ProjectCaptionsQuery, req, reply) => {
+        if (d.project.captions == null) throw badRequest('The project has no transcript yet');
+        const format = ((req.query as { format?: string }).format ?? 'srt') as keyof typeof CAPTION_TYPES;
+        reply.type(CAPTION_TYPES[format]);
+        return d.project.captions;
+      },
+      () => string,
+    ),
     produces: Object.values(CAPTION_TYPES),
     errors: { BAD_REQUEST: 'the project has no transcript yet' },
   }),

@@ -1,7 +1,7 @@
 import { CreateUserMediaDocument, MusicCatalogueDocument, UploadUserMediaDocument, UserMediaPageDocument } from '../generated/operations.js';
 import { readUserMediaBody, userMediaBody } from '../../src/library/fetch-media.js';
-import { enumParam, nextCursorOf, pageSize, textParam } from '../query.js';
-import { boolean, object, string, withoutNulls } from '../response.js';
+import { at, fields, merged, pageOf, withoutNulls } from '../answer.js';
+import { enumParam, pageSize, textParam } from '../query.js';
 import { noVariables, route } from '../route.js';
 
 const MEDIA_TYPES = ['VIDEO', 'AUDIO', 'IMAGE'] as const;
@@ -15,8 +15,7 @@ export const libraryRoutes = [
     variables: (req) => ({ url: (req.body as { url?: unknown } | undefined)?.url as string }),
     body: userMediaBody,
     check: (_ctx, variables) => readUserMediaBody(variables),
-    respond: (d) => ({ userMediaId: d.createUserMedia.userMediaId }),
-    response: (d) => object({ userMediaId: d.at('createUserMedia.userMediaId') }),
+    answer: fields({ userMediaId: at('createUserMedia.userMediaId') }),
     status: 201,
   }),
   route({
@@ -25,8 +24,7 @@ export const libraryRoutes = [
     summary: 'Adds an uploaded file (multipart part file) to your media library',
     operation: UploadUserMediaDocument,
     form: { variables: (_fields, file) => ({ file }) },
-    respond: (d) => ({ userMediaId: d.uploadUserMedia.userMediaId }),
-    response: (d) => object({ userMediaId: d.at('uploadUserMedia.userMediaId') }),
+    answer: fields({ userMediaId: at('uploadUserMedia.userMediaId') }),
     errors: {
       PAYLOAD_TOO_LARGE: 'the file is larger than the library takes',
       UNSUPPORTED_MEDIA_TYPE: 'the file is not a video, audio or image whose first frames decode',
@@ -44,24 +42,8 @@ export const libraryRoutes = [
       type: enumParam(MEDIA_TYPES, { description: 'only files of this type' }),
     },
     variables: (_req, q) => ({ first: q.limit, after: q.cursor, type: q.type }),
-    respond: ({ userMedia: { edges, pageInfo } }) => ({
-      items: edges.map(({ node: { status, failureReason, ...entry } }) => ({
-        ...entry,
-        status,
-        ...(failureReason ? { failureReason } : {}),
-      })),
-      hasMore: pageInfo.hasNextPage,
-      ...nextCursorOf(pageInfo),
-    }),
-    response: (d) =>
-      object(
-        {
-          items: withoutNulls(d.at('userMedia.edges[].node'), ['failureReason']),
-          hasMore: boolean,
-          nextCursor: { ...string, description: 'present only when hasMore' },
-        },
-        ['nextCursor'],
-      ),
+    // items, then the page's hasMore and nextCursor beside them
+    answer: merged(fields({ items: at('userMedia.edges[].node', withoutNulls(['failureReason'])) }), pageOf('userMedia.pageInfo')),
   }),
   route({
     method: 'GET',
@@ -69,7 +51,6 @@ export const libraryRoutes = [
     summary: 'The trendy-music catalogue: its ids go in music.userMediaId',
     operation: MusicCatalogueDocument,
     variables: noVariables,
-    respond: (d) => ({ items: d.music.map(({ id, name, duration }) => ({ id, name, duration })) }),
-    response: (d) => object({ items: d.at('music') }),
+    answer: fields({ items: at('music') }),
   }),
 ];

@@ -5,7 +5,7 @@ import { createMagicClipsBody, uploadMagicClipsBody } from '../../src/magic-clip
 import { fromFormFields } from '../../src/validation.js';
 import type { CreateMagicClipsInput, MagicClipsRecordFragment, UploadMagicClipsInput } from '../generated/operations.js';
 import { CreateMagicClipsDocument, UploadMagicClipsDocument } from '../generated/operations.js';
-import { pick, withoutNulls, type JsonSchema } from '../response.js';
+import { at, only, pipe, withoutNulls } from '../answer.js';
 import { route } from '../route.js';
 
 /** The members of a Magic-clips project record. */
@@ -25,14 +25,7 @@ const CLIPS_RECORD = [
 ] as const satisfies ReadonlyArray<keyof MagicClipsRecordFragment>;
 
 /** The Magic-clips project of SPEC.md (202 on creation): webhookUrl only when given; the clip settings it was made with. */
-export function magicClipsRecord(p: MagicClipsRecordFragment) {
-  const record: Partial<MagicClipsRecordFragment> = {};
-  for (const k of CLIPS_RECORD) if (k !== 'webhookUrl' || p.webhookUrl) Object.assign(record, { [k]: p[k] });
-  return record;
-}
-
-/** The schema of what magicClipsRecord makes of a record's schema. */
-export const magicClipsRecordSchema = (p: JsonSchema) => withoutNulls(pick(p, [...CLIPS_RECORD]), ['webhookUrl']);
+export const magicClipsRecord = pipe(only(CLIPS_RECORD), withoutNulls(['webhookUrl']));
 
 const CLIPS_ERRORS = {
   FORBIDDEN: 'you have no clips subscription',
@@ -49,8 +42,7 @@ export const magicClipsRoutes = [
     // the body as sent: the check reads it (subscription first) before it becomes the typed input, and the service takes what it read
     variables: (req) => ({ input: (req.body ?? {}) as CreateMagicClipsInput }),
     check: createMagicClipsReader.check,
-    respond: (d) => magicClipsRecord(d.createMagicClips),
-    response: (d) => magicClipsRecordSchema(d.at('createMagicClips')),
+    answer: at('createMagicClips', magicClipsRecord),
     status: 202,
     errors: CLIPS_ERRORS,
   }),
@@ -70,8 +62,7 @@ export const magicClipsRoutes = [
       },
       variables: (fields, file) => ({ input: fromFormFields(uploadMagicClipsBody, fields) as UploadMagicClipsInput, file }),
     },
-    respond: (d) => magicClipsRecord(d.uploadMagicClips),
-    response: (d) => magicClipsRecordSchema(d.at('uploadMagicClips')),
+    answer: at('uploadMagicClips', magicClipsRecord),
     status: 202,
     errors: { ...CLIPS_ERRORS, PAYLOAD_TOO_LARGE: 'the file is over 10 GB', UNSUPPORTED_MEDIA_TYPE: 'the file is not an mp4 or mov video' },
   }),

@@ -1,8 +1,8 @@
 import { updatePresetReader } from '../../src/graphql/presets.js';
 import { PresetDocument, PresetsDocument, UpdatePresetDocument, type UpdatePresetInput } from '../generated/operations.js';
 import { updatePresetBody } from '../../src/presets/schemas.js';
-import { nextCursorOf, pageSize, textParam } from '../query.js';
-import { boolean, object, string } from '../response.js';
+import { at, fields, pageOf } from '../answer.js';
+import { pageSize, textParam } from '../query.js';
 import { route } from '../route.js';
 
 type Params = { id: string };
@@ -15,15 +15,7 @@ export const presetRoutes = [
     operation: PresetsDocument,
     query: { limit: pageSize(50), cursor: textParam({ description: 'the nextCursor of the previous page' }) },
     variables: (_req, q) => ({ first: q.limit, after: q.cursor }),
-    respond: ({ presets: { edges, pageInfo } }) => ({
-      data: edges.map((e) => e.node),
-      pagination: { hasMore: pageInfo.hasNextPage, ...nextCursorOf(pageInfo) },
-    }),
-    response: (d) =>
-      object({
-        data: d.at('presets.edges[].node'),
-        pagination: object({ hasMore: boolean, nextCursor: { ...string, description: 'present only when hasMore' } }, ['nextCursor']),
-      }),
+    answer: fields({ data: at('presets.edges[].node'), pagination: pageOf('presets.pageInfo') }),
   }),
   route({
     method: 'GET',
@@ -31,8 +23,7 @@ export const presetRoutes = [
     summary: 'One of your presets',
     operation: PresetDocument,
     variables: (req) => ({ id: (req.params as Params).id }),
-    respond: (d) => d.preset,
-    response: (d) => d.at('preset'),
+    answer: at('preset'),
   }),
   route({
     method: 'PUT',
@@ -42,7 +33,6 @@ export const presetRoutes = [
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdatePresetInput }),
     body: updatePresetBody,
     check: updatePresetReader.check,
-    respond: (d) => d.updatePreset,
-    response: (d) => d.at('updatePreset'),
+    answer: at('updatePreset'),
   }),
 ];

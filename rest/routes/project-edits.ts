@@ -1,5 +1,6 @@
 import { updateProjectReader } from '../../src/graphql/project-edits.js';
 import { updateProjectBody } from '../../src/projects/schemas.js';
+import { at } from '../answer.js';
 import { UpdateProjectDocument, type UpdateProjectInput } from '../generated/operations.js';
 import { route } from '../route.js';
 
@@ -14,8 +15,7 @@ export const projectEditRoutes = [
     variables: (req) => ({ id: (req.params as Params).id, input: (req.body ?? {}) as UpdateProjectInput }),
     body: updateProjectBody,
     check: updateProjectReader.check,
-    respond: (d) => d.updateProject,
-    response: (d) => d.at('updateProject'),
+    answer: at('updateProject'),
     errors: { BAD_REQUEST: 'the project cannot be updated now (not completed yet), or changed meanwhile' },
   }),
 ];

@@ -1,11 +1,11 @@
 import { createProjectReader, uploadProjectReader } from '../../src/graphql/projects.js';
-import type { CreateProjectInput, ProjectQuery, ProjectRecordFragment, UploadProjectInput } from '../generated/operations.js';
+import type { CreateProjectInput, UploadProjectInput } from '../generated/operations.js';
 import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
 import { createProjectBody, uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
-import { anyOf, merge, omit, optional, pick, withoutNulls, type JsonSchema } from '../response.js';
+import { at, either, leftOutWhen, merged, only, pipe, without, withoutNulls } from '../answer.js';
 import { route } from '../route.js';
-import { magicClipsRecord, magicClipsRecordSchema } from './magic-clips.js';
+import { magicClipsRecord } from './magic-clips.js';
 
 type Params = { id: string };
 
@@ -14,72 +14,36 @@ type Params = { id: string };
  * every other field only when it applies (was given, or came from a preset or
  * AI edit template).
  */
-export function projectRecord(p: ProjectRecordFragment) {
-  const { magicBrollsPercentage, dictionary, disableCaptions, autoRender, ...rest } = p;
-  const record: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (v !== null && v !== undefined) record[k] = v;
-  if (p.magicBrolls) record.magicBrollsPercentage = magicBrollsPercentage;
-  if (dictionary.length) record.dictionary = dictionary;
-  if (disableCaptions) record.disableCaptions = true;
-  if (!autoRender) record.autoRender = false;
-  return record;
-}
-
-const projectRecordSchema = (p: JsonSchema) => optional(withoutNulls(p), ['magicBrollsPercentage', 'dictionary', 'disableCaptions', 'autoRender']);
+const projectRecord = pipe(
+  withoutNulls(),
+  leftOutWhen({
+    magicBrollsPercentage: (_, p) => !p.magicBrolls,
+    dictionary: (words) => !(words as string[]).length,
+    disableCaptions: (disable) => !disable,
+    autoRender: (auto) => auto === true,
+  }),
+);
 
 const DETAILS = ['transcriptionStatus', 'failureReason', 'videoMetaData', 'words'];
 const OUTPUTS = ['downloadUrl', 'directUrl', 'previewUrl'];
+
+/** Each of these members only when it is there. */
+const present = (keys: string[]) => pipe(only(keys), withoutNulls());
 
 /**
  * GET /v1/projects/{id}: the record of the project's kind plus transcript,
  * status details and outputs (DECISIONS.md); a magic-clips project has its
  * `magicClips[]` in place of the edit's settings and rendered video.
  */
-function fullRecord(p: NonNullable<ProjectQuery['project']>) {
-  const {
-    transcriptionStatus,
-    failureReason,
-    videoMetaData,
-    words,
-    downloadUrl,
-    directUrl,
-    previewUrl,
-    kind,
-    magicClips,
-    minClipLength,
-    maxClipLength,
-    faceTracking,
-    ...base
-  } = p;
-  const details = {
-    ...(transcriptionStatus ? { transcriptionStatus } : {}),
-    ...(failureReason ? { failureReason } : {}),
-    ...(videoMetaData ? { videoMetaData } : {}),
-    ...(words ? { words } : {}),
-  };
-  if (kind === 'magic_clips') {
-    return { ...magicClipsRecord({ ...base, minClipLength, maxClipLength, faceTracking }), ...details, magicClips };
-  }
-  return {
-    ...projectRecord(base),
-    ...details,
-    ...(downloadUrl ? { downloadUrl } : {}),
-    ...(directUrl ? { directUrl } : {}),
-    ...(previewUrl ? { previewUrl } : {}),
-  };
-}
-
-/** What fullRecord makes of the project's schema: an edit project's record, or a magic-clips project's. */
-function fullRecordSchema(p: JsonSchema) {
-  const details = optional(withoutNulls(pick(p, DETAILS)), DETAILS);
-  const edit = merge(
-    projectRecordSchema(omit(p, [...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking'])),
-    details,
-    optional(withoutNulls(pick(p, OUTPUTS)), OUTPUTS),
-  );
-  const clips = merge(magicClipsRecordSchema(p), details, pick(p, ['magicClips']));
-  return anyOf(edit, clips);
-}
+const fullRecord = either(
+  (p) => p.kind === 'magic_clips',
+  merged(magicClipsRecord, present(DETAILS), only(['magicClips'])),
+  merged(
+    pipe(without([...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking']), projectRecord),
+    present(DETAILS),
+    present(OUTPUTS),
+  ),
+);
 
 export const projectRoutes = [
   route({
@@ -91,8 +55,7 @@ export const projectRoutes = [
     // the body as sent: the check reads it before it becomes the typed input, and the service takes what it read
     variables: (req) => ({ input: (req.body ?? {}) as CreateProjectInput }),
     check: createProjectReader.check,
-    respond: (d) => projectRecord(d.createProject),
-    response: (d) => projectRecordSchema(d.at('createProject')),
+    answer: at('createProject', projectRecord),
     status: 201,
   }),
   route({
@@ -109,8 +72,7 @@ export const projectRoutes = [
       },
       variables: (fields, file) => ({ input: fromFormFields(uploadProjectBody, fields) as UploadProjectInput, file }),
     },
-    respond: (d) => projectRecord(d.uploadProject),
-    response: (d) => projectRecordSchema(d.at('uploadProject')),
+    answer: at('uploadProject', projectRecord),
     status: 201,
     errors: { PAYLOAD_TOO_LARGE: 'the file is over 2 GB', UNSUPPORTED_MEDIA_TYPE: 'the file is not an mp4 or mov video' },
   }),
@@ -120,7 +82,6 @@ export const projectRoutes = [
     summary: 'One of your projects: its settings, status, transcript and outputs (or its clips)',
     operation: ProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id }),
-    respond: (d) => fullRecord(d.project),
-    response: (d) => fullRecordSchema(d.at('project')),
+    answer: at('project', fullRecord),
   }),
 ];

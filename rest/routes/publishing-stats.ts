@@ -1,3 +1,4 @@
+import { at } from '../answer.js';
 import { ProfileStatsDocument, PublishingStatsDocument } from '../generated/operations.js';
 import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { STATS_METRICS } from '../../src/stats/service.js';
@@ -22,8 +23,7 @@ export const publishingStatsRoutes = [
     operation: ProfileStatsDocument,
     query: statsQuery,
     variables: (req, q) => ({ profileId: (req.params as Params).profileId, ...q }),
-    respond: (d) => d.profileStats,
-    response: (d) => d.at('profileStats'),
+    answer: at('profileStats'),
   }),
   route({
     method: 'GET',
@@ -32,7 +32,6 @@ export const publishingStatsRoutes = [
     operation: PublishingStatsDocument,
     query: statsQuery,
     variables: (_req, q) => q,
-    respond: (d) => d.publishingStats,
-    response: (d) => d.at('publishingStats'),
+    answer: at('publishingStats'),
   }),
 ];

@@ -1,21 +1,16 @@
 import { publishProjectReader } from '../../src/graphql/publishing.js';
-import type { PublicationFieldsFragment } from '../generated/operations.js';
 import { CancelPublicationDocument, PublicationDocument, PublicationsDocument, PublishProjectDocument, type PublishInput } from '../generated/operations.js';
 import { PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { DEFAULT_LIMIT, DIRECTIONS, SORT_KEYS } from '../../src/publishing/listing.js';
 import { publishBody } from '../../src/publishing/schemas.js';
 import { pageSize, textParam } from '../query.js';
-import { extend, mapMember, object, withoutNulls, type JsonSchema } from '../response.js';
+import { at, constant, extended, fields, member, withoutNulls } from '../answer.js';
 import { route } from '../route.js';
 
 type Params = { id: string };
 
-/** A post as SPEC.md lists it: `analytics` only where available. */
-function publicationRecord(p: PublicationFieldsFragment) {
-  return { ...p, posts: p.posts.map(({ analytics, ...post }) => (analytics ? { ...post, analytics } : post)) };
-}
-
-const publicationRecordSchema = (p: JsonSchema) => mapMember(p, 'posts', (posts) => withoutNulls(posts, ['analytics']));
+/** A publication as SPEC.md lists it: each post's `analytics` only where available. */
+const publicationRecord = member('posts', withoutNulls(['analytics']));
 
 const INSTANT = 'an ISO 8601 date-time (2026-05-01T09:30:00Z) or date (2026-05-01)';
 
@@ -29,8 +24,7 @@ export const publishingRoutes = [
     body: publishBody,
     // the body as sent, read with the project and the profile's accounts, before it becomes the typed input
     check: publishProjectReader.check,
-    respond: (d) => d.publishProject,
-    response: (d) => d.at('publishProject'),
+    answer: at('publishProject'),
     // 200 published at once, 202 scheduled (SPEC.md)
     status: (d) => (d.publishProject.scheduled ? 202 : 200),
     statuses: { 200: 'published at once (accepted and dispatched)', 202: 'scheduled for scheduledFor' },
@@ -57,8 +51,7 @@ export const publishingRoutes = [
       cursor: textParam({ description: 'the nextCursor of the previous page' }),
     },
     variables: (_req, q) => q,
-    respond: ({ publications }) => ({ data: publications.data.map(publicationRecord), pagination: { nextCursor: publications.nextCursor ?? null } }),
-    response: (d) => object({ data: publicationRecordSchema(d.at('publications.data')), pagination: object({ nextCursor: d.at('publications.nextCursor') }) }),
+    answer: fields({ data: at('publications.data', publicationRecord), pagination: fields({ nextCursor: at('publications.nextCursor') }) }),
   }),
   route({
     method: 'GET',
@@ -66,8 +59,7 @@ export const publishingRoutes = [
     summary: 'One publication, as in the listing',
     operation: PublicationDocument,
     variables: (req) => ({ id: (req.params as Params).id }),
-    respond: (d) => publicationRecord(d.publication),
-    response: (d) => publicationRecordSchema(d.at('publication')),
+    answer: at('publication', publicationRecord),
   }),
   route({
     method: 'DELETE',
@@ -75,8 +67,7 @@ export const publishingRoutes = [
     summary: 'Cancels a scheduled publication and gives its credits back',
     operation: CancelPublicationDocument,
     variables: (req) => ({ id: (req.params as Params).id }),
-    respond: (d) => ({ ...d.cancelPublication, cancelled: true }),
-    response: (d) => extend(d.at('cancelPublication'), { cancelled: { const: true } }),
+    answer: at('cancelPublication', extended({ cancelled: constant(true, { const: true }) })),
     errors: { BAD_REQUEST: 'the publication is not scheduled' },
   }),
 ];
