@@ -12,7 +12,8 @@ import { mediaFixtures, serveFolder } from '../support/media.ts';
 // The operator CLI run as a separate process, exactly as operators and the acceptance suite run it.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+/** The CLI as `npm run admin` runs it (through tsx), in one process instead of tsx's launcher and its child. */
+const runCli = (args: string[], env: NodeJS.ProcessEnv) => spawnRun(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
@@ -42,7 +43,7 @@ function spawnRun(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<
 }
 
 function cliFor(url: string): (...args: string[]) => Promise<Run> {
-  return (...args) => spawnRun(TSX, ['src/cli/main.ts', ...args], baseEnv({ DATABASE_URL: url }));
+  return (...args) => runCli(args, baseEnv({ DATABASE_URL: url }));
 }
 
 /** The one JSON object of a successful call, with exactly the expected keys. */
@@ -245,7 +246,7 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cli-music-'));
     // the fixture server is on loopback, which only ALLOW_PRIVATE_NETWORK lets through
     const local = (...args: string[]) =>
-      spawnRun(TSX, ['src/cli/main.ts', ...args], baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
+      runCli(args, baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
     try {
       const [theme, track, page, unreachable, badUrl, ftpUrl] = await Promise.all([
         cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
@@ -338,7 +339,7 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
   test('embedded mode: the CLI opens the DATA_DIR database itself, and later calls see earlier ones', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cli-embedded-'));
     try {
-      const run = (...args: string[]) => spawnRun(TSX, ['src/cli/main.ts', ...args], baseEnv({ DATA_DIR: dataDir }));
+      const run = (...args: string[]) => runCli(args, baseEnv({ DATA_DIR: dataDir }));
       const email = emailOf('embedded');
       const { userId } = ok(await run('user', 'create', '--email', email), ['userId', 'apiKey']) as { userId: string };
       // two calls at once take turns on the embedded database instead of opening it twice
