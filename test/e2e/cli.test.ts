@@ -245,8 +245,7 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
     const files = await serveFolder(fx.dir);
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cli-music-'));
     // the fixture server is on loopback, which only ALLOW_PRIVATE_NETWORK lets through
-    const local = (...args: string[]) =>
-      runCli(args, baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
+    const local = (...args: string[]) => runCli(args, baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
     try {
       const [theme, track, page, unreachable, badUrl, ftpUrl] = await Promise.all([
         cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
