@@ -31,7 +31,7 @@ export default defineConfig({
     teardownTimeout: 30_000,
     // integration files start servers, workers and ffmpeg: two at a time on two cores
     maxWorkers: 2,
-    minWorkers: 1,
+    minWorkers: 2,
     isolate: false,
     sequence: { sequencer: LongestFirst },
     projects: [
