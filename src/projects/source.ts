@@ -18,6 +18,7 @@ import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import type { RenderPlan } from '../media/render/graph.js';
 import type { Word } from '../media/transcript.js';
 import { localFiles, type LocalFiles } from '../storage/storage.js';
+import { reusingTranscripts } from './transcript-reuse.js';
 import { failureReason, isOwnFailure, isPassingFailure, probeSource, ProjectFailure, transcribeSource, type IngestReport } from './ingest.js';
 import type { CreationSettings, ProjectKindDef } from './kinds.js';
 import { fail, move } from './lifecycle.js';
@@ -186,7 +187,7 @@ async function transcribe(
     meta,
     language: project.language,
     dictionary: project.dictionary,
-    transcriber: app.transcriber,
+    transcriber: reusingTranscripts(app, project.userId, app.transcriber),
     report,
     inspectAudio,
   });

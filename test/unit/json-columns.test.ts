@@ -14,6 +14,7 @@ import { viralityScoresColumn } from '../../src/projects/clip-records.js';
 import { hookTitleColumn, itemsColumn, musicColumn } from '../../src/projects/references.js';
 import { transcriptColumn, videoMetaColumn } from '../../src/projects/service.js';
 import { progressColumn } from '../../src/projects/state.js';
+import { heardWordsColumn } from '../../src/projects/transcript-reuse.js';
 import { payloadColumn } from '../../src/webhooks/service.js';
 
 const stored = (json: Prisma.InputJsonValue): Prisma.JsonValue => JSON.parse(JSON.stringify(json));
@@ -88,6 +89,15 @@ const CASES: Case<unknown>[] = [
     at: 'followers',
   }),
   one({ codec: postContentColumn, value: { content: 'Three tips', privacyLevel: 'public', allowComment: true }, wrong: ['Three tips'], at: '' }),
+  one({
+    codec: heardWordsColumn,
+    value: [
+      { text: 'Hello', type: 'word', startTime: 0.2, endTime: 0.6, confidence: 0.9 },
+      { text: '', type: 'silence', startTime: 0.6, endTime: 2.1 },
+    ],
+    wrong: [{ text: 'Hello', type: 'word', startTime: '0.2', endTime: 0.6 }],
+    at: '[0].startTime',
+  }),
   one({ codec: postProgressColumn, value: { uploadUrl: 'https://upload.example/s/1', sent: 1024 }, wrong: 'https://upload.example/s/1', at: '' }),
   one({
     codec: payloadColumn,

@@ -7,6 +7,7 @@ import { JOBS_TABLE } from '../table.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/idempotency/keys.js';
 import { dropExpiredAttempts } from '../../src/publishing/connections.js';
+import { sweepHeardAudio } from '../../src/projects/transcript-reuse.js';
 
 /** A finished one-time job stays this long (for `jobs` queries and operators), a failed one longer. */
 export const COMPLETED_JOB_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -90,5 +91,7 @@ export const maintenanceJob: JobDefinition = {
     await sweepLeftovers(app, log);
     const attempts = await dropExpiredAttempts(app);
     if (attempts > 0) log.info({ count: attempts }, 'dropped expired account connection attempts');
+    const heard = await sweepHeardAudio(app);
+    if (heard > 0) log.info({ count: heard }, 'dropped transcripts kept for reuse past their time');
   },
 };
