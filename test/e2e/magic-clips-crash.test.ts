@@ -16,7 +16,7 @@ import { verifyWebhook } from '../../src/webhooks/signing.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.js';
 import { createUser, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../support/db.js';
-import { serveFolder, type FileServer } from '../support/media.js';
+import { type FileServer, H264_AAC, serveFolder } from '../support/media.js';
 import { childrenOf, ended, spawnReady, type Child } from '../support/process.js';
 import { TALK_SENTENCES } from '../support/talk.js';
 import { httpsWebhookInbox, type HttpsWebhookInbox } from '../support/webhooks.js';
@@ -79,14 +79,7 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
       'lavfi',
       '-i',
       `sine=f=220:d=${SOURCE_SECONDS}`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
+      ...H264_AAC,
       '-ac',
       '1',
       '-shortest',

@@ -23,6 +23,7 @@ import type { Segment, TimedWord } from '../../src/media/transcript.js';
 import { AppError } from '../../src/errors.js';
 import type { VideoMeta } from '../../src/projects/service.js';
 import { createLocalStorage } from '../../src/storage/local.js';
+import { H264 } from '../support/media.js';
 
 const run = promisify(execFile);
 
@@ -356,22 +357,7 @@ describe('VideosApiBroll (OpenAI videos API shape)', () => {
   const videos = new Map<string, { polls: number; fail?: boolean }>();
   beforeAll(async () => {
     const file = path.join(dir, 'remote.mp4');
-    await run('ffmpeg', [
-      '-hide_banner',
-      '-nostdin',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=s=128x224:r=24:d=4',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      file,
-    ]);
+    await run('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc=s=128x224:r=24:d=4', ...H264, file]);
     clip = await fs.readFile(file);
     server = await fakeServer((req, body, res) => {
       seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });

@@ -14,7 +14,7 @@ import { move } from '../../src/projects/lifecycle.js';
 import { PREVIEW, previewSize } from '../../src/media/render/graph.js';
 import { verifyWebhook } from '../../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from '../support/app.js';
-import { frameAt, frameDiff, isRed, meanVolume, mediaFixtures, pixel, serveFolder, type FileServer } from '../support/media.js';
+import { type FileServer, frameAt, frameDiff, H264, isRed, pixel, meanVolume, mediaFixtures, serveFolder } from '../support/media.js';
 import { readSse, subscribeSse } from '../support/sse.js';
 import { holdSecondPut, interceptPut } from '../support/overlap.js';
 import { webhookInbox, type WebhookInbox } from '../support/webhooks.js';
@@ -336,12 +336,7 @@ describe('an export through the API shows every effect asked', () => {
       'lavfi',
       '-i',
       'color=c=red:s=160x90:r=25:d=2',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
+      ...H264,
       path.join(fx.dir, 'red.mp4'),
     ]);
     // music: a 55 Hz hum, below any voice, so its share of the sound tells it apart from the speech

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -6,14 +6,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressProblem, createGuardedFetch, FetchFailed, FetchRefused, guardedFetch, type ResolvedAddress } from '../../src/net/guarded-fetch.js';
 import { sniffMedia } from '../../src/media/sniff.js';
+import { selfSignedCert } from '../support/tls.js';
 import { fileSharingProblem, socialMediaPlatform, socialMediaProblem } from '../../src/net/url-rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const sh = promisify(execFile);
 
 let tmp: string;
 let cert: Buffer;
@@ -69,28 +68,10 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'guarded-fetch-'));
-  await sh('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-keyout',
-    path.join(tmp, 'key.pem'),
-    '-out',
-    path.join(tmp, 'cert.pem'),
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=DNS:localhost,DNS:media.example,IP:127.0.0.1',
-  ]);
-  cert = await fs.readFile(path.join(tmp, 'cert.pem'));
+  const tls = await selfSignedCert(tmp, 'localhost', 'DNS:localhost,DNS:media.example,IP:127.0.0.1');
+  cert = tls.cert;
   httpServer = http.createServer(handler);
-  httpsServer = https.createServer({ cert, key: await fs.readFile(path.join(tmp, 'key.pem')) }, handler);
+  httpsServer = https.createServer({ cert, key: tls.key }, handler);
   await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
   await new Promise<void>((r) => httpsServer.listen(0, '127.0.0.1', r));
   httpPort = (httpServer.address() as AddressInfo).port;

@@ -14,6 +14,7 @@ import { claimKey, IDEMPOTENCY_KEY_TTL_MS } from '../../src/idempotency/keys.js'
 import { JOB_NAMES } from '../../src/jobs/names.js';
 import { JOBS_TABLE } from '../../workers/table.js';
 import { createUser, request, startTestApp, type Answer, type TestApp, type TestUser } from '../support/app.js';
+import { H264_AAC } from '../support/media.js';
 
 const run = promisify(execFile);
 
@@ -75,14 +76,7 @@ beforeAll(async () => {
     'lavfi',
     '-i',
     'sine=f=330:d=1',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
+    ...H264_AAC,
     '-shortest',
     path.join(dir, 'talk.mp4'),
   ]);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClip } from '../../src/magic-clips/clips.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
-import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from '../support/media.js';
+import { type FileServer, type Fixtures, H264_AAC, mediaFixtures, serveFolder } from '../support/media.js';
 import { readSse, subscribeSse } from '../support/sse.js';
 import { holdSecondPut } from '../support/overlap.js';
 import { syntheticTalk, type Talk } from '../support/talk.js';
@@ -208,14 +208,7 @@ describe('projects that cannot be made into clips', () => {
       'anullsrc=r=44100:cl=stereo',
       '-t',
       '20',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
+      ...H264_AAC,
       quiet,
     ]);
     const silent = await upload(quiet, { title: 'Quiet', language: 'en' });

@@ -17,6 +17,7 @@ import { trackFaces } from '../../src/magic-clips/face-track.js';
 import { inputOptions } from '../../src/media/input.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { startLocalS3, type LocalS3 } from '../support/s3.js';
+import { H264_AAC } from '../support/media.js';
 
 const run = promisify(execFile);
 const SECRET = 'shared-signing-secret-0123456789';
@@ -200,14 +201,7 @@ describe('S3 storage', () => {
       'sine=d=20',
       '-g',
       '25',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
+      ...H264_AAC,
       file,
     ]);
     const size = (await fs.stat(file)).size;

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -6,7 +5,6 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { createGuardedFetch } from '../../src/net/guarded-fetch.js';
@@ -15,6 +13,7 @@ import { deliverWebhook, enqueueWebhook } from '../../src/webhooks/service.js';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signing.js';
 import { createUser, gql, jobEnded, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 import { freePort } from '../support/ports.js';
+import { selfSignedCert } from '../support/tls.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 
 /** One request the receiver got. */
@@ -304,27 +303,8 @@ describe('delivery', () => {
   it('delivers over https to a receiver whose certificate the client trusts', async () => {
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'webhooks-tls-'));
     try {
-      await promisify(execFile)('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-keyout',
-        path.join(tmp, 'key.pem'),
-        '-out',
-        path.join(tmp, 'cert.pem'),
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ]);
-      const cert = await fs.readFile(path.join(tmp, 'cert.pem'));
-      const tls = receiver(https.createServer({ cert, key: await fs.readFile(path.join(tmp, 'key.pem')) }));
+      const { cert, key } = await selfSignedCert(tmp, '127.0.0.1', 'IP:127.0.0.1');
+      const tls = receiver(https.createServer({ cert, key }));
       await tls.listen();
       try {
         const { deliveryId } = await recordOnly(svc, completed(alice.id, tls.url('secure')));

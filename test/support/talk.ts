@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fixtureKey, ownCopy, sharedFixture } from './fixture-cache.js';
+import { H264 } from './media.js';
 
 const run = promisify(execFile);
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -111,12 +112,7 @@ async function speak(
     '1:a',
     '-t',
     duration.toFixed(3),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     '-r',
     String(fps),
     '-c:a',

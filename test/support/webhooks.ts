@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { checkWebhook } from './openapi.js';
-
-const run = promisify(execFile);
+import { selfSignedCert } from './tls.js';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -83,30 +80,9 @@ export async function webhookInbox(): Promise<WebhookInbox> {
  */
 export async function httpsWebhookInbox(): Promise<HttpsWebhookInbox> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'inbox-'));
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-sha256',
-    '-days',
-    '1',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-  ]);
+  const tls = await selfSignedCert(dir, 'localhost', 'IP:127.0.0.1,DNS:localhost', { ca: true });
   const received: ReceivedWebhook[] = [];
-  const server = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, keep(received));
+  const server = https.createServer({ key: tls.key, cert: tls.cert }, keep(received));
   const box = await inbox(server, 'https', received, () => fs.rm(dir, { recursive: true, force: true }));
-  return { ...box, cert };
+  return { ...box, cert: tls.certPath };
 }
