@@ -16,7 +16,7 @@ import { verifyWebhook } from '../../src/webhooks/signing.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.js';
 import { createUser, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../support/db.js';
-import { type FileServer, H264_AAC, serveFolder } from '../support/media.js';
+import { FF, type FileServer, H264_AAC, serveFolder } from '../support/media.js';
 import { childrenOf, ended, spawnReady, type Child } from '../support/process.js';
 import { TALK_SENTENCES } from '../support/talk.js';
 import { httpsWebhookInbox, type HttpsWebhookInbox } from '../support/webhooks.js';
@@ -67,10 +67,7 @@ describe.skipIf(!serverUrl())('workers killed in the middle of a magic-clips pro
     tmpdir = path.join(dir, 'tmpdir');
     await fs.mkdir(tmpdir);
     await run('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
+      ...FF,
       '-f',
       'lavfi',
       '-i',

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../src/media/ffprobe.js';
 import { gql, request, waitEntry, waitProject, type Reachable } from '../support/http.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../support/db.js';
-import { frameAt, isRed, mediaFixtures, pixel, serveFolder, type FileServer, type Fixtures } from '../support/media.js';
+import { FF, type FileServer, type Fixtures, frameAt, isRed, mediaFixtures, pixel, serveFolder } from '../support/media.js';
 import { runEntry, spawnReady, spawnServer, type Child } from '../support/process.js';
 import { multipartBody } from '../support/raw.js';
 import { startLocalS3, type LocalS3 } from '../support/s3.js';
@@ -165,19 +165,7 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
         failureReason: string | null;
       };
     };
-    await run('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=red:s=160x120',
-      '-frames:v',
-      '1',
-      path.join(fx.dir, 'red.png'),
-    ]);
+    await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', path.join(fx.dir, 'red.png')]);
     const [image, music] = await Promise.all([entry('red.png'), entry('tone.mp3')]);
     expect(image).toMatchObject({ status: 'ready', type: 'IMAGE', failureReason: null });
     expect(music).toMatchObject({ status: 'ready', type: 'AUDIO', failureReason: null });

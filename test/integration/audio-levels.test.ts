@@ -5,9 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_GAIN_DB, TARGET_LOUDNESS, measureLoudness, normalizingGain, parseEbur128, quietRanges, quietThresholdFor } from '../../src/media/audio-levels.js';
+import { FF } from '../support/media.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 let dir: string;
 
 beforeAll(async () => {

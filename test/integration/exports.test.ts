@@ -14,7 +14,7 @@ import { move } from '../../src/projects/lifecycle.js';
 import { PREVIEW, previewSize } from '../../src/media/render/graph.js';
 import { verifyWebhook } from '../../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry, waitProject as waitProjectOf } from '../support/app.js';
-import { type FileServer, frameAt, frameDiff, H264, isRed, pixel, meanVolume, mediaFixtures, serveFolder } from '../support/media.js';
+import { FF, type FileServer, frameAt, frameDiff, H264, isRed, meanVolume, mediaFixtures, pixel, serveFolder } from '../support/media.js';
 import { readSse, subscribeSse } from '../support/sse.js';
 import { holdSecondPut, interceptPut } from '../support/overlap.js';
 import { webhookInbox, type WebhookInbox } from '../support/webhooks.js';
@@ -327,34 +327,9 @@ describe('an export through the API shows every effect asked', () => {
 
   it('captions where the words are, music under the speech, the item in its window, silences gone, the size and fps asked', async () => {
     const fx = await mediaFixtures();
-    await run('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=red:s=160x90:r=25:d=2',
-      ...H264,
-      path.join(fx.dir, 'red.mp4'),
-    ]);
+    await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'color=c=red:s=160x90:r=25:d=2', ...H264, path.join(fx.dir, 'red.mp4')]);
     // music: a 55 Hz hum, below any voice, so its share of the sound tells it apart from the speech
-    await run('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=f=55:d=4',
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      '96k',
-      path.join(fx.dir, 'hum.mp3'),
-    ]);
+    await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', 'sine=f=55:d=4', '-c:a', 'libmp3lame', '-b:a', '96k', path.join(fx.dir, 'hum.mp3')]);
     const [red, hum] = await Promise.all([libraryEntry('red.mp4'), libraryEntry('hum.mp3')]);
     const item = { start: 1, end: 2 }; // source seconds
     const p = await transcribed({

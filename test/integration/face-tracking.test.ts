@@ -10,9 +10,9 @@ import type { CropPath } from '../../src/magic-clips/types.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { createFaceDetector, type Face, type FaceDetector } from '../../src/media/vision/face-detector.js';
 import { acrossTheFrame, FACE_PICTURE, FACE_PICTURE_SIZE, makeMovingFaceVideo, type MovingFace } from '../support/faces.js';
+import { FF } from '../support/media.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 const NINE_SIXTEEN = 9 / 16;
 
 let dir: string;

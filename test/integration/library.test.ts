@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMusicTrack } from '../../src/library/music.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitEntry as waitEntryOf } from '../support/app.js';
-import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from '../support/media.js';
+import { FF, type FileServer, type Fixtures, mediaFixtures, serveFolder } from '../support/media.js';
 
 const run = promisify(execFile);
 let app: TestApp;
@@ -171,19 +171,7 @@ describe('a library file is ready only once its first frames decode', () => {
     const talk = await fs.readFile(fx.talk);
     const cut = talk.subarray(0, talk.indexOf('mdat') + 4 + 200);
     const png = async (size: string, name: string) => {
-      await run('ffmpeg', [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `color=c=blue:s=${size}`,
-        '-frames:v',
-        '1',
-        path.join(fx.dir, name),
-      ]);
+      await run('ffmpeg', [...FF, '-f', 'lavfi', '-i', `color=c=blue:s=${size}`, '-frames:v', '1', path.join(fx.dir, name)]);
       return fs.readFile(path.join(fx.dir, name));
     };
     damaged = {

@@ -14,11 +14,10 @@ import { probe } from '../../src/media/ffprobe.js';
 import { createFaceDetector, type Face, type FaceDetector } from '../../src/media/vision/face-detector.js';
 import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
 import { acrossTheFrame, FACE_PICTURE, FACE_PICTURE_SIZE, makeMovingFaceVideo, type MovingFace } from '../support/faces.js';
-import { serveFolder, type FileServer } from '../support/media.js';
+import { FF, type FileServer, serveFolder } from '../support/media.js';
 import { syntheticTalk, TALK_SENTENCES, type Talk } from '../support/talk.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 const W = 1920;
 const H = 1080;
 const FPS = 30;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from '../support/app.js';
-import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from '../support/media.js';
+import { FF, type FileServer, type Fixtures, mediaFixtures, serveFolder } from '../support/media.js';
 import { readSse, subscribeSse } from '../support/sse.js';
 
 const execFileAsync = promisify(execFile);
@@ -481,10 +481,7 @@ describe('POST /v1/projects/upload', () => {
     const long = path.join(fx.dir, 'two-hours.mp4');
     // a 16x16 picture at 1 frame per second: 2 h 30 s in under 100 KB
     await execFileAsync('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
+      ...FF,
       '-f',
       'lavfi',
       '-i',

@@ -14,10 +14,9 @@ import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { fontsDir } from '../../src/media/render/fonts.js';
 import { buildRenderGraph, cropCommands, PREVIEW, REFRAME_CROP, SEEK_DECODE, type RenderPlan } from '../../src/media/render/graph.js';
 import type { TimedWord } from '../../src/media/transcript.js';
-import { isRed, type Frame } from '../support/media.js';
+import { FF, type Frame, isRed } from '../support/media.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 let dir: string;
 const f = (name: string) => path.join(dir, name);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../../src/media/audio-levels.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../../src/media/render/ffmpeg.js';
-import { frameAt, isRed, meanVolume, pixel } from '../support/media.js';
+import { FF, frameAt, isRed, meanVolume, pixel } from '../support/media.js';
 import {
   audioJoins,
   blurredFill,
@@ -22,7 +22,6 @@ import {
 } from '../../src/media/render/graph.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 let dir: string;
 const f = (name: string) => path.join(dir, name);
 

@@ -16,12 +16,12 @@ import type { TimedWord, Word } from '../../src/media/transcript.js';
 import { joinPieces, type TimedPiece } from '../../src/media/transcription/timed-pieces.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.js';
 import { generatedTinyEn } from '../support/whisper-model.js';
+import { FF } from '../support/media.js';
 
 /** The engine as a process with this environment would build it. */
 const createTranscriber = (engine: EngineName, env: NodeJS.ProcessEnv = process.env) => engineOf(loadConfig({ ...env, TRANSCRIBER: engine }));
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 const FIRST = 'Hello and welcome to this short video about captions.';
 const SECOND = 'Now we talk about clips and social publishing.';
 const GAP = 1.5;

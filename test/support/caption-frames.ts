@@ -21,9 +21,9 @@ import { buildRenderGraph } from '../../src/media/render/graph.js';
 import type { TimedWord } from '../../src/media/transcript.js';
 import { FACE_PICTURE } from './faces.js';
 import type { Frame } from './media.js';
+import { FF } from './media.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 
 /** What is said, and when (seconds). The last word, alone on its page and all capitals, is for measuring capitals. */
 const SAID: readonly [string, number, number][] = [

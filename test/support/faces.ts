@@ -7,9 +7,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FF } from './media.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 
 export const FACE_PICTURE = fileURLToPath(new URL('../fixtures/face.jpg', import.meta.url));
 /** the picture's size, px (square) */

@@ -7,7 +7,8 @@ import { probe } from '../../src/media/ffprobe.js';
 import { ownCopy, sharedFixture } from './fixture-cache.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
+/** ffmpeg quiet but for errors, overwriting its output: the start of every fixture's command */
+export const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 /** The fixtures' video encoding: H.264 at its fastest preset, in the 4:2:0 every player reads */
 export const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
 /** the same, with AAC sound */

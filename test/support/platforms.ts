@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { PlatformKey } from '../../src/catalog/platforms.js';
 import type { ConnectedAccount, OutgoingPost, PostMedia, TokenSet } from '../../src/platforms/types.js';
+import { FF } from './media.js';
 
 const run = promisify(execFile);
 
@@ -71,10 +72,7 @@ async function encode(name: string, seconds: number, bitrate: string): Promise<s
   // a vertical H.264 + AAC mp4 with the moov atom first, as the service's renders are; at a
   // constant bitrate (nal-hrd=cbr), else x264 stays well under the cap on the test pattern
   await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
+    ...FF,
     '-f',
     'lavfi',
     '-i',

@@ -4,10 +4,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fixtureKey, ownCopy, sharedFixture } from './fixture-cache.js';
-import { H264 } from './media.js';
+import { FF, H264 } from './media.js';
 
 const run = promisify(execFile);
-const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 
 /** Sentences of a talk about habits: questions, numbers, direct address, claims and plain narration. */
 export const TALK_SENTENCES = [
