@@ -179,7 +179,7 @@ async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number
   const ass = buildAss({
     words,
     keep,
-    template: DEFAULT_CAPTION_TEMPLATE,
+    style: DEFAULT_CAPTION_TEMPLATE.style,
     width: outW,
     height: outH,
     captions: true,

@@ -41,6 +41,11 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
     override: ({ jsonSchema }) => {
       delete jsonSchema.graphql;
       delete jsonSchema.refused;
+      // a member beyond SPEC.md says so
+      if (typeof jsonSchema.extension === 'string') {
+        jsonSchema['x-extension'] = jsonSchema.extension;
+        delete jsonSchema.extension;
+      }
       const extra = jsonSchema.additionalProperties;
       if (extra && typeof extra === 'object' && !Object.keys(extra).length) jsonSchema.additionalProperties = false;
     },
@@ -211,11 +216,15 @@ function operationOf(r: Route, tag: string, components: Record<string, JsonSchem
   const statuses = r.statuses ?? { [status]: SUCCESS[status] };
   const responses = Object.fromEntries(Object.entries(statuses).map(([code, description]) => [code, { description, headers, content }]));
 
+  const notes = [r.extension ? `An extension of SPEC.md: ${r.extension}.` : '', limit === undefined ? '' : `Rate limit: ${limit} requests per hour.`].filter(
+    Boolean,
+  );
   return {
     operationId: name,
     summary: r.summary,
     tags: [tag],
-    description: limit === undefined ? undefined : `Rate limit: ${limit} requests per hour.`,
+    ...(r.extension ? { 'x-extension': r.extension } : {}),
+    description: notes.length ? notes.join(' ') : undefined,
     parameters: parameters.length ? parameters : undefined,
     requestBody,
     responses: { ...responses, ...errorResponses(r, limit) },

@@ -17,6 +17,8 @@ export interface Route<TResult = unknown, TVariables = unknown, TQuery extends R
   url: string;
   /** one line for the reference */
   summary: string;
+  /** what the route adds to SPEC.md, when it is not one of SPEC.md's: the reference marks it (x-extension) */
+  extension?: string;
   operation: TypedDocumentNode<TResult, TVariables>;
   /** the query parameters, each read and described in one place */
   query?: { [K in keyof TQuery]: QueryParam<TQuery[K]> };

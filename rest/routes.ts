@@ -9,6 +9,7 @@ import { projectEditRoutes } from './routes/project-edits.js';
 import { projectRoutes } from './routes/projects.js';
 import { publishingRoutes } from './routes/publishing.js';
 import { publishingStatsRoutes } from './routes/publishing-stats.js';
+import { themeRoutes } from './routes/themes.js';
 
 /** The routes of /v1 by domain, one file each under routes/; the reference tags them so. */
 export const routeGroups: Record<string, Route[]> = {
@@ -17,6 +18,7 @@ export const routeGroups: Record<string, Route[]> = {
   'magic clips': magicClipsRoutes,
   library: libraryRoutes,
   presets: presetRoutes,
+  themes: themeRoutes,
   publishing: publishingRoutes,
   accounts: accountRoutes,
   statistics: publishingStatsRoutes,

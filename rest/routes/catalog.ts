@@ -1,4 +1,10 @@
-import { CaptionTemplateNamesDocument, HookTitleTemplateNamesDocument, LanguagesDocument } from '../generated/operations.js';
+import {
+  CaptionTemplateDocument,
+  CaptionTemplateNamesDocument,
+  HookTitleTemplateDocument,
+  HookTitleTemplateNamesDocument,
+  LanguagesDocument,
+} from '../generated/operations.js';
 import { at, fields } from '../answer.js';
 import { noVariables, route } from '../route.js';
 
@@ -26,5 +32,23 @@ export const catalogRoutes = [
     operation: HookTitleTemplateNamesDocument,
     variables: noVariables,
     answer: fields({ templates: at('hookTitleTemplates[].name') }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/templates/:name',
+    summary: 'One caption template: its description, its whole style and a PNG still of it',
+    extension: 'one template’s look, beyond SPEC.md’s list of names',
+    operation: CaptionTemplateDocument,
+    variables: (req) => ({ name: (req.params as { name: string }).name }),
+    answer: at('captionTemplate'),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/hook-title/templates/:name',
+    summary: 'One hook-title template: its description, its look and a PNG still of it',
+    extension: 'one template’s look, beyond SPEC.md’s list of names',
+    operation: HookTitleTemplateDocument,
+    variables: (req) => ({ name: (req.params as { name: string }).name }),
+    answer: at('hookTitleTemplate'),
   }),
 ];

@@ -3,7 +3,7 @@ import type { CreateProjectInput, UploadProjectInput } from '../generated/operat
 import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
 import { createProjectBody, uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
-import { at, either, leftOutWhen, merged, only, pipe, without, withoutNulls } from '../answer.js';
+import { at, either, leftOutWhen, member, merged, only, pipe, without, withoutNulls } from '../answer.js';
 import { route } from '../route.js';
 import { magicClipsRecord } from './magic-clips.js';
 
@@ -25,6 +25,8 @@ const projectRecord = pipe(
 );
 
 const DETAILS = ['transcriptionStatus', 'failureReason', 'videoMetaData', 'words'];
+/** A word's look, only where one is set. */
+const WORD_LOOK = ['color', 'emphasis', 'emoji', 'hidden'];
 const OUTPUTS = ['downloadUrl', 'directUrl', 'previewUrl'];
 
 /** Each of these members only when it is there. */
@@ -35,12 +37,13 @@ const present = (keys: string[]) => pipe(only(keys), withoutNulls());
  * status details and outputs (DECISIONS.md); a magic-clips project has its
  * `magicClips[]` in place of the edit's settings and rendered video.
  */
+const details = pipe(present(DETAILS), member('words', withoutNulls(WORD_LOOK)));
 const fullRecord = either(
   (p) => p.kind === 'magic_clips',
-  merged(magicClipsRecord, present(DETAILS), only(['magicClips'])),
+  merged(magicClipsRecord, details, only(['magicClips'])),
   merged(
     pipe(without([...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking']), projectRecord),
-    present(DETAILS),
+    details,
     present(OUTPUTS),
   ),
 );

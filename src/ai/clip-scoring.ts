@@ -186,13 +186,13 @@ const weigh = <K extends string>(weights: Readonly<Record<K, number>>, f: Record
   return Math.round(100 * clamp01(s));
 };
 
-interface EnglishTools {
+export interface EnglishTools {
   nlp: WinkMethods;
   afinn: Sentiment;
 }
 let englishTools: Promise<EnglishTools> | undefined;
 /** The English model and lexicon (about 70 ms and 30 MiB), loaded on first use: processes that score no clip never load them. */
-function english(): Promise<EnglishTools> {
+export function english(): Promise<EnglishTools> {
   englishTools ??= Promise.all([import('wink-nlp'), import('wink-eng-lite-web-model'), import('sentiment')]).then(([wink, model, sentiment]) => ({
     nlp: wink.default(model.default),
     afinn: new sentiment.default(),

@@ -91,6 +91,41 @@ const NUMBER_WORDS = new Set(
     ' ',
   ),
 );
+/** Words that say a number when read one by one ("nine three four", "one oh five"): a run of them is a string of digits, not a claim. */
+const DIGIT_WORDS = new Set([
+  ...NUMBER_WORDS,
+  'zero',
+  'oh',
+  'one',
+  'fourteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'sixty',
+  'seventy',
+  'eighty',
+  'ninety',
+]);
+/** Words that turn a sentence against what came before: a contrast makes a hook. */
+const CONTRASTS = new Set([
+  'but',
+  'however',
+  'instead',
+  'actually',
+  'yet',
+  'although',
+  'though',
+  'unless',
+  'versus',
+  'unlike',
+  'wrong',
+  'myth',
+  'never',
+  'stop',
+]);
+/** A line of this share of number words or more, or with this many in a row, reads as a list of numbers. */
+const NUMBER_LIST = { share: 0.5, run: 3 };
 
 /**
  * Weights of what makes a line strong; a little also for a line that starts
@@ -102,7 +137,8 @@ const STRENGTH = {
   question: 3,
   number: 2,
   claim: 2,
-  directAddress: 1,
+  contrast: 2,
+  directAddress: 1.5,
   wholeSentence: 1,
   lengthFit: 1,
   sentenceStart: 0.75,
@@ -220,6 +256,7 @@ function sentenceLines(tokens: Token[], english: boolean, order: number): Line[]
         const last = span[span.length - 1];
         if (english && TRAILING.has(last.key) && !/[.!?]$/.test(last.text)) continue;
         if (english && span.filter((t) => !FUNCTION_WORDS.has(t.key)).length < 2) continue;
+        if (numberList(span, english)) continue;
         const whole = a === 0 && b === tokens.length;
         const isQuestion = question && a === 0;
         const n = span.length;
@@ -227,6 +264,7 @@ function sentenceLines(tokens: Token[], english: boolean, order: number): Line[]
           (isQuestion ? STRENGTH.question : 0) +
           (span.some((t) => /\p{N}/u.test(t.key) || (english && NUMBER_WORDS.has(t.key))) ? STRENGTH.number : 0) +
           (english && span.some((t) => CLAIMS.has(t.key)) ? STRENGTH.claim : 0) +
+          (english && span.some((t) => CONTRASTS.has(t.key)) ? STRENGTH.contrast : 0) +
           (english && span.some((t) => DIRECT.has(t.key)) ? STRENGTH.directAddress : 0) +
           (whole ? STRENGTH.wholeSentence : 0) +
           (n >= 4 && n <= 7 ? STRENGTH.lengthFit : STRENGTH.lengthFit / 2) +
@@ -242,6 +280,20 @@ function sentenceLines(tokens: Token[], english: boolean, order: number): Line[]
   return lines;
 }
 
+/** A string of digits or a list of numbers ("nine three four", "1 2 3"): half its words numbers, or three in a row. */
+function numberList(span: readonly Token[], english: boolean): boolean {
+  const isNumber = (t: Token) => /^\p{N}+([.,]\p{N}+)?%?$/u.test(t.key) || (english && DIGIT_WORDS.has(t.key));
+  let run = 0;
+  let longest = 0;
+  let count = 0;
+  for (const t of span) {
+    run = isNumber(t) ? run + 1 : 0;
+    if (run) count++;
+    longest = Math.max(longest, run);
+  }
+  return longest >= NUMBER_LIST.run || count / span.length >= NUMBER_LIST.share;
+}
+
 /** A line as a title: capitalised, no trailing comma or full stop; a whole question keeps (or gets) its mark. */
 function lineText(line: Line): string {
   let t = line.tokens
@@ -255,9 +307,9 @@ function lineText(line: Line): string {
 
 /**
  * The offline writer: the strongest short line of the transcript (a question,
- * a number, a claim, words to the viewer; whole sentences and 4-7 words
- * preferred), built only from words the engine was sure of, without fillers
- * or repeats; '' when no sentence has such a line.
+ * a number, a claim, a contrast, words to the viewer; whole sentences and 4-7
+ * words preferred), built only from words the engine was sure of, without
+ * fillers, repeats or strings of digits; '' when no sentence has such a line.
  */
 export class StrongestLineHook implements HookWriter {
   async write(words: readonly TimedWord[], { language = 'en' }: HookWriteOptions = {}): Promise<string> {

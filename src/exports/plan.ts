@@ -1,12 +1,10 @@
 import path from 'node:path';
 import type { App } from '../app.js';
 import { isAppError } from '../errors.js';
-import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate, type CaptionTemplate } from '../catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
-import { buildAss, resolveCaptionStyle, type CaptionTheme, type HookTitle } from '../media/render/captions.js';
+import type { HookTitle } from '../media/render/captions.js';
 import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
-import { fontsDir } from '../media/render/fonts.js';
 import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
 import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/render/timeline.js';
@@ -17,6 +15,7 @@ import { badTakesColumn, badTakesForRead, detectBadTakes, storedBadTakes } from 
 import { metaOf } from '../projects/service.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
 import { hookTitleColumn, itemsColumn, musicColumn } from '../projects/references.js';
+import { captionLayer, captionStyleOf } from '../themes/looks.js';
 
 /** A magic zoom: a 12 % punch-in held for this long at a sentence start. */
 const ZOOM_SCALE = 1.12;
@@ -26,8 +25,6 @@ const ZOOM_SPACING = 4;
 
 export interface ExportPlan {
   plan: RenderPlan;
-  /** the ASS file text, written next to the output by the caller */
-  ass: string;
 }
 
 /**
@@ -43,18 +40,6 @@ export async function keptSegments(project: Project, words: Word[], duration: nu
   }
   if (project.removeBadTakes) cuts.push(...(await badTakesForRead(project, words)));
   return keepSegments(duration, mergeSegments(cuts), fps);
-}
-
-/** The caption template and user theme a project's captions are drawn with. */
-export async function captionLookOf(app: App, project: Project): Promise<{ template: CaptionTemplate; theme: CaptionTheme | null }> {
-  const theme = project.userThemeId ? await app.db.userTheme.findFirst({ where: { id: project.userThemeId, userId: project.userId } }) : null;
-  return { template: findCaptionTemplate(project.templateName) ?? DEFAULT_CAPTION_TEMPLATE, theme };
-}
-
-/** Words per caption page: the burned-in captions' and the SRT/VTT cues' (one pagination for both). */
-export async function captionPageSize(app: App, project: Project): Promise<number> {
-  const { template, theme } = await captionLookOf(app, project);
-  return resolveCaptionStyle(template, theme).wordsPerLine;
 }
 
 /** A word said this many times slower per letter than the transcript's median is stressed. */
@@ -131,7 +116,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const fps = exp.fps;
   const keep = await keptSegments(project, words, meta.duration, fps);
 
-  const { template, theme } = await captionLookOf(app, project);
+  const style = await captionStyleOf(app, project);
   const hookSetting = hookTitleColumn.read(project.hookTitle);
   const hook: HookTitle | null = hookSetting
     ? {
@@ -142,18 +127,21 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
         size: hookSetting.size,
       }
     : null;
-  const ass = buildAss({
-    words,
-    keep,
-    template,
-    theme,
-    width: exp.width,
-    height: exp.height,
-    positionY: project.captionPositionY,
-    positionX: project.captionPositionX,
-    captions: !project.disableCaptions,
-    hook: hook?.text ? hook : null,
-  });
+  const captions = await captionLayer(
+    style,
+    {
+      words,
+      keep,
+      width: exp.width,
+      height: exp.height,
+      language: project.language,
+      positionY: project.captionPositionY,
+      positionX: project.captionPositionX,
+      captions: !project.disableCaptions,
+      hook: hook?.text ? hook : null,
+    },
+    dir,
+  );
 
   const overlays = await itemOverlays(app, project, keep, files);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
@@ -162,13 +150,12 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
-    ass,
     plan: {
       source: renderSource(source, meta),
       output: { width: exp.width, height: exp.height, fps, preset: app.config.renderPreset },
       keep,
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
-      fontsDir: fontsDir(dir, theme?.font ? [theme.font] : []),
+      ...captions,
       overlays,
       audio: { clean: project.cleanAudio, gainDb: normalizingGain(loudness), music },
     },

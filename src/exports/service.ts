@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { AppError, badRequest, FieldErrors } from '../errors.js';
@@ -115,10 +114,8 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
   try {
     // the render's files are gone before the export is recorded finished; a killed run's, when the next run renders
     const duration = await inWorkDir(app.config.dataDir, `export-${exp.id}`, async (dir) => {
-      const { plan, ass } = await buildExportPlan(app, project, exp, dir);
-      const assPath = path.join(dir, 'captions.ass');
-      await fs.writeFile(assPath, ass);
-      const graph = buildRenderGraph({ ...plan, assPath, preview: true });
+      const { plan } = await buildExportPlan(app, project, exp, dir);
+      const graph = buildRenderGraph({ ...plan, preview: true });
       const out = path.join(dir, 'output.mp4');
       const preview = path.join(dir, 'preview.mp4');
       await report('render', 0);

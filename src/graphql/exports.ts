@@ -1,4 +1,5 @@
-import { captionPageSize, keptSegments } from '../exports/plan.js';
+import { keptSegments } from '../exports/plan.js';
+import { captionPagesOf } from '../themes/looks.js';
 import { readExportRequest, requestExport } from '../exports/service.js';
 import { toSrt, toVtt } from '../media/render/captions.js';
 import { metaOf, wordsOf } from '../projects/service.js';
@@ -64,7 +65,7 @@ builder.prismaObjectFields(ProjectType, (t) => ({
       const meta = metaOf(p);
       if (!words || !meta) return null;
       const keep = await keptSegments(p, words, meta.duration, meta.fps || 30);
-      const opts = { wordsPerLine: await captionPageSize(ctx.app, p) };
+      const opts = await captionPagesOf(ctx.app, p);
       return format === 'vtt' ? toVtt(words, keep, opts) : toSrt(words, keep, opts);
     },
   }),

@@ -13,6 +13,9 @@ import { pageArgs, toConnection } from './connections.js';
 import { currentUser, type Context } from './context.js';
 import { uploadedFile } from './uploads.js';
 import type { Project } from '../generated/prisma/client.ts';
+import { projectStyleColumn } from '../themes/columns.js';
+import { captionStyleOf } from '../themes/looks.js';
+import { CaptionStyleType } from './catalog.js';
 
 export const ProjectStatusEnum = builder.enumType('ProjectStatus', {
   values: ['uploading', 'processing', 'transcribing', 'exporting', 'completed', 'failed'] as const,
@@ -26,6 +29,14 @@ export const WordType = builder.objectRef<Word>('Word').implement({
     type: t.exposeString('type', { description: 'word, silence or punctuation' }),
     startTime: t.exposeFloat('startTime'),
     endTime: t.exposeFloat('endTime'),
+    color: t.string({ nullable: true, description: 'this word’s caption colour, when set', resolve: (w) => w.color ?? null }),
+    emphasis: t.boolean({
+      nullable: true,
+      description: 'emphasised (true) or never (false) over the style’s rules, when set',
+      resolve: (w) => w.emphasis ?? null,
+    }),
+    emoji: t.string({ nullable: true, description: 'an emoji drawn with this word’s page, when set', resolve: (w) => w.emoji ?? null }),
+    hidden: t.boolean({ nullable: true, description: 'left out of the captions, when set', resolve: (w) => w.hidden ?? null }),
   }),
 });
 
@@ -70,6 +81,17 @@ export const ProjectType = builder.prismaObject('Project', {
     autoRender: t.exposeBoolean('autoRender'),
     captionPositionY: t.exposeFloat('captionPositionY', { nullable: true }),
     captionPositionX: t.exposeFloat('captionPositionX', { nullable: true }),
+    style: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'your changes to the template’s or theme’s caption style (a partial caption style), when any',
+      resolve: (p) => projectStyleColumn.read(p.captionStyle),
+    }),
+    captionStyle: t.field({
+      type: CaptionStyleType,
+      description: 'the whole caption style the captions are drawn in: the template or theme with the project’s changes',
+      resolve: (p, _a, ctx) => captionStyleOf(ctx.app, p),
+    }),
     hookTitle: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.hookTitle }),
     music: t.field({
       type: 'JSON',

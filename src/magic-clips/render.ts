@@ -1,19 +1,9 @@
-/**
- * One clip's render: the clip's window of the source in one ffmpeg pass
- * (seek before decoding), reframed to 1080x1920 along the face's crop path
- * (or the renderer's own fit without one), captioned with the project's
- * template or theme on the clip's own timeline, with a 360x640 preview as a
- * second output of the same run.
- */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { App } from '../app.js';
-import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
 import type { MagicClip, Project } from '../generated/prisma/client.ts';
-import { buildAss } from '../media/render/captions.js';
+import { captionLayer, captionStyleOf } from '../themes/looks.js';
 import { renderNiceness } from '../media/cpu.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
-import { fontsDir } from '../media/render/fonts.js';
 import { buildRenderGraph, type RenderPlan } from '../media/render/graph.js';
 import { keepSegments } from '../media/render/timeline.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
@@ -55,12 +45,12 @@ export async function renderClip(
   const length = clip.endTime - clip.startTime;
   const { width, height } = CLIP_SIZE;
 
-  const theme = project.userThemeId ? await app.db.userTheme.findFirst({ where: { id: project.userThemeId, userId: project.userId } }) : null;
-  const template = findCaptionTemplate(project.templateName) ?? DEFAULT_CAPTION_TEMPLATE;
   // the source's words, timed on the clip: the window is the one kept stretch
-  const ass = buildAss({ words, keep: [{ start, end: clip.endTime }], template, theme, width, height, captions: true });
-  const assPath = path.join(dir, 'captions.ass');
-  await fs.writeFile(assPath, ass);
+  const captions = await captionLayer(
+    await captionStyleOf(app, project),
+    { words, keep: [{ start, end: clip.endTime }], width, height, language: project.language, captions: true },
+    dir,
+  );
 
   const plan: RenderPlan = {
     source: { ...renderSource(source, meta), window: { start, duration: length } },
@@ -68,8 +58,7 @@ export async function renderClip(
     output: { width, height, fps, preset: app.config.renderPreset, crf: CLIP_CRF, fit: crop ? 'path' : 'auto' },
     ...(crop ? { reframe: crop } : {}),
     keep: keepSegments(length, [], fps),
-    assPath,
-    fontsDir: fontsDir(dir, theme?.font ? [theme.font] : []),
+    ...captions,
     audio: { clean: false },
     preview: true,
     previewLongSide: CLIP_PREVIEW_LONG_SIDE,

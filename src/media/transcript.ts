@@ -14,8 +14,20 @@ export interface TimedWord {
   confidence?: number;
 }
 
+/**
+ * What a creator sets on one word of the captions, kept with the word across
+ * transcript edits: its colour, emphasis on or off (over the style's rules), an
+ * emoji drawn with its page, or hidden from the captions (still heard).
+ */
+export interface WordLook {
+  color?: string;
+  emphasis?: boolean;
+  emoji?: string;
+  hidden?: boolean;
+}
+
 /** The stored form of a transcript word (Project.transcript): its id stays the same across edits. */
-export interface Word extends TimedWord {
+export interface Word extends TimedWord, WordLook {
   id: string;
 }
 

@@ -1,3 +1,4 @@
+import { storedOverride, type StyleOverride } from '../catalog/caption-style.js';
 import type { Db, Prisma } from '../db/client.js';
 import { FieldErrors, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
@@ -109,6 +110,7 @@ export interface PresetProjectSettings {
   userThemeId?: string;
   captionPositionY?: number;
   captionPositionX?: number;
+  style?: StyleOverride;
   hookTitle?: Prisma.InputJsonValue;
   music?: Prisma.InputJsonObject;
   magicZooms?: true;
@@ -131,6 +133,8 @@ export function presetProjectSettings(preset: Preset): PresetProjectSettings {
     if (isUuid(captions.userThemeId)) settings.userThemeId = captions.userThemeId;
     if (typeof captions.captionPositionY === 'number') settings.captionPositionY = captions.captionPositionY;
     if (typeof captions.captionPositionX === 'number') settings.captionPositionX = captions.captionPositionX;
+    const style = storedOverride(captions.style);
+    if (style) settings.style = style;
   }
   if (preset.hookTitle && preset.savedHookTitle != null) settings.hookTitle = preset.savedHookTitle;
   if (preset.music && isPlainObject(preset.savedMusic)) {

@@ -4,6 +4,7 @@
  * files), every problem in one VALIDATION_ERROR. Nothing is written.
  */
 import type { App } from '../app.js';
+import type { StyleOverride } from '../catalog/caption-style.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../catalog/hook-title-templates.js';
 import type { FieldErrors } from '../errors.js';
 import { isUuid } from '../ids.js';
@@ -19,6 +20,8 @@ import { findAiEditTemplate, type SilencePace } from './settings.js';
 export interface ProjectSettings extends CreationSettings {
   videoUrl?: string;
   presetId?: string;
+  /** the project's own caption style changes */
+  style?: StyleOverride;
   aiEditTemplate?: string;
   magicZooms: boolean;
   magicBrolls: boolean;
@@ -90,6 +93,7 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
     ...creationSettings(b),
     videoUrl: b.videoUrl ? new URL(b.videoUrl as string).toString() : undefined,
     presetId: b.presetId,
+    style: (b.style ?? undefined) as StyleOverride | undefined,
     aiEditTemplate: b.aiEditTemplate,
     magicZooms: b.magicZooms ?? false,
     magicBrolls: b.magicBrolls ?? false,
@@ -126,6 +130,7 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
 /** The preset's enabled settings replace the defaults (presetId excludes the caller's own). */
 function applyPreset(s: ProjectSettings, p: ReturnType<typeof presetProjectSettings>) {
   if (p.templateName) s.templateName = p.templateName;
+  if (p.style) s.style = p.style;
   if (p.userThemeId) s.userThemeId = p.userThemeId;
   if (p.captionPositionY !== undefined) s.captionPositionY = p.captionPositionY;
   if (p.captionPositionX !== undefined) s.captionPositionX = p.captionPositionX;

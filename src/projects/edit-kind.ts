@@ -15,6 +15,7 @@ import { readCreateBody, type ProjectSettings } from './creation.js';
 import { debitAiBroll } from './credits.js';
 import { hookTitleColumn, itemsColumn, musicColumn } from './references.js';
 import { fetchSource } from './ingest.js';
+import { projectStyleColumn } from '../themes/columns.js';
 import type { ProjectKindDef } from './kinds.js';
 import { createFromUpload, createFromUrl, type UploadedFile } from './source.js';
 
@@ -33,6 +34,7 @@ function projectData(s: ProjectSettings): Partial<Prisma.ProjectUncheckedCreateI
     autoRender: s.autoRender,
     captionPositionY: s.captionPositionY ?? null,
     captionPositionX: s.captionPositionX ?? null,
+    captionStyle: s.style ? projectStyleColumn.write(s.style) : undefined,
     hookTitle: s.hookTitle ? hookTitleColumn.write(s.hookTitle) : undefined,
     music: s.music ? musicColumn.write({ ...s.music }) : undefined,
     items: s.items ? itemsColumn.write(s.items) : undefined,
@@ -61,7 +63,13 @@ export const editKind: ProjectKindDef<ProjectSettings> = {
   async transcribed(app, project, transcript) {
     // found now, by this job, so that reads of the project never call the detector
     const badTakes = project.removeBadTakes ? await detectBadTakes(app, transcript) : null;
-    return badTakes ? { badTakes: badTakesColumn.write(badTakes) } : {};
+    // a hook asked for without its text gets the one derived from the words, stored, so every read shows it and the user can change it
+    const hook = hookTitleColumn.read(project.hookTitle);
+    const text = hook && !hook.text ? await app.ai.hook.write(transcript, { language: project.language }) : '';
+    return {
+      ...(badTakes ? { badTakes: badTakesColumn.write(badTakes) } : {}),
+      ...(hook && text ? { hookTitle: hookTitleColumn.write({ ...hook, text }) } : {}),
+    };
   },
 };
 

@@ -9,7 +9,9 @@ import { findCaptionTemplate } from '../catalog/caption-templates.js';
 import { findHookTitleTemplate, HOOK_TITLE_TEMPLATES } from '../catalog/hook-title-templates.js';
 import { findLanguage } from '../catalog/languages.js';
 import { UUID_PATTERN } from '../ids.js';
-import { bool, fields, isPlainObject, issue, num, oneOf, SENT, someOf, storableString, text } from '../validation.js';
+import { styleSchema } from '../catalog/caption-style.js';
+import { isDrawableEmoji } from '../media/render/emoji.js';
+import { bool, fields, isPlainObject, issue, matching, num, oneOf, SENT, someOf, storableString, text } from '../validation.js';
 import { AI_BROLL_MAX_SECONDS, AI_BROLL_PROMPT_MAX, AI_EDIT_TEMPLATE_KEYS, ITEM_TYPES, SILENCE_PACES, VIDEO_LAYOUTS } from './settings.js';
 
 const MAX_SECONDS = 24 * 3600;
@@ -197,6 +199,14 @@ export const projectBasics = {
 
 const templateText = text(50);
 
+/** A project's own changes to its template's or theme's caption style (an extension of SPEC.md). */
+export const projectStyle = styleSchema.nullable().optional().meta({
+  description:
+    'your changes to the caption template’s or theme’s style: any fields of a caption style (GET /v1/templates/{name} shows a whole one); on update, laid over the project’s own, null clears them',
+  graphql: 'CaptionStyleInput',
+  extension: 'a caption style beyond SPEC.md',
+});
+
 /** A caption template and a user theme exclude one another. */
 export function themeOrTemplate(body: Record<string, unknown>, ctx: z.RefinementCtx) {
   if (body.templateName !== undefined && templateText.safeParse(body.templateName).success && body.userThemeId !== undefined) {
@@ -223,6 +233,7 @@ function creationShape(source: 'url' | 'upload') {
       .meta({ description: 'one of your presets, applied in place of the settings it holds', graphql: 'ID' }),
     templateName: projectBasics.templateName,
     userThemeId: projectBasics.userThemeId,
+    style: projectStyle,
     captionPositionY,
     captionPositionX,
     magicZooms: bool().meta({ description: 'punch-in zooms on stressed words' }),
@@ -244,6 +255,7 @@ function creationShape(source: 'url' | 'upload') {
 const PRESET_CONFLICTS = [
   'templateName',
   'userThemeId',
+  'style',
   'hookTitle',
   'music',
   'items',
@@ -310,6 +322,18 @@ const wordSchema = fields(
       .meta({ description: `1-${MAX_WORD_CHARS} characters; ignored for a silence`, graphql: 'String' }),
     startTime: seconds({ required: true }),
     endTime: seconds({ required: true }),
+    color: matching(/^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/, 'must be a colour #RRGGBB or #RRGGBBAA', { nullable: true }).meta({
+      description: 'this word’s caption colour; null: the style’s (kept across edits when left out)',
+      extension: 'per-word caption look beyond SPEC.md',
+    }),
+    emphasis: bool({ nullable: true }).meta({ description: 'emphasise this word (true) or never (false), over the style’s rules; null: the rules decide' }),
+    emoji: z
+      .string({ error: (iss) => (iss.input === null ? 'must not be null' : 'must be one emoji') })
+      .refine(isDrawableEmoji, 'must be one emoji')
+      .nullable()
+      .optional()
+      .meta({ description: 'an emoji drawn with this word’s caption page; null: none' }),
+    hidden: bool({ nullable: true }).meta({ description: 'leave this word out of the captions (it is still heard)' }),
   },
   `must be an object ${WORD_SHAPE}`,
 )
@@ -358,6 +382,16 @@ export type WordDraft = z.output<typeof wordSchema>;
 
 const updateShape = {
   words: wordsSchema,
+  templateName: projectBasics.templateName.meta({
+    description: 'a caption template of GET /v1/templates, in place of the project’s template or theme; not with userThemeId',
+    extension: 'changing the caption template after creation, beyond SPEC.md',
+  }),
+  userThemeId: projectBasics.userThemeId.meta({
+    description: 'one of your caption themes, in place of the project’s template or theme; not with templateName',
+    graphql: 'ID',
+    extension: 'changing the caption theme after creation, beyond SPEC.md',
+  }),
+  style: projectStyle,
   removeSilencePace,
   removeBadTakes,
   disableCaptions,
@@ -368,5 +402,7 @@ const updateShape = {
   items: itemsSchema({ requireOne: true }),
 };
 
-/** PUT /v1/projects/{id}: some settings, at least one. */
-export const updateProjectBody = fields(updateShape).superRefine(someOf(Object.keys(updateShape)));
+/** PUT /v1/projects/{id}: some settings, at least one; a caption template or a theme, not both. */
+export const updateProjectBody = fields(updateShape)
+  .superRefine(someOf(Object.keys(updateShape)))
+  .superRefine(themeOrTemplate, { when: () => true });

@@ -25,7 +25,10 @@ import { hookTitleOf, musicDraftOf } from './creation.js';
 import { hookTitleColumn, itemsColumn, musicColumn, resolveLibrary, type HookTitle } from './references.js';
 import { readableItems, updateProjectBody, type WordDraft } from './schemas.js';
 import { getProject, transcriptColumn, wordsOf } from './service.js';
-import type { Word } from '../media/transcript.js';
+import type { Word, WordLook } from '../media/transcript.js';
+import { mergeOverrides, type StyleOverride } from '../catalog/caption-style.js';
+import { projectStyleColumn } from '../themes/columns.js';
+import { findUserTheme } from '../themes/service.js';
 import { move } from './lifecycle.js';
 import { JOB_NAMES } from '../jobs/names.js';
 
@@ -67,7 +70,7 @@ export type ProjectUpdateRead = Awaited<ReturnType<typeof readProjectUpdate>>;
 
 async function updateOnce(app: App, userId: string, projectId: string, input: unknown, read?: ProjectUpdateRead): Promise<UpdateResult> {
   const { project, body, words, hookTitle, music, items } = read ?? (await readProjectUpdate(app, userId, projectId, input));
-  const { removeSilencePace, removeBadTakes, disableCaptions, captionPositionY, captionPositionX } = body;
+  const { removeSilencePace, removeBadTakes, disableCaptions, captionPositionY, captionPositionX, templateName, userThemeId, style } = body;
   const current = wordsOf(project);
 
   if (!isEditable(project)) throw notEditable(project);
@@ -93,6 +96,14 @@ async function updateOnce(app: App, userId: string, projectId: string, input: un
     ...(disableCaptions !== undefined ? { disableCaptions } : {}),
     ...(captionPositionY !== undefined ? { captionPositionY } : {}),
     ...(captionPositionX !== undefined ? { captionPositionX } : {}),
+    // a template replaces the theme and a theme the template; the project's own style changes stay until cleared
+    ...(templateName !== undefined ? { templateName, userThemeId: null } : {}),
+    ...(userThemeId !== undefined ? { userThemeId } : {}),
+    ...(style === null
+      ? { captionStyle: Prisma.DbNull }
+      : style
+        ? { captionStyle: projectStyleColumn.write(mergeOverrides(projectStyleColumn.read(project.captionStyle), style as StyleOverride)) }
+        : {}),
     ...(hook === null ? { hookTitle: Prisma.DbNull } : hook ? { hookTitle: hookTitleColumn.write(hook) } : {}),
     ...(music ? { music: musicColumn.write({ ...music }) } : {}),
     ...(items ? { items: itemsColumn.write(items) } : {}),
@@ -138,6 +149,20 @@ async function readUpdateBody(app: App, userId: string, project: Project, input:
   const parsed = readBody(updateProjectBody, early ? { ...raw, words: [] } : input, e);
   if (current && Array.isArray(raw.words)) checkWordIds(raw.words, current, e);
 
+  // the look: a theme of the user's, and not over the captions of the preset the project was made with
+  const themeId = typeof raw.userThemeId === 'string' && !e.has('userThemeId') ? raw.userThemeId : undefined;
+  const [theme, preset] = await Promise.all([
+    themeId ? findUserTheme(app.db, userId, themeId) : null,
+    project.presetId && ['templateName', 'userThemeId', 'style'].some((f) => raw[f] !== undefined)
+      ? app.db.preset.findFirst({ where: { id: project.presetId, userId }, select: { captions: true } })
+      : null,
+  ]);
+  if (themeId && !theme) e.add('userThemeId', 'is not one of your user themes', themeId);
+  if (preset?.captions) {
+    for (const f of ['templateName', 'userThemeId', 'style'])
+      if (raw[f] !== undefined) e.add(f, "cannot be combined with the captions of the project's preset (its captions toggle is on)", raw[f]);
+  }
+
   // library references, all looked up together (as at creation)
   const drafts = Array.isArray(raw.items) && raw.items.length > 0 ? readableItems(raw.items) : undefined;
   const { music, items } = await resolveLibrary(app, userId, musicDraftOf(raw.music, e), drafts, e);
@@ -160,10 +185,23 @@ function checkWordIds(words: unknown[], current: Word[], e: FieldErrors) {
   });
 }
 
+/** The look a word keeps: each field given (null clears it), else the one it had. */
+function lookOf(w: WordDraft, before: Word | undefined): WordLook {
+  const look: WordLook = {};
+  for (const key of ['color', 'emphasis', 'emoji', 'hidden'] as const) {
+    const given = w[key];
+    const value = given === undefined ? before?.[key] : given;
+    if (value !== null && value !== undefined) (look as Record<string, unknown>)[key] = value;
+  }
+  return look;
+}
+
 /**
  * The new transcript: ids of the current one kept, new words get new ids,
  * silences stored with empty text. A word keeps the engine's confidence only
  * while its text is the one the engine heard: a word the user wrote is sure.
+ * A kept word keeps the look set on it (colour, emphasis, emoji, hidden) unless
+ * the edit sets it anew.
  */
 function newTranscript(words: WordDraft[], current: Word[]): Word[] {
   const taken = new Set(current.map((w) => w.id));
@@ -179,6 +217,7 @@ function newTranscript(words: WordDraft[], current: Word[]): Word[] {
       startTime: w.startTime,
       endTime: w.endTime,
       ...(confidence !== undefined ? { confidence } : {}),
+      ...(w.type === 'word' ? lookOf(w, before) : {}),
     };
   });
 }

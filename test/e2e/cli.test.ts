@@ -256,7 +256,7 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
         cli('music', 'add', '--name', 'Old', '--url', 'ftp://media.example/a.mp3'),
       ]);
       const { userThemeId } = ok(theme, ['userThemeId']) as { userThemeId: string };
-      expect(await db.userTheme.findUniqueOrThrow({ where: { id: userThemeId } })).toMatchObject({ userId, name: 'Bold yellow', font: null });
+      expect(await db.userTheme.findUniqueOrThrow({ where: { id: userThemeId } })).toMatchObject({ userId, name: 'Bold yellow', basedOn: null, style: {} });
       const { trackId } = ok(track, ['trackId']) as { trackId: string };
       const row = await db.musicTrack.findUniqueOrThrow({ where: { id: trackId } });
       expect(row).toMatchObject({ name: 'Upbeat', sourceUrl: files.url('tone.mp3'), status: 'ready', storageKey: expect.stringMatching(/^music\//) });

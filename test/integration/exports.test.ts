@@ -366,14 +366,14 @@ describe('an export through the API shows every effect asked', () => {
 
     // captions: around the template's line (70 % down) the renders differ while a page is on screen, and
     // no more than elsewhere (encoding noise) once the last page is over
-    const y = Math.round((DEFAULT_CAPTION_TEMPLATE.positionY / 100) * 320);
+    const y = Math.round((DEFAULT_CAPTION_TEMPLATE.style.layout.positionY / 100) * 320);
     const band = { x: 0, y: y - 32, w: 180, h: 64 };
     const top = { x: 0, y: 0, w: 180, h: 120 };
     const diffs = async (t: number) => {
       const [a, b] = await Promise.all([frameAt(withCaptions, t), frameAt(without, t)]);
       return { band: frameDiff(a, b, band), elsewhere: frameDiff(a, b, top) };
     };
-    const pages = captionPages(p.words, keep, DEFAULT_CAPTION_TEMPLATE.wordsPerLine);
+    const pages = captionPages(p.words, keep, DEFAULT_CAPTION_TEMPLATE.style.layout.wordsPerLine);
     expect(pages.length).toBeGreaterThan(2);
     for (const page of [pages[0], pages[Math.floor(pages.length / 2)], pages[pages.length - 1]]) {
       const d = await diffs((page.start + page.end) / 2);
@@ -436,9 +436,9 @@ describe('GET /v1/projects/{id}/captions', () => {
       const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id } });
       // as an export's work folder
       const dir = await fs.mkdtemp(path.join(app.dataDir, 'plan-'));
-      const { ass } = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 }, dir).finally(() =>
-        fs.rm(dir, { recursive: true, force: true }),
-      );
+      const ass = await buildExportPlan(app.runtime.app, row, { width: 320, height: 180, fps: 30 }, dir)
+        .then(({ plan }) => fs.readFile(plan.assPath!, 'utf8'))
+        .finally(() => fs.rm(dir, { recursive: true, force: true }));
       return ass
         .split('\n')
         .filter((l) => l.startsWith('Dialogue:') && l.includes(',Caption,'))
@@ -456,10 +456,10 @@ describe('GET /v1/projects/{id}/captions', () => {
         });
     };
     const theme = await gql(app, user.key, 'mutation($input: UserThemeInput!) { createUserTheme(input: $input) { id } }', {
-      input: { name: 'One word', wordsPerLine: 1 },
+      input: { name: 'One word', style: { layout: { wordsPerLine: 1 } } },
     });
     const cases = [
-      { settings: { templateName: 'subtitle' }, perPage: 5 },
+      { settings: { templateName: 'karaoke' }, perPage: 3 },
       { settings: {}, perPage: 2 }, // classic, the default
       { settings: { userThemeId: theme.body.data.createUserTheme.id }, perPage: 1 },
     ];

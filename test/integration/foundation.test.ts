@@ -58,9 +58,13 @@ describe('catalogue reads through both doors', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ templates: CAPTION_TEMPLATES.map((t) => t.name) });
     expect(r.body.templates[0]).toBe('classic');
-    const g = await gql(app, user.key, '{ captionTemplates { name font fontSize fontWeight highlightColor highlightStyle wordsPerLine } }');
+    const g = await gql(app, user.key, '{ captionTemplates { name style { font { family size weight } activeWord { effect } layout { wordsPerLine } } } }');
     expect(g.body.data.captionTemplates.map((t: { name: string }) => t.name)).toEqual(r.body.templates);
-    expect(g.body.data.captionTemplates[0]).toMatchObject({ font: 'Lato', fontSize: 176, fontWeight: 900, highlightStyle: 'color', wordsPerLine: 2 });
+    expect(g.body.data.captionTemplates[0].style).toEqual({
+      font: { family: 'Lato', size: 176, weight: 900 },
+      activeWord: { effect: 'color' },
+      layout: { wordsPerLine: 2 },
+    });
   });
 
   it('GET /v1/hook-title/templates lists the hook-title template names, default first', async () => {
@@ -69,6 +73,39 @@ describe('catalogue reads through both doors', () => {
     expect(r.body).toEqual({ templates: HOOK_TITLE_TEMPLATES.map((t) => t.name) });
     const g = await gql(app, user.key, '{ hookTitleTemplates { name textColor } }');
     expect(g.body.data.hookTitleTemplates.map((t: { name: string }) => t.name)).toEqual(r.body.templates);
+  });
+
+  it('GET /v1/templates/{name} answers a template: its description, whole style and a PNG still of it, made once', async () => {
+    expect(CAPTION_TEMPLATES).toHaveLength(30);
+    const t = CAPTION_TEMPLATES.find((x) => x.style.emoji === 'keywords')!;
+    const r = await request(app, 'GET', `/v1/templates/${t.name}`, { key: user.key });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ name: t.name, description: t.description, style: t.style, previewUrl: expect.any(String) });
+    const png = await fetch(r.body.previewUrl);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await png.arrayBuffer());
+    // the PNG's header: 540 x 960
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([540, 960]);
+    // kept: a second read is the same picture, not made again
+    const again = await request(app, 'GET', `/v1/templates/${t.name}`, { key: user.key });
+    expect(new URL(again.body.previewUrl).pathname).toBe(new URL(r.body.previewUrl).pathname);
+    const g = await gql(app, user.key, 'query($n: String!) { captionTemplate(name: $n) { name style { emoji } previewUrl } }', { n: t.name });
+    expect(g.body.data.captionTemplate).toMatchObject({ name: t.name, style: { emoji: 'keywords' } });
+    // an unknown name
+    expect(await request(app, 'GET', '/v1/templates/nope', { key: user.key })).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } });
+  });
+
+  it('GET /v1/hook-title/templates/{name} answers a hook template with a PNG still; there are twelve', async () => {
+    expect(HOOK_TITLE_TEMPLATES.length).toBeGreaterThanOrEqual(12);
+    const h = HOOK_TITLE_TEMPLATES[5];
+    const r = await request(app, 'GET', `/v1/hook-title/templates/${h.name}`, { key: user.key });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ name: h.name, description: h.description, font: h.font, textColor: h.textColor, previewUrl: expect.any(String) });
+    const png = await fetch(r.body.previewUrl);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(await request(app, 'GET', '/v1/hook-title/templates/nope', { key: user.key })).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } });
   });
 
   it('accepts the key as Authorization: Bearer too', async () => {

@@ -4,15 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAPTION_TEMPLATES, findCaptionTemplate, type CaptionTemplate } from '../../src/catalog/caption-templates.js';
+import { overStyle, STYLE_FONTS, type CaptionStyle, type StyleOverride } from '../../src/catalog/caption-style.js';
+import { CAPTION_TEMPLATES, findCaptionTemplate } from '../../src/catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES, findHookTitleTemplate } from '../../src/catalog/hook-title-templates.js';
 import { assColor, assTime, buildAss, captionPages, escapeAssText, toSrt, toVtt } from '../../src/media/render/captions.js';
-import { fontFamilies, fontsDir, templateFonts } from '../../src/media/render/fonts.js';
+import { fontFamilies, fontsDir, installedFonts, SCRIPT_FONTS, templateFonts } from '../../src/media/render/fonts.js';
 import type { TimedWord } from '../../src/media/transcript.js';
 
 const run = promisify(execFile);
 const w = (text: string, startTime: number, endTime: number, type: TimedWord['type'] = 'word'): TimedWord => ({ text, type, startTime, endTime });
 const tpl = (name: string) => findCaptionTemplate(name)!;
+const styled = (name: string, over: StyleOverride) => overStyle(tpl(name).style, over);
 const ALL = [{ start: 0, end: 100 }];
 const dialogues = (ass: string) => ass.split('\n').filter((l) => l.startsWith('Dialogue:'));
 const field = (line: string, i: number) => line.slice('Dialogue: '.length).split(',')[i];
@@ -81,7 +83,7 @@ describe('caption building blocks', () => {
 
 describe('buildAss', () => {
   it('writes the header, scaled styles from the template and the theme', () => {
-    const ass = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 540, height: 960 });
+    const ass = buildAss({ words: WORDS, keep: ALL, style: tpl('classic').style, width: 540, height: 960 });
     expect(ass).toContain('PlayResX: 540\nPlayResY: 960');
     const s = style(ass, 'Caption');
     expect(s[1]).toBe('Lato');
@@ -93,22 +95,17 @@ describe('buildAss', () => {
     // lines wrap between the safe area's sides: 6 % on the left, 14 % on the right (the button column)
     expect([s[19], s[20]]).toEqual(['32', '76']);
     // sizes follow the short side: a wide 1920x1080 frame gets the 1080x1920 sizes, and no button column
-    const wide = style(buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1920, height: 1080 }), 'Caption');
+    const wide = style(buildAss({ words: WORDS, keep: ALL, style: tpl('classic').style, width: 1920, height: 1080 }), 'Caption');
     expect([wide[2], wide[19], wide[20]]).toEqual(['176', '115', '115']);
     const themed = buildAss({
       words: WORDS,
       keep: ALL,
-      template: tpl('classic'),
-      theme: {
-        font: 'Lato',
-        fontSize: 100,
-        primaryColor: '#102030',
-        highlightColor: '#00FF00',
-        outlineColor: null,
-        wordsPerLine: 1,
-        uppercase: true,
-        highlightStyle: 'bogus',
-      },
+      style: styled('classic', {
+        font: { family: 'Lato', size: 100, case: 'upper' },
+        fill: '#102030',
+        activeWord: { color: '#00FF00' },
+        layout: { wordsPerLine: 1 },
+      }),
       width: 1080,
       height: 1920,
     });
@@ -117,20 +114,20 @@ describe('buildAss', () => {
     expect(dialogues(themed)).toHaveLength(7);
     expect(themed).toContain('\\1c&H00FF00&}HI,');
     // a translucent background band is an opaque box in the band colour
-    const band = style(buildAss({ words: WORDS, keep: ALL, template: tpl('subtitle'), width: 1080, height: 1920 }), 'Caption');
+    const band = style(buildAss({ words: WORDS, keep: ALL, style: tpl('subtitle').style, width: 1080, height: 1920 }), 'Caption');
     expect(band[15]).toBe('3');
     expect(band[5]).toBe('&H4F000000');
   });
 
   it('places captions with \\an5\\pos from positionX/positionY, by default in the safe area, with the font weight', () => {
-    const def = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1080, height: 1920 });
+    const def = buildAss({ words: WORDS, keep: ALL, style: tpl('classic').style, width: 1080, height: 1920 });
     // the middle of the safe area's sides (6 % to 86 %), the template's height (66 %)
     expect(dialogues(def)[0]).toContain('{\\an5\\pos(497,1267)\\b900}');
     // a position the user sets is kept as given, even in the platforms' areas
-    const moved = buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1080, height: 1920, positionX: 50, positionY: 80 });
+    const moved = buildAss({ words: WORDS, keep: ALL, style: tpl('classic').style, width: 1080, height: 1920, positionX: 50, positionY: 80 });
     expect(dialogues(moved)[0]).toContain('{\\an5\\pos(540,1536)\\b900}');
     // a wide frame has no button column: centred
-    expect(dialogues(buildAss({ words: WORDS, keep: ALL, template: tpl('classic'), width: 1920, height: 1080 }))[0]).toContain('\\pos(960,713)');
+    expect(dialogues(buildAss({ words: WORDS, keep: ALL, style: tpl('classic').style, width: 1920, height: 1080 }))[0]).toContain('\\pos(960,713)');
   });
 
   it('times pages on the cut timeline', () => {
@@ -138,7 +135,7 @@ describe('buildAss', () => {
       { start: 0, end: 1.6 },
       { start: 2.5, end: 10 },
     ];
-    const ds = dialogues(buildAss({ words: WORDS, keep, template: tpl('subtitle'), width: 1080, height: 1920 }));
+    const ds = dialogues(buildAss({ words: WORDS, keep, style: tpl('subtitle').style, width: 1080, height: 1920 }));
     // the first page stays up through the 0.1 s gap; "fine" (1.7-2.0) is cut; "again" at 3.0 → 2.1, and
     // the pause before it, measured on the output (0.5 s), no longer breaks the page
     expect(ds.map((d) => [field(d, 1), field(d, 2)])).toEqual([
@@ -146,39 +143,39 @@ describe('buildAss', () => {
       ['0:00:01.20', '0:00:02.50'],
     ]);
     expect(ds[1]).toMatch(/This is again$/);
-    const slow = dialogues(buildAss({ words: WORDS, keep: ALL, template: tpl('subtitle'), width: 1080, height: 1920 }));
+    const slow = dialogues(buildAss({ words: WORDS, keep: ALL, style: tpl('subtitle').style, width: 1080, height: 1920 }));
     expect(slow.map((d) => field(d, 1))).toEqual(['0:00:00.10', '0:00:01.20', '0:00:03.00']);
   });
 
   it('highlights the active word per style', () => {
     const base = { words: WORDS.slice(0, 5), keep: ALL, width: 1080, height: 1920 };
-    const as = (template: CaptionTemplate) => buildAss({ ...base, template });
+    const as = (style: CaptionStyle) => buildAss({ ...base, style });
     // color: one event per page, timed \t colour steps (ms from the event start)
-    const color = dialogues(as({ ...tpl('classic'), wordsPerLine: 3 }));
+    const color = dialogues(as(styled('classic', { layout: { wordsPerLine: 3 } })));
     expect(color).toHaveLength(1);
-    expect(color[0]).toContain('{\\1c&H00D4FF&\\t(300,301,\\1c&HFFFFFF&)}Hi,{\\1c&HFFFFFF&}');
+    expect(color[0]).toContain('{\\1c&H00D4FF&\\t(300,301,\\1c&HFFFFFF&)}Hi, {');
     expect(color[0]).toContain('{\\1c&HFFFFFF&\\t(300,301,\\1c&H00D4FF&)\\t(700,701,\\1c&HFFFFFF&)}there');
     expect(color[0]).toContain('\\t(700,701,\\1c&H00D4FF&)}world.');
     // underline: an event per active word with \u1
-    const ul = dialogues(as(tpl('underline')));
+    const ul = dialogues(as(tpl('underline').style));
     expect(ul).toHaveLength(3);
-    expect(ul[1]).toContain('Hi, {\\u1\\1c&HFFFFFF&}there{\\u0\\1c&HFFFFFF&} world.');
+    expect(ul[1]).toContain('Hi, {\\u1\\1c&HFFFFFF&}there{\\u0} world.');
     expect([field(ul[1], 1), field(ul[1], 2)]).toEqual(['0:00:00.40', '0:00:00.80']);
     // box: a box layer under the text layer per word
-    const box = as(tpl('spotlight'));
+    const box = as(tpl('spotlight').style);
     expect(style(box, 'CaptionBox')[15]).toBe('3');
     expect(style(box, 'CaptionBox')[5]).toBe('&H00FF2C7B');
     const bd = dialogues(box);
     expect(bd.filter((d) => d.startsWith('Dialogue: 0,') && d.includes('CaptionBox'))).toHaveLength(3);
-    expect(bd[0]).toContain('{\\1a&HFF&\\3a&H00&}HI,{\\1a&HFF&\\3a&HFF&\\4a&HFF&} THERE');
+    expect(bd[0]).toContain('{\\1a&HFF&\\3a&H00&}HI, {\\1a&HFF&\\3a&HFF&\\4a&HFF&}THERE');
     // none: plain text
-    const none = dialogues(buildAss({ ...base, template: tpl('subtitle') }));
+    const none = dialogues(buildAss({ ...base, style: tpl('subtitle').style }));
     expect(none[0]).toMatch(/\{\\an5\\pos\(497,1306\)\}Hi, there world\.$/);
   });
 
   it('adds the hook title with fade, box and scaled size, and can leave captions out', () => {
     const hook = { text: 'Watch {this}\nnow', template: findHookTitleTemplate('banner')!, top: 10, size: 30 };
-    const ass = buildAss({ words: WORDS, keep: [{ start: 0, end: 2 }], template: tpl('classic'), width: 540, height: 960, hook, captions: false });
+    const ass = buildAss({ words: WORDS, keep: [{ start: 0, end: 2 }], style: tpl('classic').style, width: 540, height: 960, hook, captions: false });
     const ds = dialogues(ass);
     expect(ds).toHaveLength(1);
     expect(ds[0]).toBe('Dialogue: 2,0:00:00.00,0:00:02.00,Hook,,0,0,0,,{\\an8\\pos(248,96)\\b800\\fad(200,200)}WATCH \\{THIS\\}\\NNOW');
@@ -188,7 +185,7 @@ describe('buildAss', () => {
       buildAss({
         words: [],
         keep: ALL,
-        template: tpl('classic'),
+        style: tpl('classic').style,
         width: 1080,
         height: 1920,
         hook: { ...hook, template: findHookTitleTemplate('outline')!, size: 80 },
@@ -197,7 +194,14 @@ describe('buildAss', () => {
     );
     expect([s[15], plain[15], plain[2], plain[16]]).toEqual(['3', '1', '184', '8']);
     const d = dialogues(
-      buildAss({ words: [], keep: ALL, template: tpl('classic'), width: 1080, height: 1920, hook: { ...hook, template: findHookTitleTemplate('outline')! } }),
+      buildAss({
+        words: [],
+        keep: ALL,
+        style: tpl('classic').style,
+        width: 1080,
+        height: 1920,
+        hook: { ...hook, template: findHookTitleTemplate('outline')! },
+      }),
     );
     expect([field(d[0], 1), field(d[0], 2)]).toEqual(['0:00:00.00', '0:00:03.50']);
   });
@@ -238,12 +242,13 @@ describe('fonts and a real render', () => {
   });
 
   it('has every template font installed and linked into fontsDir', async () => {
-    expect(templateFonts()).toEqual(['Lato', 'Open Sans', 'Roboto']);
-    for (const f of templateFonts()) expect(fontFamilies()).toContain(f);
+    // every family a template names is one a style may name, and installed
+    for (const f of templateFonts()) expect(STYLE_FONTS).toContain(f);
+    for (const f of [...templateFonts(), ...SCRIPT_FONTS]) expect(fontFamilies()).toContain(f);
     const fonts = fontsDir(dir);
     expect(path.dirname(fonts)).toBe(dir);
     const files = await fs.readdir(fonts);
-    for (const f of ['OpenSans-Bold.ttf', 'Roboto-Bold.ttf', 'Lato-Regular.ttf']) expect(files).toContain(f);
+    for (const f of ['OpenSans-Bold.ttf', 'Roboto-Bold.ttf', 'Lato-Regular.ttf', 'BebasNeue-Bold.otf']) expect(files).toContain(f);
   });
 
   const W = 360;
@@ -275,7 +280,7 @@ describe('fonts and a real render', () => {
         buildAss({
           words,
           keep: [{ start: 0, end: 3 }],
-          template,
+          style: template.style,
           width: W,
           height: H,
           positionY: 60,
@@ -286,11 +291,13 @@ describe('fonts and a real render', () => {
       const { stderr } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'verbose', '-f', 'lavfi', '-i', SRC, '-vf', vf, '-f', 'null', '-']);
       const selected = [...stderr.matchAll(/fontselect: \(([^,]+), \d+, \d+\) -> ([^,\s]+)/g)].map((m) => [m[1], m[2]]);
       const asked = new Set(selected.map(([family]) => family));
-      expect(asked).toEqual(new Set([template.font, hookTemplate.font]));
+      expect(asked).toEqual(new Set([template.style.font.family, hookTemplate.font]));
       for (const [family, face] of selected) {
-        expect(face).not.toMatch(/dejavu/i);
-        // a heavy weight comes by path: "/usr/share/fonts/.../OpenSans-ExtraBold.ttf"
-        expect(path.basename(face).toLowerCase().startsWith(family.replace(/\s+/g, '').toLowerCase())).toBe(true);
+        if (!family.startsWith('DejaVu')) expect(face).not.toMatch(/dejavu/i);
+        // a face of the family: by its name ("OpenSans-ExtraBold"), or by a path fontconfig lists under the family
+        const byName = path.basename(face).toLowerCase().startsWith(family.replace(/\s+/g, '').toLowerCase());
+        const byFile = installedFonts().some((f) => f.file === face && f.families.includes(family));
+        expect(byName || byFile, `${template.name}: ${family} -> ${face}`).toBe(true);
       }
       const burnt = await frame(1, vf);
       // caption block centred at 60 % (384 px): the frame differs there, and in the hook's band at the top

@@ -373,7 +373,7 @@ describe('clip renders', () => {
     const ass = buildAss({
       words,
       keep: [{ start: window.start, end: window.start + window.duration }],
-      template: findCaptionTemplate('classic')!,
+      style: findCaptionTemplate('classic')!.style,
       width: 360,
       height: 640,
     });

@@ -111,8 +111,8 @@ describe('GraphQL arguments', () => {
     [
       'createUserTheme(input:) with a colour',
       'mutation($i: UserThemeInput!) { createUserTheme(input: $i) { id } }',
-      { i: { name: 'ok', primaryColor: `#${NUL}` } },
-      'primaryColor',
+      { i: { name: 'ok', style: { fill: `#${NUL}` } } },
+      'style.fill',
     ],
     [
       'updateProject(input:) with a word',

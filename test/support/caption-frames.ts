@@ -14,7 +14,8 @@ import { promisify } from 'node:util';
 import { StrongestLineHook } from '../../src/ai/hook.js';
 import { CAPTION_TEMPLATES, type CaptionTemplate } from '../../src/catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES, type HookTitleTemplate } from '../../src/catalog/hook-title-templates.js';
-import { buildAss } from '../../src/media/render/captions.js';
+import { buildCaptions } from '../../src/media/render/captions.js';
+import { emojiImage } from '../../src/media/render/emoji.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { fontsDir } from '../../src/media/render/fonts.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
@@ -41,11 +42,12 @@ const DURATION = 5.6;
 const HOOK_RENDER = { keep: [{ start: 0, end: 2 }], at: 1.3 };
 const CAPTION_RENDER = {
   keep: [
-    { start: 3.7, end: 3.9 },
+    { start: 3.55, end: 4.0 },
     { start: 4.4, end: 5.0 },
   ],
-  capitals: 0.1,
-  caption: 0.7,
+  // past any entrance (fades and pops take at most 250 ms)
+  capitals: 0.35,
+  caption: 0.75,
 };
 
 /** The talk's words, evenly timed per sentence, all heard sure. */
@@ -122,7 +124,9 @@ interface Render {
 /** One render of the kept parts of the talk, with captions and the hook as asked, through the exports' renderer. */
 async function renderTalk(dir: string, source: string, size: FrameSize, { name, keep, template, hook, captions }: Render) {
   const assPath = path.join(dir, `${name}.ass`);
-  await fs.writeFile(assPath, buildAss({ words: frameWords(), keep, template, width: size.width, height: size.height, captions, hook }));
+  const made = buildCaptions({ words: frameWords(), keep, style: template.style, width: size.width, height: size.height, captions, hook });
+  await fs.writeFile(assPath, made.ass);
+  const stickers = made.emoji.map((e) => ({ path: emojiImage(e.emoji)!, x: e.x, y: e.y, size: e.size, windows: [{ start: e.start, end: e.end }] }));
   const out = path.join(dir, `${name}.mp4`);
   const graph = buildRenderGraph({
     source: { path: source, width: size.width, height: size.height, fps: 25, rotation: 0, hasAudio: true, duration: DURATION },
@@ -130,6 +134,7 @@ async function renderTalk(dir: string, source: string, size: FrameSize, { name, 
     keep,
     assPath,
     fontsDir: fontsDir(dir),
+    stickers,
     audio: { clean: false },
   });
   await renderVideo(graph, out);

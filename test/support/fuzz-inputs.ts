@@ -23,7 +23,8 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { CAPTION_TEMPLATES, HIGHLIGHT_STYLES } from '../../src/catalog/caption-templates.js';
+import { ACTIVE_WORD_EFFECTS, PAGE_ENTRANCES, STYLE_FONTS } from '../../src/catalog/caption-style.js';
+import { CAPTION_TEMPLATES } from '../../src/catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES } from '../../src/catalog/hook-title-templates.js';
 import { LANGUAGES } from '../../src/catalog/languages.js';
 import { VIDEO_LAYOUTS } from '../../src/catalog/layouts.js';
@@ -32,7 +33,6 @@ import { SILENCE_PACES } from '../../src/catalog/silence-paces.js';
 import { DIRECTIONS, SORT_KEYS } from '../../src/publishing/listing.js';
 import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, PRIVACY_LEVELS } from '../../src/publishing/schemas.js';
 import { STATS_METRICS } from '../../src/stats/service.js';
-import { THEME_FONTS } from '../../src/themes/schemas.js';
 import { RETURN_ORIGINS, type Actor, type Foreign } from './fuzz-server.js';
 import { multipartBody, type Pace } from './raw.js';
 
@@ -291,7 +291,9 @@ export type IdKind =
   | 'webhook'
   | 'publication'
   | 'profile'
-  | 'spareProfile';
+  | 'spareProfile'
+  | 'captionTemplate'
+  | 'hookTemplate';
 
 const GARBAGE_IDS = [
   '',
@@ -350,6 +352,11 @@ function ownIds(a: Actor, kind: IdKind): string[] {
     case 'spareProfile':
       // never the primary profile: a disconnect there would end the valid publishes
       return [a.spareProfile];
+    // a few names: each template's preview still is made on its first read
+    case 'captionTemplate':
+      return CAPTION_TEMPLATES.slice(0, 3).map((t) => t.name);
+    case 'hookTemplate':
+      return HOOK_TITLE_TEMPLATES.slice(0, 2).map((t) => t.name);
   }
 }
 
@@ -681,6 +688,30 @@ function videoshareUrlArb(ctx: InputContext): fc.Arbitrary<unknown> {
 }
 
 const colorArb = mostly(pick('#FFFFFF', '#000000cc', '#12ab9F', 'red', '#FFF', '#GGGGGG', null), 4);
+/** A partial caption style: some groups, each with some members, mostly valid. */
+const styleArb = mostly(
+  fc.record(
+    {
+      font: fc.record(
+        {
+          family: mostly(pick(...STYLE_FONTS, 'Comic Sans'), 4),
+          size: numIn(16, 240, true),
+          weight: numIn(100, 900, true),
+          case: mostly(pick('upper', 'lower', 'asSpoken', 'title'), 4),
+        },
+        { requiredKeys: [] },
+      ),
+      fill: colorArb,
+      box: fc.oneof(fc.constant(null), fc.record({ color: colorArb, padding: numIn(0, 60, true) }, { requiredKeys: [] })),
+      layout: fc.record({ wordsPerLine: numIn(1, 12, true), linesPerPage: numIn(1, 3, true) }, { requiredKeys: [] }),
+      activeWord: fc.record({ effect: mostly(pick(...ACTIVE_WORD_EFFECTS, 'glow'), 4), color: colorArb }, { requiredKeys: [] }),
+      entrance: fc.record({ effect: mostly(pick(...PAGE_ENTRANCES, 'spin'), 4), duration: numIn(0, 1000, true) }, { requiredKeys: [] }),
+      emoji: mostly(pick('off', 'keywords', 'always'), 4),
+    },
+    { requiredKeys: [] },
+  ),
+  4,
+);
 
 // ---------------------------------------------------------------------------
 // the publish body (src/publishing/schemas.ts)
@@ -904,15 +935,8 @@ export function bodyFields(ctx: InputContext, a: Actor) {
     userTheme: {
       fields: {
         name: mostly(fc.string({ minLength: 1, maxLength: 100 }), 3),
-        font: mostly(pick(...THEME_FONTS, 'Comic Sans'), 4),
-        fontSize: numIn(16, 200, true),
-        primaryColor: colorArb,
-        highlightColor: colorArb,
-        outlineColor: colorArb,
-        backgroundColor: colorArb,
-        highlightStyle: mostly(pick(...HIGHLIGHT_STYLES, 'glow'), 4),
-        wordsPerLine: numIn(1, 12, true),
-        uppercase: boolish,
+        basedOn: mostly(pick(...CAPTION_TEMPLATES.map((t) => t.name), 'fancy'), 4),
+        style: styleArb,
       },
       required: ['name'],
     },
@@ -1156,6 +1180,8 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', url: '/v1/languages' },
   { method: 'GET', url: '/v1/templates' },
   { method: 'GET', url: '/v1/hook-title/templates' },
+  { method: 'GET', url: '/v1/templates/:name', id: 'captionTemplate' },
+  { method: 'GET', url: '/v1/hook-title/templates/:name', id: 'hookTemplate' },
   { method: 'GET', url: '/v1/music' },
   { method: 'POST', url: '/v1/user-media', body: 'createUserMedia' },
   { method: 'POST', url: '/v1/user-media/upload', form: 'media' },
@@ -1171,6 +1197,11 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', url: '/v1/presets', query: { limit: limitQuery, cursor: cursorQuery } },
   { method: 'GET', url: '/v1/presets/:id', id: 'preset' },
   { method: 'PUT', url: '/v1/presets/:id', id: 'preset', body: 'updatePreset' },
+  { method: 'GET', url: '/v1/themes' },
+  { method: 'GET', url: '/v1/themes/:id', id: 'theme' },
+  { method: 'POST', url: '/v1/themes', body: 'userTheme' },
+  { method: 'PUT', url: '/v1/themes/:id', id: 'theme', body: 'userTheme' },
+  { method: 'DELETE', url: '/v1/themes/:id', id: 'theme' },
   { method: 'POST', url: '/v1/projects', body: 'createProject' },
   { method: 'POST', url: '/v1/projects/upload', form: 'project' },
   { method: 'POST', url: '/v1/projects/magic-clips', body: 'createMagicClips' },

@@ -437,7 +437,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     const themes: string[] = [];
     for (const name of ['Bold', 'Quiet', 'Third']) {
       const d = await api.gql(user.key, 'mutation($i: UserThemeInput!) { createUserTheme(input: $i) { id } }', {
-        i: { name, fontSize: 64, primaryColor: '#FFFFFF' },
+        i: { name, style: { font: { size: 64 }, fill: '#FFFFFF' } },
       });
       themes.push(d.createUserTheme.id);
     }

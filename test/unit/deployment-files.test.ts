@@ -235,16 +235,20 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile').replace(/\\\n/g, ' ');
 
-  it('builds on Node 20 with the system packages the service runs, and npm ci', () => {
-    expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim$/m);
+  it('builds on Node 20: npm ci in a stage with the compilers of the Whisper engine, an image with the system packages the service runs', () => {
+    const [build, image] = dockerfile.split(/^(?=FROM )/m).filter((stage) => stage.startsWith('FROM'));
+    expect(build).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
+    expect(build).toMatch(/apt-get install [^&]*\bg\+\+ make python3\b/);
+    expect(build).toMatch(/^RUN npm ci\b/m);
+    expect(image).toMatch(/^FROM node:20-bookworm-slim$/m);
+    expect(image).toMatch(/^COPY --from=build \/app \/app$/m);
     const ci = /^PACKAGES=\(([^)]*)\)/m.exec(read('.ci/run'));
     expect(ci).not.toBeNull();
     const wanted = ci![1].split(/\s+/).filter((p) => p && !CI_ONLY_PACKAGES.includes(p));
-    const install = /apt-get install ([^&]*)/.exec(dockerfile);
+    const install = /apt-get install ([^&]*)/.exec(image);
     expect(install).not.toBeNull();
     const installed = install![1].split(/\s+/).filter((p) => p && !p.startsWith('-'));
     expect(installed.sort()).toEqual(wanted.sort());
-    expect(dockerfile).toMatch(/^RUN npm ci\b/m);
   });
 });
 

@@ -54,6 +54,7 @@ describe('typed inputs of the mutations, by introspection', () => {
       presetId: 'ID',
       templateName: 'String',
       userThemeId: 'ID',
+      style: 'CaptionStyleInput',
       captionPositionY: 'Float',
       captionPositionX: 'Float',
       magicZooms: 'Boolean',
@@ -90,6 +91,9 @@ describe('typed inputs of the mutations, by introspection', () => {
     expect(update.argType).toBe('UpdateProjectInput!');
     expect(Object.fromEntries(Object.entries(update.fields).map(([k, f]) => [k, sdl(f.type)]))).toEqual({
       words: '[WordInput!]',
+      templateName: 'String',
+      userThemeId: 'ID',
+      style: 'CaptionStyleInput',
       removeSilencePace: 'String',
       removeBadTakes: 'Boolean',
       disableCaptions: 'Boolean',
@@ -100,7 +104,34 @@ describe('typed inputs of the mutations, by introspection', () => {
       items: 'JSON',
     });
     const word = Object.fromEntries(types.get('WordInput')!.inputFields!.map((f) => [f.name, sdl(f.type)]));
-    expect(word).toEqual({ id: 'ID', text: 'String', type: 'WordKind!', startTime: 'Float!', endTime: 'Float!' });
+    expect(word).toEqual({
+      id: 'ID',
+      text: 'String',
+      type: 'WordKind!',
+      startTime: 'Float!',
+      endTime: 'Float!',
+      color: 'String',
+      emphasis: 'Boolean',
+      emoji: 'String',
+      hidden: 'Boolean',
+    });
+    // the caption style: nested inputs, one per group of the style, every member optional
+    const style = Object.fromEntries(types.get('CaptionStyleInput')!.inputFields!.map((f) => [f.name, sdl(f.type)]));
+    expect(style).toEqual({
+      font: 'CaptionFontInput',
+      fill: 'String',
+      alternateFill: 'String',
+      outline: 'CaptionOutlineInput',
+      shadow: 'CaptionShadowInput',
+      box: 'CaptionBoxInput',
+      layout: 'CaptionLayoutInput',
+      activeWord: 'CaptionActiveWordInput',
+      entrance: 'CaptionEntranceInput',
+      emphasis: 'CaptionEmphasisInput',
+      emoji: 'String',
+    });
+    const font = Object.fromEntries(types.get('CaptionFontInput')!.inputFields!.map((f) => [f.name, sdl(f.type)]));
+    expect(font).toEqual({ family: 'String', weight: 'Int', size: 'Int', case: 'String' });
     expect(
       types
         .get('WordKind')!

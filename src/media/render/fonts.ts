@@ -3,7 +3,11 @@
  * font is missing, so the renderer hands `ass=...:fontsdir=<fontsDir()>` a
  * directory holding the files of every family the templates name (links to
  * the system's files, found with fontconfig's fc-list; Debian: fonts-open-sans,
- * fonts-roboto, fonts-lato).
+ * fonts-roboto, fonts-lato, fonts-bebas-neue, fonts-league-spartan,
+ * fonts-dancingscript, fonts-lobster, fonts-comic-neue, fonts-dejavu-core).
+ * Letters a family lacks (Japanese, Arabic, Devanagari, Thai, Hebrew, ...)
+ * come from the Noto families of the same folder (SCRIPT_FONTS): libass asks
+ * fontconfig for a font with the glyph, and the linked Noto files are found.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,9 +50,21 @@ export function fontFamilies(): string[] {
   return [...new Set(installedFonts().flatMap((f) => f.families))].sort();
 }
 
+/** Families that hold the letters of other scripts, linked beside every style's font (Debian: fonts-noto-core, fonts-noto-cjk). */
+export const SCRIPT_FONTS = [
+  'Noto Sans',
+  'Noto Sans CJK JP',
+  'Noto Sans Arabic',
+  'Noto Sans Devanagari',
+  'Noto Sans Thai',
+  'Noto Sans Hebrew',
+  'Noto Sans Bengali',
+  'Noto Sans Tamil',
+];
+
 /** The families the caption and hook-title templates name. */
 export function templateFonts(): string[] {
-  return [...new Set([...CAPTION_TEMPLATES.map((t) => t.font), ...HOOK_TITLE_TEMPLATES.map((t) => t.font)])].sort();
+  return [...new Set([...CAPTION_TEMPLATES.map((t) => t.style.font.family), ...HOOK_TITLE_TEMPLATES.map((t) => t.font)])].sort();
 }
 
 /**
@@ -58,7 +74,7 @@ export function templateFonts(): string[] {
  * fonts), for `ass=...:fontsdir=`.
  */
 export function fontsDir(workDir: string, extraFamilies: readonly string[] = []): string {
-  const wanted = new Set([...templateFonts(), ...extraFamilies].map((f) => f.toLowerCase()));
+  const wanted = new Set([...templateFonts(), ...SCRIPT_FONTS, ...extraFamilies].map((f) => f.toLowerCase()));
   const dir = fs.mkdtempSync(path.join(workDir, 'fonts-'));
   const used = new Set<string>();
   for (const font of installedFonts()) {

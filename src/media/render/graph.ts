@@ -35,7 +35,10 @@
  *   `overlay=...:eof_action=pass:enable='between(t,T,T+D)'`; images are looped
  *   inputs (`-loop 1 -t D`); rounded corners come from one mask frame drawn once
  *   with geq on a one-frame `color` source and repeated by alphamerge.
- * - Captions last: `ass=<file>:fontsdir=<dir>`.
+ * - Captions after the overlays: `ass=<file>:fontsdir=<dir>`; then stickers
+ *   (emoji pictures): each a one-frame input scaled once, laid with
+ *   `overlay=...:eof_action=repeat:enable=<its windows>` (the picture is
+ *   decoded once and repeated, never re-read per frame).
  * - Preview (when asked): the final picture and sound are split into a second
  *   output of the same run, a small, low-frame-rate, low-bit-rate mp4
  *   (previewSize, PREVIEW), so the design's single pass holds.
@@ -62,6 +65,22 @@ export interface RenderOverlay {
   end: number;
   /** default cover */
   layout?: OverlayLayout;
+}
+
+/**
+ * A still picture laid over the finished frame (above the captions) at a
+ * fixed place while any of its windows lasts: the emoji of a caption style.
+ */
+export interface RenderSticker {
+  /** a picture file (PNG with transparency) */
+  path: string;
+  /** centre, output pixels */
+  x: number;
+  y: number;
+  /** width and height, output pixels */
+  size: number;
+  /** output seconds it is shown */
+  windows: Segment[];
 }
 
 export interface RenderZoom {
@@ -138,9 +157,11 @@ export interface RenderPlan {
   /** kept source ranges (keepSegments: sorted, frame-snapped) */
   keep: Segment[];
   zooms?: RenderZoom[];
-  /** ASS file burned in last */
+  /** ASS file burned in after the overlays */
   assPath?: string;
   fontsDir?: string;
+  /** pictures laid over the captions (emoji), one input each, decoded once */
+  stickers?: RenderSticker[];
   overlays?: RenderOverlay[];
   audio: {
     /** band-limit, denoise, bring to loudness with `gainDb`, limit the peaks */
@@ -445,6 +466,27 @@ function cutFades(keep: readonly Segment[], duration: number, fps: number, chunk
   return `aeval=exprs='val(ch)*${gain}':c=same:enable='${near}'`;
 }
 
+/**
+ * The filter lines laying `stickers` over a frame, each reading `[{in}]` (the
+ * caller names the chain) and writing `[stk<i>]`; their pictures are added to
+ * `inputs`.
+ */
+export function stickerLines(stickers: readonly RenderSticker[], inputs: RenderInput[]): string[] {
+  const lines: string[] = [];
+  stickers
+    .filter((s) => s.windows.some((w) => w.end > w.start) && s.size >= 2)
+    .forEach((s, i) => {
+      const index = inputs.length;
+      inputs.push({ path: s.path, args: [] });
+      const size = even(s.size);
+      const enable = betweenTree(s.windows, 't', 0);
+      lines.push(
+        `[${index}:v]scale=${size}:${size},format=rgba[sp${index}];[{in}][sp${index}]overlay=x=${Math.round(s.x - size / 2)}:y=${Math.round(s.y - size / 2)}:eof_action=repeat:enable='${enable}'[stk${i}]`,
+      );
+    });
+  return lines;
+}
+
 /** The one-pass render of a plan: inputs, filter script and output options. */
 export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const { source: src, output: out } = plan;
@@ -549,6 +591,13 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   // with a preview, the final picture and sound go through split/asplit first
   const vEnd = plan.preview ? 'vfull' : 'vout';
   const aEnd = plan.preview ? 'afull' : 'aout';
+  const stickers = stickerLines(plan.stickers ?? [], inputs);
+  if (stickers.length) {
+    lines.push(`[${cur}]${tail}null[captioned]`);
+    lines.push(...stickers.map((l, i) => l.replace('{in}', i === 0 ? 'captioned' : `stk${i - 1}`)));
+    cur = `stk${stickers.length - 1}`;
+    tail = '';
+  }
   lines.push(`[${cur}]${tail}format=yuv420p[${vEnd}]`);
 
   // ---- audio
