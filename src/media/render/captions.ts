@@ -260,7 +260,7 @@ interface StyleSpec {
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const styleLine = (s: StyleSpec) =>
-  `Style: ${s.name.replace(/,/g, ' ')},${s.font.replace(/,/g, ' ')},${r2(s.size)},${assColor(s.primary)},${assColor(s.secondary ?? s.primary)},${assColor(s.outline)},${assColor(s.back)},${s.bold ? -1 : 0},0,0,0,100,100,0,0,${s.borderStyle},${r2(s.outlineWidth)},${r2(s.shadow)},${s.alignment},${Math.round(s.marginL)},${Math.round(s.marginR)},0,1`;
+  `Style: ${s.name.replace(/,/g, ' ')},${s.font.replace(/,/g, ' ')},${r2(s.size)},${assColor(s.primary)},${assColor(s.secondary ?? s.primary)},${assColor(s.outline)},${assColor(s.back)},${s.bold ? -1 : 0},0,0,0,100,100,0,0,${s.borderStyle},${r2(s.outlineWidth)},${r2(s.shadow)},${s.alignment},${Math.round(s.marginL)},${Math.round(s.marginR)},0,-1`;
 
 const dialogue = (layer: number, start: number, end: number, style: string, text: string) =>
   `Dialogue: ${layer},${assTime(start)},${assTime(end)},${style},,0,0,0,,${text}`;
