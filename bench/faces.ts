@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { analysisSize, trackFaces } from '../src/magic-clips/face-track.js';
+import { analysisSize, trackFaces } from '../src/media/vision/face-track.js';
 import { createFaceDetector } from '../src/media/vision/face-detector.js';
 import { acrossTheFrame, makeMovingFaceVideo } from '../test/support/faces.js';
 import type { Row } from './row.js';

@@ -16,6 +16,9 @@ import { metaOf } from '../projects/service.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
 import { hookTitleColumn, itemsColumn, musicColumn } from '../projects/references.js';
 import { captionLayer, captionStyleOf } from '../themes/looks.js';
+import { hookTopFor, placeHook } from '../projects/hook-placement.js';
+import type { CaptionStyle } from '../catalog/caption-style.js';
+import type { VideoMeta } from '../projects/service.js';
 
 /** A magic zoom: a 12 % punch-in held for this long at a sentence start. */
 const ZOOM_SCALE = 1.12;
@@ -117,16 +120,8 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const keep = await keptSegments(project, words, meta.duration, fps);
 
   const style = await captionStyleOf(app, project);
-  const hookSetting = hookTitleColumn.read(project.hookTitle);
-  const hook: HookTitle | null = hookSetting
-    ? {
-        // the text given, or one the hook writer derives from the transcript
-        text: hookSetting.text || (await app.ai.hook.write(words, { language: project.language })),
-        template: findHookTitleTemplate(hookSetting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE,
-        top: hookSetting.top,
-        size: hookSetting.size,
-      }
-    : null;
+  const source = await inputFile(files, sourceKey, "The project's source video");
+  const hook = await exportHook(app, project, words, source, meta, style, exp);
   const captions = await captionLayer(
     style,
     {
@@ -146,7 +141,6 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const overlays = await itemOverlays(app, project, keep, files);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
   const music = await musicInput(app, project, files);
-  const source = await inputFile(files, sourceKey, "The project's source video");
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
@@ -160,6 +154,36 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
       audio: { clean: project.cleanAudio, gainDb: normalizingGain(loudness), music },
     },
   };
+}
+
+/**
+ * The hook title of an export: its text (the stored one, else derived now, for
+ * a project stored before hooks were derived in its pipeline), placed for the
+ * export's frame (hook-placement.ts; its face looked for once, and stored).
+ */
+async function exportHook(
+  app: App,
+  stored: Project,
+  words: Word[],
+  source: string,
+  meta: VideoMeta,
+  style: CaptionStyle,
+  out: { width: number; height: number },
+): Promise<HookTitle | null> {
+  let project = stored;
+  let setting = hookTitleColumn.read(project.hookTitle);
+  if (!setting) return null;
+  const text = setting.text || (await app.ai.hook.write(words, { language: project.language }));
+  if (!text) return null;
+  if (setting.autoTop && setting.face === undefined) {
+    project = await placeHook(app, project, source, meta, style, { ...setting, text });
+    setting = hookTitleColumn.read(project.hookTitle) ?? setting;
+  }
+  const top = hookTopFor(
+    { ...setting, text },
+    { style, captions: !project.disableCaptions, source: meta, out, positionX: project.captionPositionX, positionY: project.captionPositionY },
+  );
+  return { text, template: findHookTitleTemplate(setting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE, top, size: setting.size };
 }
 
 /** A stored input's local file; one missing from storage fails the export naming what it was. */

@@ -14,6 +14,7 @@ import { currentUser, type Context } from './context.js';
 import { uploadedFile } from './uploads.js';
 import type { Project } from '../generated/prisma/client.ts';
 import { projectStyleColumn } from '../themes/columns.js';
+import { hookTitleColumn } from '../projects/references.js';
 import { captionStyleOf } from '../themes/looks.js';
 import { CaptionStyleType } from './catalog.js';
 
@@ -92,7 +93,17 @@ export const ProjectType = builder.prismaObject('Project', {
       description: 'the whole caption style the captions are drawn in: the template or theme with the project’s changes',
       resolve: (p, _a, ctx) => captionStyleOf(ctx.app, p),
     }),
-    hookTitle: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.hookTitle }),
+    hookTitle: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'the hook title: its text (derived from the words when not given), template, top (placed off the face when not given) and size',
+      resolve: (p) => {
+        const hook = hookTitleColumn.read(p.hookTitle);
+        if (!hook) return null;
+        const { autoTop: _auto, face: _face, ...shown } = hook;
+        return shown;
+      },
+    }),
     music: t.field({
       type: 'JSON',
       nullable: true,

@@ -20,7 +20,7 @@ import { isPassingFailure } from '../projects/ingest.js';
 import { metaOf } from '../projects/service.js';
 import { progressReporter } from '../projects/state.js';
 import { cropPathOf } from './crop-path.js';
-import { trackFaces } from './face-track.js';
+import { trackFaces } from '../media/vision/face-track.js';
 import { CLIP_SIZE, renderClip } from './render.js';
 import type { CropPath } from './types.js';
 

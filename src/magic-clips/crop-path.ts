@@ -22,7 +22,7 @@
  * does a clip where no face was found: one key at t=0.
  */
 import type { CropKey, CropPath } from './types.js';
-import type { FaceSample } from './face-track.js';
+import type { FaceSample } from '../media/vision/face-track.js';
 
 export interface CropPathOptions {
   /** the displayed source's size (rotation applied), px */

@@ -39,18 +39,20 @@ export interface ProjectSettings extends CreationSettings {
   dictionary: string[];
 }
 
-export const defaultHook = (): HookTitle => ({ template: DEFAULT_HOOK_TITLE_TEMPLATE.name, top: 50, size: 30 });
+/** The default hook: its text derived from the words, its top placed off the face (autoTop). */
+export const defaultHook = (): HookTitle => ({ template: DEFAULT_HOOK_TITLE_TEMPLATE.name, top: 50, size: 30, autoTop: true });
 
 /** A hook title as stored: `true` is the default AI hook, an object completes it, `false` is none. */
 export function hookTitleOf(v: boolean | { text?: string; template?: string; top?: number; size?: number } | undefined): HookTitle | null | undefined {
   if (v === undefined) return undefined;
   if (v === false) return null;
   if (v === true) return defaultHook();
+  const { autoTop, ...fixed } = defaultHook();
   return {
-    ...defaultHook(),
+    // a top the user sets is kept as given
+    ...(v.top !== undefined ? { ...fixed, top: v.top } : { ...fixed, autoTop }),
     ...(v.text ? { text: v.text } : {}),
     ...(v.template ? { template: v.template } : {}),
-    ...(v.top !== undefined ? { top: v.top } : {}),
     ...(v.size !== undefined ? { size: v.size } : {}),
   };
 }

@@ -3,6 +3,8 @@ import type { Project } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
 import { generateMissingClips } from './broll.js';
 import { editKind } from './edit-kind.js';
+import { placeHook } from './hook-placement.js';
+import { captionStyleOf } from '../themes/looks.js';
 import { move } from './lifecycle.js';
 import { pipelineFailed, withTranscribedSource } from './source.js';
 import { progressReporter } from './state.js';
@@ -28,7 +30,10 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: LongJ
   const report = progressReporter(app, project, ctx.touch);
   const { kind } = project;
   try {
-    const transcribed = await withTranscribedSource(app, project, editKind, report, async (p) => p);
+    // the hook's place, off the face: found while the source is at hand
+    const transcribed = await withTranscribedSource(app, project, editKind, report, async (p, meta, files) =>
+      placeHook(app, p, await files(p.sourceKey!), meta, await captionStyleOf(app, p)),
+    );
     if (!transcribed) return; // another run moved it on
     project = transcribed;
     // AI B-roll items of the creation body: their clips, before the render that shows them

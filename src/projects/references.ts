@@ -16,6 +16,10 @@ export interface HookTitle {
   template: string;
   top: number;
   size: number;
+  /** the user did not set `top`: it is placed off the speaker's face and the captions (hook-placement.ts) */
+  autoTop?: boolean;
+  /** the speaker's face over the hook's seconds, in source display pixels (null: none found); absent until looked for */
+  face?: { x: number; y: number; w: number; h: number } | null;
 }
 
 export interface Music {
@@ -40,7 +44,16 @@ export type StoredItem = Exclude<Item, { type: 'ai-broll' }> | (Extract<Item, { 
  */
 export const hookTitleColumn = jsonColumn<HookTitle | null>(
   'Project.hookTitle',
-  z.looseObject({ text: z.string().optional(), template: z.string(), top: z.number(), size: z.number() }).nullable(),
+  z
+    .looseObject({
+      text: z.string().optional(),
+      template: z.string(),
+      top: z.number(),
+      size: z.number(),
+      autoTop: z.boolean().optional(),
+      face: z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).nullable().optional(),
+    })
+    .nullable(),
 );
 
 /** Project.music, null when none */

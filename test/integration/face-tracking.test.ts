@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cropPathOf, cropSize, DEAD_ZONE, DRIFT_SPEED, KEYS_PER_SECOND, MAX_PAN_SPEED, MISS_HOLD_SECONDS } from '../../src/magic-clips/crop-path.js';
-import { FaceTrackError, pickSpeaker, trackFaces, type FaceSample, type FaceTrack } from '../../src/magic-clips/face-track.js';
+import { FaceTrackError, pickSpeaker, trackFaces, type FaceSample, type FaceTrack } from '../../src/media/vision/face-track.js';
 import type { CropPath } from '../../src/magic-clips/types.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { createFaceDetector, type Face, type FaceDetector } from '../../src/media/vision/face-detector.js';

@@ -99,7 +99,7 @@ describe('the look after creation: PUT templateName, userThemeId, style', () => 
     const bad = await gql(app, user.key, UPDATE, { id, input: { templateName: 'pop', userThemeId: themeId, style: { fill: 'red' } } });
     const ext = bad.body.errors?.[0]?.extensions;
     expect(ext?.code).toBe('VALIDATION_ERROR');
-    expect(ext.details.map((d: { field: string }) => d.field).sort()).toEqual(['style.fill', 'templateName', 'userThemeId']);
+    expect(ext!.details.map((d: { field: string }) => d.field).sort()).toEqual(['style.fill', 'templateName', 'userThemeId']);
   });
 
   it('creation takes a style of its own too, stored and shown', async () => {

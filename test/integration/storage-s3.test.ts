@@ -13,7 +13,7 @@ import { registerFileRoutes } from '../../src/http/files.js';
 import { createStorage } from '../../src/storage/index.js';
 import { localFiles } from '../../src/storage/storage.js';
 import { presignGet, uriEncode } from '../../src/storage/presign.js';
-import { trackFaces } from '../../src/magic-clips/face-track.js';
+import { trackFaces } from '../../src/media/vision/face-track.js';
 import { inputOptions } from '../../src/media/input.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { startLocalS3, type LocalS3 } from '../support/s3.js';

@@ -9,11 +9,11 @@
  * reused buffers; the next frame is read while the detector works on the
  * previous one.
  */
-import { createFaceDetector, type Face } from '../media/vision/face-detector.js';
-import { inputOptions, withoutUrlQueries } from '../media/input.js';
-import { ProgramError, startProgram } from '../media/program.js';
+import { createFaceDetector, type Face } from './face-detector.js';
+import { inputOptions, withoutUrlQueries } from '../input.js';
+import { ProgramError, startProgram } from '../program.js';
 
-export type { Face } from '../media/vision/face-detector.js';
+export type { Face } from './face-detector.js';
 
 export interface FaceTrackInput {
   /** a local media file, or a remote store's URL of it (Storage.mediaSource) */
