@@ -245,10 +245,15 @@ const COMMANDS: Record<string, Record<string, Command>> = {
           .filter(Boolean);
         const unknown = kinds.filter((k) => !isMediaKind(k));
         if (unknown.length) throw usage(`--configured: unknown kind ${unknown.join(', ')} (known: ${MEDIA_KINDS.join(', ')})`);
-        return async ({ db }) => {
-          const [{ requireUser }, { createPresetWithSavedMedia }] = await Promise.all([import('../auth/users.ts'), import('../presets/saved-media.ts')]);
+        return async ({ db, config }) => {
+          const [{ requireUser }, { createPresetWithSavedMedia }, { createStorage }] = await Promise.all([
+            import('../auth/users.ts'),
+            import('../presets/saved-media.ts'),
+            import('../storage/index.ts'),
+          ]);
           await requireUser(db, userId);
-          return { presetId: (await createPresetWithSavedMedia(db, userId, presetName, kinds.filter(isMediaKind))).id };
+          const preset = await createPresetWithSavedMedia({ db, config, storage: createStorage(config) }, userId, presetName, kinds.filter(isMediaKind));
+          return { presetId: preset.id };
         };
       },
     },

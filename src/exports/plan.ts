@@ -5,16 +5,18 @@ import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/h
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
 import type { HookTitle } from '../media/render/captions.js';
 import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
-import type { OverlayLayout, RenderOverlay, RenderPlan, RenderZoom } from '../media/render/graph.js';
+import type { OverlayLayout, RenderOverlay, RenderPlan, RenderSticker, RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
-import { keepSegments, mapSpan, mergeSegments, silenceCuts } from '../media/render/timeline.js';
+import { keepSegments, mapSpan, mergeSegments, outputDuration, silenceCuts } from '../media/render/timeline.js';
 import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
 import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { badTakesColumn, badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf } from '../projects/service.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
-import { hookTitleColumn, itemsColumn, musicColumn } from '../projects/references.js';
+import { colorFilterColumn, hookTitleColumn, itemsColumn, logoColumn, musicColumn } from '../projects/references.js';
+import { colorFilterChain } from '../catalog/color-filters.js';
+import { probe } from '../media/ffprobe.js';
 import { captionLayer, captionStyleOf } from '../themes/looks.js';
 import { hookTopFor, placeHook } from '../projects/hook-placement.js';
 import type { CaptionStyle } from '../catalog/caption-style.js';
@@ -141,6 +143,8 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   const overlays = await itemOverlays(app, project, keep, files);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
   const music = await musicInput(app, project, files);
+  const logo = await logoSticker(app, project, files, exp, outputDuration(keep));
+  const look = colorFilterColumn.read(project.colorFilter);
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
@@ -150,6 +154,8 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
       keep,
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
       ...captions,
+      stickers: [...captions.stickers, ...(logo ? [logo] : [])],
+      ...(look ? { colorFilter: colorFilterChain(look.name, look.intensity) } : {}),
       overlays,
       audio: { clean: project.cleanAudio, gainDb: normalizingGain(loudness), music },
     },
@@ -184,6 +190,34 @@ async function exportHook(
     { style, captions: !project.disableCaptions, source: meta, out, positionX: project.captionPositionX, positionY: project.captionPositionY },
   );
   return { text, template: findHookTitleTemplate(setting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE, top, size: setting.size };
+}
+
+/**
+ * The project's logo (a preset's saved logo) as a sticker over the whole
+ * video: its width a share of the frame's, its height by its own aspect, in
+ * its corner at its margin, at its opacity. A logo no longer in the library
+ * (deleted, or not ready) is left out.
+ */
+async function logoSticker(
+  app: App,
+  project: Project,
+  files: LocalFiles,
+  out: { width: number; height: number },
+  duration: number,
+): Promise<RenderSticker | null> {
+  const logo = logoColumn.read(project.logo);
+  if (!logo) return null;
+  const media = await app.db.userMedia.findFirst({ where: { id: logo.userMediaId, userId: project.userId, status: 'ready', type: 'IMAGE' } });
+  if (!media?.storageKey) return null;
+  const file = await inputFile(files, media.storageKey, 'The logo');
+  const { video } = await probe(file);
+  if (!video) return null;
+  const w = Math.max(2, Math.round((out.width * logo.sizePercent) / 100));
+  const h = Math.max(2, Math.round((w * video.height) / video.width));
+  const m = (Math.min(out.width, out.height) * logo.marginPercent) / 100;
+  const x = logo.position.endsWith('left') ? m + w / 2 : out.width - m - w / 2;
+  const y = logo.position.startsWith('top') ? m + h / 2 : out.height - m - h / 2;
+  return { path: file, x, y, size: w, height: h, opacity: logo.opacity / 100, windows: [{ start: 0, end: duration }] };
 }
 
 /** A stored input's local file; one missing from storage fails the export naming what it was. */

@@ -1,5 +1,6 @@
 import { createPresetFromProject, getPreset, listPresets, presetConfigured, readPresetUpdate, updatePreset } from '../presets/service.js';
-import { updatePresetBody } from '../presets/schemas.js';
+import { savePresetMediaBody, updatePresetBody } from '../presets/schemas.js';
+import { savePresetMedia } from '../presets/media.js';
 import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
@@ -37,12 +38,22 @@ export const PresetType = builder.prismaObject('Preset', {
     musicVolume: t.exposeInt('musicVolume', { nullable: true, description: '1-100' }),
     transitionSoundVolume: t.exposeInt('transitionSoundVolume', { nullable: true, description: '0-100; null: no transition sounds' }),
     configured: t.field({ type: PresetConfiguredType, resolve: (p) => presetConfigured(p) }),
+    savedMedia: t.field({
+      type: 'JSON',
+      description: 'The saved media themselves, for the editor: { captions, hookTitle, logo, colorFilter, music }, each null when none is saved',
+      resolve: (p) => ({ captions: p.savedCaptions, hookTitle: p.savedHookTitle, logo: p.savedLogo, colorFilter: p.savedColorFilter, music: p.savedMusic }),
+    }),
     sourceProjectId: t.exposeID('sourceProjectId', { nullable: true, description: 'the project the preset was made from' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
+const SavePresetMediaInput = inputFromSchema(
+  'SavePresetMediaInput',
+  savePresetMediaBody,
+  "A preset's saved media: at least one kind, each an object to save or null to remove",
+);
 const UpdatePresetInput = inputFromSchema('UpdatePresetInput', updatePresetBody, 'The fields to change, at least one, as in PUT /v1/presets/{id}');
 
 /** The body of updatePreset as the service reads it, against the preset; the REST route checks its body with it. */
@@ -74,6 +85,13 @@ builder.mutationFields((t) => ({
     description: 'Changes some fields of one of your presets; every violated field is reported at once and nothing changes then',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdatePresetInput, required: true }) },
     resolve: (_query, _root, { id, input }, ctx) => updatePreset(ctx.app.db, currentUser(ctx).id, String(id), input, updatePresetReader.kept(ctx)),
+  }),
+  savePresetMedia: t.prismaField({
+    type: 'Preset',
+    description:
+      "The editor's door to a preset's saved media: each medium given is saved (its toggle switched on) or removed with null (switched off); those left out stay. Not in /v1, as SPEC.md says.",
+    args: { presetId: t.arg.id({ required: true }), input: t.arg({ type: SavePresetMediaInput, required: true }) },
+    resolve: (_query, _root, { presetId, input }, ctx) => savePresetMedia(ctx.app.db, currentUser(ctx).id, String(presetId), input),
   }),
   createPresetFromProject: t.prismaField({
     type: 'Preset',

@@ -73,7 +73,7 @@ export async function importUserMedia(app: App, userMediaId: string, attempt = 1
  * Probes stored bytes, decodes their first frames and records what they are;
  * bytes that are no media, or do not decode, are deleted.
  */
-async function finishEntry(app: App, id: string, key: string, size: number, contentType: string, fileName: string) {
+async function finishEntry(app: Pick<App, 'db' | 'storage' | 'config'>, id: string, key: string, size: number, contentType: string, fileName: string) {
   let p: ProbeResult;
   try {
     p = await inWorkDir(app.config.dataDir, `user-media-${id}`, async (dir) => {
@@ -119,7 +119,11 @@ function guessContentType(kind: MediaKind, fileName: string): string {
 }
 
 /** POST /v1/user-media/upload: streamed to storage as it arrives, judged by its bytes, ready at once. */
-export async function uploadUserMedia(app: App, userId: string, file: { filename: string; mimetype: string; stream: Readable }): Promise<UserMedia> {
+export async function uploadUserMedia(
+  app: Pick<App, 'db' | 'storage' | 'config'>,
+  userId: string,
+  file: { filename: string; mimetype: string; stream: Readable },
+): Promise<UserMedia> {
   const fileName = safeFileName(file.filename || 'upload');
   const entry = await app.db.userMedia.create({
     data: { userId, type: guessKind(file.mimetype, fileName), status: 'pending', fileName },

@@ -112,6 +112,8 @@ export interface PresetProjectSettings {
   captionPositionX?: number;
   style?: StyleOverride;
   hookTitle?: Prisma.InputJsonValue;
+  logo?: Prisma.InputJsonObject;
+  colorFilter?: Prisma.InputJsonObject;
   music?: Prisma.InputJsonObject;
   magicZooms?: true;
   magicBrolls?: true;
@@ -121,9 +123,9 @@ export interface PresetProjectSettings {
 
 /**
  * What a preset applies to a new project: its enabled toggles and the saved media
- * they stand for; a disabled toggle leaves the project's default. Logo, colour
- * filter, eye-contact correction and transition settings have no project setting
- * yet and are left to the renderer.
+ * they stand for; a disabled toggle leaves the project's default. The logo and
+ * colour filter become the project's own (drawn by every export); transition
+ * settings have no project setting yet.
  */
 export function presetProjectSettings(preset: Preset): PresetProjectSettings {
   const settings: PresetProjectSettings = {};
@@ -137,6 +139,9 @@ export function presetProjectSettings(preset: Preset): PresetProjectSettings {
     if (style) settings.style = style;
   }
   if (preset.hookTitle && preset.savedHookTitle != null) settings.hookTitle = preset.savedHookTitle;
+  if (preset.logo && isPlainObject(preset.savedLogo) && typeof preset.savedLogo.userMediaId === 'string') settings.logo = preset.savedLogo;
+  if (preset.colorFilter && isPlainObject(preset.savedColorFilter) && typeof preset.savedColorFilter.name === 'string')
+    settings.colorFilter = preset.savedColorFilter;
   if (preset.music && isPlainObject(preset.savedMusic)) {
     const volume = preset.musicVolume ?? preset.savedMusic.volume;
     settings.music = { ...(preset.savedMusic as Prisma.InputJsonObject), ...(volume != null ? { volume } : {}) };

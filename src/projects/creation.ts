@@ -5,6 +5,7 @@
  */
 import type { App } from '../app.js';
 import type { StyleOverride } from '../catalog/caption-style.js';
+import type { Prisma } from '../db/client.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../catalog/hook-title-templates.js';
 import type { FieldErrors } from '../errors.js';
 import { isUuid } from '../ids.js';
@@ -22,6 +23,9 @@ export interface ProjectSettings extends CreationSettings {
   presetId?: string;
   /** the project's own caption style changes */
   style?: StyleOverride;
+  /** a preset's saved logo and colour look */
+  logo?: Prisma.InputJsonObject;
+  colorFilter?: Prisma.InputJsonObject;
   aiEditTemplate?: string;
   magicZooms: boolean;
   magicBrolls: boolean;
@@ -133,10 +137,12 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
 function applyPreset(s: ProjectSettings, p: ReturnType<typeof presetProjectSettings>) {
   if (p.templateName) s.templateName = p.templateName;
   if (p.style) s.style = p.style;
+  if (p.logo) s.logo = p.logo;
+  if (p.colorFilter) s.colorFilter = p.colorFilter;
   if (p.userThemeId) s.userThemeId = p.userThemeId;
   if (p.captionPositionY !== undefined) s.captionPositionY = p.captionPositionY;
   if (p.captionPositionX !== undefined) s.captionPositionX = p.captionPositionX;
-  if (p.hookTitle) s.hookTitle = { ...defaultHook(), ...(isPlainObject(p.hookTitle) ? (p.hookTitle as Partial<HookTitle>) : {}) };
+  if (p.hookTitle) s.hookTitle = hookTitleOf(isPlainObject(p.hookTitle) ? (p.hookTitle as Partial<HookTitle>) : true) ?? undefined;
   if (p.music && isPlainObject(p.music) && typeof p.music.userMediaId === 'string') {
     s.music = { startFromTime: 0, fade: true, volume: 50, source: 'catalogue', ...(p.music as Partial<Music>), userMediaId: p.music.userMediaId };
   }

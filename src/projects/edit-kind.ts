@@ -35,6 +35,8 @@ function projectData(s: ProjectSettings): Partial<Prisma.ProjectUncheckedCreateI
     captionPositionY: s.captionPositionY ?? null,
     captionPositionX: s.captionPositionX ?? null,
     captionStyle: s.style ? projectStyleColumn.write(s.style) : undefined,
+    logo: s.logo ?? undefined,
+    colorFilter: s.colorFilter ?? undefined,
     hookTitle: s.hookTitle ? hookTitleColumn.write(s.hookTitle) : undefined,
     music: s.music ? musicColumn.write({ ...s.music }) : undefined,
     items: s.items ? itemsColumn.write(s.items) : undefined,

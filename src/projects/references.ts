@@ -4,6 +4,7 @@
  * fits), all in one query each. Problems go to the caller's FieldErrors.
  */
 import { z } from 'zod';
+import { COLOR_FILTERS, LOGO_POSITIONS, type ColorFilterName, type LogoPosition } from '../catalog/color-filters.js';
 import type { App } from '../app.js';
 import { jsonColumn } from '../db/json.js';
 import type { FieldErrors } from '../errors.js';
@@ -151,3 +152,26 @@ async function lookupMedia(app: App, userId: string, ids: string[]) {
   const rows = unique.length ? await app.db.userMedia.findMany({ where: { id: { in: unique }, userId }, select: { id: true, type: true, status: true } }) : [];
   return new Map(rows.map((m) => [m.id, m]));
 }
+
+/** A preset's logo as a project draws it (Project.logo), null when none */
+export interface Logo {
+  userMediaId: string;
+  position: LogoPosition;
+  sizePercent: number;
+  opacity: number;
+  marginPercent: number;
+}
+
+/** Project.logo, null when none */
+export const logoColumn = jsonColumn<Logo | null>(
+  'Project.logo',
+  z
+    .looseObject({ userMediaId: z.string(), position: z.enum(LOGO_POSITIONS), sizePercent: z.number(), opacity: z.number(), marginPercent: z.number() })
+    .nullable(),
+);
+
+/** A colour look as a project draws it (Project.colorFilter), null when none */
+export const colorFilterColumn = jsonColumn<{ name: ColorFilterName; intensity: number } | null>(
+  'Project.colorFilter',
+  z.looseObject({ name: z.enum(COLOR_FILTERS), intensity: z.number() }).nullable(),
+);

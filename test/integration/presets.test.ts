@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '../../src/db/client.js';
-import { EDITOR_SAVED_MEDIA, createPresetWithSavedMedia } from '../../src/presets/saved-media.js';
+import { createPresetWithSavedMedia } from '../../src/presets/saved-media.js';
 import { createPresetFromProject, presetProjectSettings, type Preset } from '../../src/presets/service.js';
 import { createUser, gql, request, startTestApp, type Answer, type TestApp, type TestUser } from '../support/app.js';
 
@@ -22,7 +22,7 @@ const db = () => app.runtime.app.db;
 const SAVED = {
   captions: { savedCaptions: { templateName: 'neon' } },
   hookTitle: { savedHookTitle: { text: 'Wait for it', template: 'banner' } },
-  logo: { savedLogo: { fileName: 'logo.png', position: 'top-right' } },
+  logo: { savedLogo: { userMediaId: randomUUID(), position: 'top-right', sizePercent: 15, opacity: 90, marginPercent: 4 } },
   colorFilter: { savedColorFilter: { name: 'warm', intensity: 60 } },
   music: { savedMusic: { userMediaId: randomUUID(), volume: 40, fade: true }, musicVolume: 40 },
 } satisfies Record<string, Partial<Prisma.PresetUncheckedCreateInput>>;
@@ -530,7 +530,7 @@ describe('presetProjectSettings', () => {
     expect(presetProjectSettings(preset({ music: true, savedMusic }))).toEqual({ music: savedMusic });
   });
 
-  it('zooms, B-roll with its percentage, and audio clean-up; logo, colour filter and eye contact have no project setting', () => {
+  it('zooms, B-roll with its percentage, audio clean-up, the logo and the colour look; eye contact and transitions have no project setting', () => {
     expect(presetProjectSettings(preset({ magicZooms: true, magicBrolls: true, magicBrollsPercentage: 20, cleanAudio: true }))).toEqual({
       magicZooms: true,
       magicBrolls: true,
@@ -541,21 +541,26 @@ describe('presetProjectSettings', () => {
       presetProjectSettings(
         preset({ ...(ALL_SAVED as Partial<Preset>), logo: true, colorFilter: true, eyeContactCorrection: true, magicBrollsTransitions: true }),
       ),
-    ).toEqual({});
+    ).toEqual({ logo: SAVED.logo.savedLogo, colorFilter: SAVED.colorFilter.savedColorFilter });
   });
 });
 
 describe("a preset with the editor's saved media (what the operator CLI makes)", () => {
   it('the given kinds hold what the editor saves, their toggles stay off until enabled, music volume starts at the saved one', async () => {
-    const p = await createPresetWithSavedMedia(db(), user.id, 'Brand kit', ['captions', 'music']);
+    const core = app.runtime.app;
+    const p = await createPresetWithSavedMedia(core, user.id, 'Brand kit', ['captions', 'music']);
     expect(p).toMatchObject({
       ...DEFAULTS,
       userId: user.id,
       name: 'Brand kit',
-      savedCaptions: EDITOR_SAVED_MEDIA.captions,
-      savedMusic: EDITOR_SAVED_MEDIA.music,
+      savedCaptions: { templateName: 'highlight' },
+      savedMusic: { userMediaId: expect.any(String), volume: 50, startFromTime: 0, fade: true, source: 'library' },
       musicVolume: 50,
     });
+    // the music is a real file of the user's library: ready, audio, 20 s
+    const music = await core.db.userMedia.findUniqueOrThrow({ where: { id: (p.savedMusic as { userMediaId: string }).userMediaId } });
+    expect(music).toMatchObject({ userId: user.id, type: 'AUDIO', status: 'ready' });
+    expect((music.metadata as { duration: number }).duration).toBeCloseTo(20, 0);
     expect([p.savedHookTitle, p.savedLogo, p.savedColorFilter]).toEqual([null, null, null]);
 
     const got = await request(app, 'GET', `/v1/presets/${p.id}`, { key: user.key });
@@ -566,7 +571,7 @@ describe("a preset with the editor's saved media (what the operator CLI makes)",
   });
 
   it('no kinds: nothing saved, no music volume', async () => {
-    const p = await createPresetWithSavedMedia(db(), user.id, 'Plain', []);
+    const p = await createPresetWithSavedMedia(app.runtime.app, user.id, 'Plain', []);
     expect(p).toMatchObject({ ...DEFAULTS, savedCaptions: null, savedHookTitle: null, savedLogo: null, savedColorFilter: null, savedMusic: null });
   });
 });

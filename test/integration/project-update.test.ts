@@ -215,7 +215,12 @@ describe('PUT /v1/projects/{id}: other fields', () => {
     // no usable line ("Hello world." is two words): the hook stays asked for, without text, and no hook is drawn
     const short = await row(user.id);
     expect((await put(user.key, short, { hookTitle: true })).status).toBe(200);
-    expect((await db().project.findUniqueOrThrow({ where: { id: short } })).hookTitle).toEqual({ template: expect.any(String), top: 50, size: 30, autoTop: true });
+    expect((await db().project.findUniqueOrThrow({ where: { id: short } })).hookTitle).toEqual({
+      template: expect.any(String),
+      top: 50,
+      size: 30,
+      autoTop: true,
+    });
   });
 
   it('a music track from the catalogue, an item replacing the list', async () => {

@@ -69,16 +69,20 @@ export interface RenderOverlay {
 
 /**
  * A still picture laid over the finished frame (above the captions) at a
- * fixed place while any of its windows lasts: the emoji of a caption style.
+ * fixed place while any of its windows lasts: the emoji of a caption style,
+ * a preset's logo.
  */
 export interface RenderSticker {
-  /** a picture file (PNG with transparency) */
+  /** a picture file (PNG with transparency, or any picture ffmpeg reads) */
   path: string;
   /** centre, output pixels */
   x: number;
   y: number;
-  /** width and height, output pixels */
+  /** width, output pixels (and height, unless `height` says otherwise) */
   size: number;
+  height?: number;
+  /** 0-1, default 1 */
+  opacity?: number;
   /** output seconds it is shown */
   windows: Segment[];
 }
@@ -160,8 +164,10 @@ export interface RenderPlan {
   /** ASS file burned in after the overlays */
   assPath?: string;
   fontsDir?: string;
-  /** pictures laid over the captions (emoji), one input each, decoded once */
+  /** pictures laid over the captions (emoji, a logo), one input each, decoded once */
   stickers?: RenderSticker[];
+  /** a colour look (catalog/color-filters.ts): a filter chain on the picture before the captions */
+  colorFilter?: string;
   overlays?: RenderOverlay[];
   audio: {
     /** band-limit, denoise, bring to loudness with `gainDb`, limit the peaks */
@@ -478,10 +484,12 @@ export function stickerLines(stickers: readonly RenderSticker[], inputs: RenderI
     .forEach((s, i) => {
       const index = inputs.length;
       inputs.push({ path: s.path, args: [] });
-      const size = even(s.size);
+      const w = even(s.size);
+      const h = even(s.height ?? s.size);
       const enable = betweenTree(s.windows, 't', 0);
+      const fade = s.opacity !== undefined && s.opacity < 1 ? `,colorchannelmixer=aa=${num(Math.max(0, s.opacity))}` : '';
       lines.push(
-        `[${index}:v]scale=${size}:${size},format=rgba[sp${index}];[{in}][sp${index}]overlay=x=${Math.round(s.x - size / 2)}:y=${Math.round(s.y - size / 2)}:eof_action=repeat:enable='${enable}'[stk${i}]`,
+        `[${index}:v]scale=${w}:${h},format=rgba${fade}[sp${index}];[{in}][sp${index}]overlay=x=${Math.round(s.x - w / 2)}:y=${Math.round(s.y - h / 2)}:eof_action=repeat:enable='${enable}'[stk${i}]`,
       );
     });
   return lines;
@@ -581,8 +589,8 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     cur = `over${i}`;
   });
 
-  // ---- captions, last
-  let tail = '';
+  // ---- the colour look, then the captions
+  let tail = plan.colorFilter ? `${plan.colorFilter},` : '';
   if (plan.assPath) {
     tail += `ass=filename=${escapeFilterValue(plan.assPath)}`;
     if (plan.fontsDir) tail += `:fontsdir=${escapeFilterValue(plan.fontsDir)}`;
