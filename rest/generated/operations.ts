@@ -342,6 +342,7 @@ export type UpdatePresetInput = {
   colorFilter?: boolean | null | undefined;
   /** up to 500 characters; null clears it */
   description?: string | null | undefined;
+  /** stored as sent; the service does not correct gaze, so no render changes with it */
   eyeContactCorrection?: boolean | null | undefined;
   /** apply the saved hook title; true only when configured says it is saved */
   hookTitle?: boolean | null | undefined;

@@ -248,7 +248,7 @@ const COMMANDS: Record<string, Record<string, Command>> = {
         return async ({ db, config }) => {
           const [{ requireUser }, { createPresetWithSavedMedia }, { createStorage }] = await Promise.all([
             import('../auth/users.ts'),
-            import('../presets/saved-media.ts'),
+            import('../presets/cli-media.ts'),
             import('../storage/index.ts'),
           ]);
           await requireUser(db, userId);

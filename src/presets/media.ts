@@ -11,6 +11,7 @@ import { FieldErrors } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { isPlainObject, readBody } from '../validation.js';
 import { LOGO_DEFAULTS, savePresetMediaBody, type SavePresetMedia } from './schemas.js';
+import { savedMediumColumn } from './saved-media.js';
 import { getPreset, type Preset } from './service.js';
 
 const notReady = (status: string) => `is not ready yet (status ${status})`;
@@ -61,7 +62,7 @@ export async function readPresetMedia(db: Db, userId: string, presetId: string, 
 export type PresetMediaRead = Awaited<ReturnType<typeof readPresetMedia>>;
 
 const dropUndefined = <T extends Record<string, unknown>>(o: T) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Prisma.InputJsonObject;
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, Prisma.JsonValue>;
 
 /** Saves the media given (and removes those given as null), switching their toggles with them; the preset after. */
 export async function savePresetMedia(db: Db, userId: string, presetId: string, input: unknown, read?: PresetMediaRead): Promise<Preset> {
@@ -70,11 +71,11 @@ export async function savePresetMedia(db: Db, userId: string, presetId: string, 
   const save = <K extends 'captions' | 'hookTitle' | 'logo' | 'colorFilter' | 'music'>(
     kind: K,
     column: keyof Prisma.PresetUpdateInput,
-    value: Prisma.InputJsonObject | null | undefined,
+    value: Record<string, Prisma.JsonValue> | null | undefined,
   ) => {
     if (value === undefined) return;
     // no saved medium of that kind: SQL NULL
-    (data as Record<string, unknown>)[column] = value === null ? Prisma.DbNull : value;
+    (data as Record<string, unknown>)[column] = value === null ? Prisma.DbNull : savedMediumColumn.write(value);
     (data as Record<string, unknown>)[kind] = value !== null;
   };
   save('captions', 'savedCaptions', b.captions === null ? null : b.captions && dropUndefined(b.captions));

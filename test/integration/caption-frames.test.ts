@@ -79,17 +79,20 @@ describe('the hook title on a rendered vertical video', () => {
     expect(words).toBeLessThanOrEqual(HOOK_WORDS.max);
   });
 
-  it('is a line or two at its default place (top 50 %), inside the safe area', () => {
+  it("is a line or two off the speaker's face, inside the safe area", () => {
     const zone = safe();
     const { width: W, height: H } = frames.size;
     const size = (hookFontSize(30) * W) / 1080;
+    const face = frames.face!;
+    expect(face, 'the face of the talking picture is found').not.toBeNull();
     for (const { template, frame } of frames.hooks) {
       const box = drawnBox(frame, frames.plain);
       expect(box, template.name).not.toBeNull();
-      // its card or outline starts at the middle of the frame (less the card's padding)
-      expect(box!.y0, template.name).toBeGreaterThanOrEqual(H * 0.5 - size * 0.5);
-      expect(box!.y0, template.name).toBeLessThanOrEqual(H * 0.5 + size * 0.3);
-      expect(box!.y1, template.name).toBeLessThanOrEqual(zone.y1);
+      // not a row of the title crosses the face (its head)
+      expect(box!.y1 < face.y || box!.y0 > face.y + face.h, `${template.name}: ${JSON.stringify({ box, face })}`).toBe(true);
+      // a close-up: the head fills the safe area, so the title goes below the chin, still inside the frame
+      expect(box!.y0, template.name).toBeGreaterThan(H * 0.02);
+      expect(box!.y1, template.name).toBeLessThan(H * 0.98);
       expect(box!.x0, template.name).toBeGreaterThanOrEqual(zone.x0 - W * 0.06);
       expect(box!.x1, template.name).toBeLessThanOrEqual(zone.x1 + W * 0.02);
       // two lines and the card's padding at most (a four-line box would be twice as tall)

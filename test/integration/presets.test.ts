@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '../../src/db/client.js';
-import { createPresetWithSavedMedia } from '../../src/presets/saved-media.js';
+import { createPresetWithSavedMedia } from '../../src/presets/cli-media.js';
 import { createPresetFromProject, presetProjectSettings, type Preset } from '../../src/presets/service.js';
 import { createUser, gql, request, startTestApp, type Answer, type TestApp, type TestUser } from '../support/app.js';
 

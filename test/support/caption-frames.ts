@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { StrongestLineHook } from '../../src/ai/hook.js';
 import { CAPTION_TEMPLATES, type CaptionTemplate } from '../../src/catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES, type HookTitleTemplate } from '../../src/catalog/hook-title-templates.js';
+import { hookFace, hookTopFor } from '../../src/projects/hook-placement.js';
 import { buildCaptions } from '../../src/media/render/captions.js';
 import { emojiImage } from '../../src/media/render/emoji.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
@@ -117,7 +118,7 @@ interface Render {
   name: string;
   keep: { start: number; end: number }[];
   template: CaptionTemplate;
-  hook: { text: string; template: HookTitleTemplate } | null;
+  hook: { text: string; template: HookTitleTemplate; top?: number } | null;
   captions: boolean;
 }
 
@@ -188,6 +189,8 @@ export interface CaptionFrames {
   /** the source's picture where nothing is drawn */
   plain: Frame;
   hookText: string;
+  /** the speaker's face the hooks keep off (source pixels = frame pixels), or null */
+  face: { x: number; y: number; w: number; h: number } | null;
   templates: TemplateFrames[];
   hooks: HookFrames[];
   /** the PNGs written */
@@ -215,12 +218,18 @@ export async function captionFrames(workDir: string, outDir: string, { size = { 
     templates.push({ template, caption: await frameOf(video, CAPTION_RENDER.caption, size), capitals: await frameOf(video, CAPTION_RENDER.capitals, size) });
   }
   const hooks: HookFrames[] = [];
+  // placed as an export places a hook without a top: off the speaker's face (hook-placement.ts)
+  const face = await hookFace(source, { ...size, duration: DURATION });
   for (const hookTemplate of HOOK_TITLE_TEMPLATES) {
+    const top = hookTopFor(
+      { text: hookText, template: hookTemplate.name, top: 50, size: 30, autoTop: true, face },
+      { style: CAPTION_TEMPLATES[0].style, captions: false, source: size, out: size },
+    );
     const video = await renderTalk(workDir, source, size, {
       name: `hook-${hookTemplate.name}`,
       keep: HOOK_RENDER.keep,
       template: CAPTION_TEMPLATES[0],
-      hook: { text: hookText, template: hookTemplate },
+      hook: { text: hookText, template: hookTemplate, top },
       captions: false,
     });
     const file = path.join(outDir, `hook-${hookTemplate.name}.png`);
@@ -228,7 +237,7 @@ export async function captionFrames(workDir: string, outDir: string, { size = { 
     files.push(file);
     hooks.push({ template: hookTemplate, frame: await frameOf(video, HOOK_RENDER.at, size) });
   }
-  return { size, plain, hookText, templates, hooks, files };
+  return { size, plain, hookText, face, templates, hooks, files };
 }
 
 // ---------------------------------------------------------------------------

@@ -40,11 +40,16 @@ export function outputBox(box: Box, src: { width: number; height: number }, out:
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
+/** The frame's edge a title keeps when it has to leave the safe area, as a share of the height. */
+const EDGE = 0.02;
+
 /**
  * The top (percent) for a title `titleHeight` pixels tall on a `width` x
  * `height` frame: HOOK_DEFAULT_TOP when that band is clear of `avoid` (the
- * face, the caption block), else the clear band of the safe area nearest to
- * it (whole percents); when none is clear, the one covering the least.
+ * face, the caption block); else the clear band of the safe area nearest to
+ * it (whole percents); else, when the face fills the safe area (a close-up),
+ * the nearest clear band of the whole frame (a face matters more than the
+ * platforms' buttons); when none is clear, the one covering the least.
  */
 export function hookTop(o: { width: number; height: number; titleHeight: number; avoid: readonly (Box | null)[] }): number {
   const { width, height, titleHeight } = o;
@@ -56,20 +61,22 @@ export function hookTop(o: { width: number; height: number; titleHeight: number;
     const y1 = y0 + titleHeight;
     return boxes.reduce((sum, b) => sum + overlap(y0, y1, b.y - margin, b.y + b.h + margin), 0);
   };
-  const lowest = Math.max(Math.ceil(safe.top * 100), 0);
-  const highest = Math.min(Math.floor((((1 - safe.bottom) * height - titleHeight) / height) * 100), 80);
-  if (covered(HOOK_DEFAULT_TOP) === 0 || highest < lowest) return HOOK_DEFAULT_TOP;
-  let best = HOOK_DEFAULT_TOP;
-  let bestCover = covered(HOOK_DEFAULT_TOP);
-  let bestDistance = 0;
-  for (let top = lowest; top <= highest; top++) {
-    const c = covered(top);
-    const d = Math.abs(top - HOOK_DEFAULT_TOP);
-    if (c < bestCover || (c === bestCover && d < bestDistance)) {
-      best = top;
-      bestCover = c;
-      bestDistance = d;
+  if (covered(HOOK_DEFAULT_TOP) === 0) return HOOK_DEFAULT_TOP;
+  const lastTop = (bottomShare: number) => Math.min(Math.floor((((1 - bottomShare) * height - titleHeight) / height) * 100), 80);
+  /** the least covered top of `lowest..highest`, the nearest to the default among equals */
+  const best = (lowest: number, highest: number) => {
+    let top = HOOK_DEFAULT_TOP;
+    let cover = covered(HOOK_DEFAULT_TOP);
+    let distance = 0;
+    for (let t = lowest; t <= highest; t++) {
+      const c = covered(t);
+      const d = Math.abs(t - HOOK_DEFAULT_TOP);
+      if (c < cover || (c === cover && d < distance)) [top, cover, distance] = [t, c, d];
     }
-  }
-  return best;
+    return { top, cover };
+  };
+  const inSafe = best(Math.ceil(safe.top * 100), lastTop(safe.bottom));
+  if (inSafe.cover === 0) return inSafe.top;
+  const anywhere = best(Math.ceil(EDGE * 100), lastTop(EDGE));
+  return anywhere.cover < inSafe.cover ? anywhere.top : inSafe.top;
 }
