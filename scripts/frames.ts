@@ -31,7 +31,18 @@ async function sheet(files: { file: string; name: string }[], target: string) {
     '[a]palettegen=max_colors=256:stats_mode=single[p]',
     '[b][p]paletteuse=dither=sierra2_4a',
   ].join(';');
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...files.flatMap((f) => ['-i', f.file]), '-filter_complex', graph, '-frames:v', '1', target]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    ...files.flatMap((f) => ['-i', f.file]),
+    '-filter_complex',
+    graph,
+    '-frames:v',
+    '1',
+    target,
+  ]);
 }
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'frames-'));

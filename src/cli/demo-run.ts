@@ -13,7 +13,7 @@ import { ProgramError, runProgram } from '../media/program.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FF = ['-hide_banner', '-loglevel', 'error', '-y'];
 
-/** What the sample video says: four sentences, about 19 s. */
+/** What the sample video says without the recorded speech (espeak-ng reads it): four sentences, about 19 s. */
 export const SAMPLE_SENTENCES = [
   'Welcome to clipcast, a service that turns talking videos into short captioned clips.',
   'This sample was made on your own machine, without the internet.',
@@ -30,6 +30,44 @@ export interface SampleMedia {
   logo: string;
 }
 
+/**
+ * Recorded human speech for the sample video: the LibriVox clips Debian's
+ * pocketsphinx-testdata ships (BSD-licensed; 25 s of a reader of "Sense and
+ * Sensibility"), one after another with a short pause between them, so the
+ * captions show what a person said and the engine mostly hears it right.
+ */
+export const RECORDED_SPEECH = {
+  dir: '/usr/share/pocketsphinx/test/data/librivox',
+  clips: ['0870', '0880', '0890', '0920', '0930'].map((n) => `sense_and_sensibility_01_austen_64kb-${n}.wav`),
+  /** what is said, clip by clip (the package's own transcription) */
+  words: [
+    'and mister john dashwood had then leisure to consider how much there might be prudently in his power to do for them',
+    'he was not an ill disposed young man',
+    'unless to be rather cold hearted and rather selfish is to be ill disposed',
+    'had he married a more a amiable woman he might have been made still more respectable than he was',
+    'he might even have been made amiable himself',
+  ],
+};
+
+/** The recorded clips when the package is installed, else null. */
+export const recordedSpeechFiles = (dir = RECORDED_SPEECH.dir): string[] | null => {
+  const files = RECORDED_SPEECH.clips.map((c) => path.join(dir, c));
+  return files.every((file) => fs.existsSync(file)) ? files : null;
+};
+
+/** Writes the sample's speech to `wav`: the recorded clips with 0.6 s between them, else espeak-ng reading SAMPLE_SENTENCES. */
+export async function sampleSpeech(wav: string, recorded = recordedSpeechFiles()): Promise<'recorded' | 'synthetic'> {
+  if (!recorded) {
+    await runProgram('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', wav, SAMPLE_SENTENCES.join(' ')]);
+    return 'synthetic';
+  }
+  const n = recorded.length;
+  const pads = recorded.map((_, i) => `[${i}:a]aresample=16000,aformat=channel_layouts=mono,apad=pad_dur=0.6[a${i}]`).join(';');
+  const join = `${recorded.map((_, i) => `[a${i}]`).join('')}concat=n=${n}:v=0:a=1[out]`;
+  await runProgram('ffmpeg', [...FF, ...recorded.flatMap((file) => ['-i', file]), '-filter_complex', `${pads};${join}`, '-map', '[out]', wav]);
+  return 'recorded';
+}
+
 /** Makes the sample files in `dir`, or keeps those already there. */
 export async function sampleMedia(dir: string): Promise<SampleMedia> {
   fs.mkdirSync(dir, { recursive: true });
@@ -43,7 +81,7 @@ export async function sampleMedia(dir: string): Promise<SampleMedia> {
     fs.renameSync(tmp, file);
   };
   const speech = f('speech.wav');
-  if (!fs.existsSync(media.talk)) await runProgram('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', speech, SAMPLE_SENTENCES.join(' ')]);
+  if (!fs.existsSync(media.talk)) await sampleSpeech(speech);
   // a calm gradient with two shapes: something to look at that encodes small
   const picture =
     'gradients=s=540x960:c0=0x1d3557:c1=0x457b9d:speed=0.004:r=25,drawbox=x=170:y=230:w=200:h=200:color=0xf1faee@0.9:t=fill,drawbox=x=120:y=470:w=300:h=24:color=0xe63946:t=fill';

@@ -4,7 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoUser, DEMO_PLATFORMS, runDemo, sampleMedia, type DemoLinks, type DemoUser, type SampleMedia } from '../../src/cli/demo-run.js';
+import {
+  createDemoUser,
+  DEMO_PLATFORMS,
+  recordedSpeechFiles,
+  runDemo,
+  sampleMedia,
+  sampleSpeech,
+  type DemoLinks,
+  type DemoUser,
+  type SampleMedia,
+} from '../../src/cli/demo-run.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { request, startTestApp, type TestApp } from '../support/app.js';
 
@@ -50,12 +60,19 @@ afterAll(async () => {
 });
 
 describe('npm run demo', () => {
-  it('makes a talking sample video of a few seconds on this machine', async () => {
+  it('makes a talking sample video of a few seconds on this machine: a recorded human voice (pocketsphinx-testdata), else espeak-ng', async () => {
     const talk = await probe(media.talk);
     expect(talk.video).toMatchObject({ width: 540, height: 960, codec: 'h264' });
     expect(talk.audio?.codec).toBe('aac');
-    expect(talk.duration).toBeGreaterThan(12);
-    expect(talk.duration).toBeLessThan(25);
+    // .ci/run installs the recorded clips: five readings with 0.6 s after each
+    expect(recordedSpeechFiles()).not.toBeNull();
+    expect(talk.duration).toBeGreaterThan(26);
+    expect(talk.duration).toBeLessThan(29);
+    // without the package, the synthetic voice
+    const wav = path.join(os.tmpdir(), `speech-${process.pid}.wav`);
+    expect(await sampleSpeech(wav, recordedSpeechFiles('/nowhere'))).toBe('synthetic');
+    expect((await probe(wav)).duration).toBeGreaterThan(12);
+    await fs.rm(wav, { force: true });
     expect((await probe(media.music)).audio?.codec).toBe('mp3');
     expect((await probe(media.logo)).video).toMatchObject({ width: 256, height: 256 });
   });

@@ -28,7 +28,11 @@ export async function renderStill(o: StillOptions): Promise<void> {
   const inputs: RenderInput[] = [
     o.background
       ? { path: o.background, args: ['-loop', '1', '-framerate', '25', '-t', length] }
-      : { path: `gradients=s=${W}x${H}:c0=0x1F2A44:c1=0x5B3B6E:x0=0:y0=0:x1=${W}:y1=${H}:r=25:d=${length}`, args: ['-f', 'lavfi'] },
+      : {
+          // one frame of the gradient, repeated: the background stays the same at every instant
+          path: `gradients=s=${W}x${H}:c0=0x1F2A44:c1=0x5B3B6E:x0=0:y0=0:x1=${W}:y1=${H}:seed=1:r=1:d=1,loop=loop=-1:size=1,fps=25`,
+          args: ['-f', 'lavfi', '-t', length],
+        },
   ];
   const fonts = o.fontsDir ? `:fontsdir=${escapeFilterValue(o.fontsDir)}` : '';
   const lines = [
