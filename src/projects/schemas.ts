@@ -326,14 +326,20 @@ const wordSchema = fields(
       description: 'this word’s caption colour; null: the style’s (kept across edits when left out)',
       extension: 'per-word caption look beyond SPEC.md',
     }),
-    emphasis: bool({ nullable: true }).meta({ description: 'emphasise this word (true) or never (false), over the style’s rules; null: the rules decide' }),
+    emphasis: bool({ nullable: true }).meta({
+      description: 'emphasise this word (true) or never (false), over the style’s rules; null: the rules decide',
+      extension: 'per-word caption look beyond SPEC.md',
+    }),
     emoji: z
       .string({ error: (iss) => (iss.input === null ? 'must not be null' : 'must be one emoji') })
       .refine(isDrawableEmoji, 'must be one emoji')
       .nullable()
       .optional()
-      .meta({ description: 'an emoji drawn with this word’s caption page; null: none' }),
-    hidden: bool({ nullable: true }).meta({ description: 'leave this word out of the captions (it is still heard)' }),
+      .meta({ description: 'an emoji drawn with this word’s caption page; null: none', extension: 'per-word caption look beyond SPEC.md' }),
+    hidden: bool({ nullable: true }).meta({
+      description: 'leave this word out of the captions (it is still heard)',
+      extension: 'per-word caption look beyond SPEC.md',
+    }),
   },
   `must be an object ${WORD_SHAPE}`,
 )

@@ -93,6 +93,33 @@ describe('GET /openapi.json', () => {
     expect(upload.encoding.items).toEqual({ contentType: 'application/json' });
     expect(upload.schema.properties).not.toHaveProperty('autoRender');
   });
+
+  it('marks what goes beyond SPEC.md: routes and body members carry x-extension, SPEC.md’s own do not', async () => {
+    const doc = (await request<Doc>(app, 'GET', '/openapi.json')).body;
+    for (const [path, method] of [
+      ['/v1/themes', 'get'],
+      ['/v1/themes', 'post'],
+      ['/v1/themes/{id}', 'put'],
+      ['/v1/themes/{id}', 'delete'],
+      ['/v1/templates/{name}', 'get'],
+      ['/v1/hook-title/templates/{name}', 'get'],
+    ]) {
+      expect(doc.paths[path][method]['x-extension'], `${method} ${path}`).toEqual(expect.any(String));
+      expect(doc.paths[path][method].description).toMatch(/^An extension of SPEC\.md/);
+    }
+    for (const [path, method] of [
+      ['/v1/templates', 'get'],
+      ['/v1/projects', 'post'],
+      ['/v1/projects/{id}', 'put'],
+    ])
+      expect(doc.paths[path][method]['x-extension'], `${method} ${path}`).toBeUndefined();
+    const create = doc.components.schemas.CreateProjectBody;
+    expect(create.properties.style['x-extension']).toEqual(expect.any(String));
+    expect(create.properties.title['x-extension']).toBeUndefined();
+    const update = doc.components.schemas.UpdateProjectBody;
+    for (const field of ['templateName', 'userThemeId', 'style']) expect(update.properties[field]['x-extension'], field).toEqual(expect.any(String));
+    expect(update.properties.removeBadTakes['x-extension']).toBeUndefined();
+  });
 });
 
 describe('answers checked against the reference', () => {

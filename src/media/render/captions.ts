@@ -351,6 +351,8 @@ function pageText(d: PageDraw): string {
           size = scale;
         }
         if (entrance.effect === 'reveal' && on > 0) tags.push(`\\alpha&HFF&\\t(${on},${on + 1},\\alpha&H00&)`);
+        // a page revealed word by word, drawn one event per word: the words not yet said stay hidden in the later events too
+        else if (style.entrance.effect === 'reveal' && d.active !== undefined && n > d.active) tags.push('\\alpha&HFF&');
         if (colours) {
           if (on > 0) tags.push(`\\t(${on},${on + 1},\\1c${hl})`);
           if (next) tags.push(`\\t(${off},${off + 1},\\1c${base})`);
