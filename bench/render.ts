@@ -15,11 +15,16 @@
  * Peak RSS: ffmpeg children of this process are found by scanning /proc every
  * 100 ms (VmRSS); the Node process's own VmRSS is sampled with them.
  *
+ * Cases `wide` and `styled`: a 60 s 1920x1080 talk to 1080x1920 (blurred
+ * fill) with two B-roll items, the hook, zooms, silence removal, clean audio
+ * and music; `styled` adds a page that pops in, emphasised keywords with emoji,
+ * a logo and a colour look.
+ *
  * Case `service` exports the 60 s clip through `npm run server` + `npm run
  * worker` (render-service.ts) and samples the worker's RSS.
  *
  * Environment: BENCH_RENDER_RUNS (default 2; 0 makes fixtures and plans only), BENCH_RENDER_LONG_SECONDS
- * (default 600), BENCH_RENDER_CASES (comma list of `short`, `service`, `long`; default all),
+ * (default 600), BENCH_RENDER_CASES (comma list of `short`, `wide`, `styled`, `service`, `long`; default all),
  * BENCH_RENDER_KEEP=1 keeps the temporary directory; BENCH_RENDER_DIR=<dir> makes
  * (or reuses) the fixtures there and keeps them, with each case's plan as JSON.
  */
@@ -28,16 +33,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_CAPTION_TEMPLATE } from '../src/catalog/caption-templates.js';
 import { DEFAULT_HOOK_TITLE_TEMPLATE } from '../src/catalog/hook-title-templates.js';
 import { emphasisZooms, keptSegments } from '../src/exports/plan.js';
 import { measureLoudness, normalizingGain } from '../src/media/audio-levels.js';
 import type { Project } from '../src/generated/prisma/client.ts';
 import type { Word } from '../src/media/transcript.js';
-import { buildAss } from '../src/media/render/captions.js';
+import { overStyle, type CaptionStyle } from '../src/catalog/caption-style.js';
+import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../src/catalog/caption-templates.js';
+import { colorFilterChain } from '../src/catalog/color-filters.js';
+import { buildCaptions } from '../src/media/render/captions.js';
+import { emojiImage } from '../src/media/render/emoji.js';
 import { renderVideo } from '../src/media/render/ffmpeg.js';
 import { fontsDir } from '../src/media/render/fonts.js';
-import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
+import { buildRenderGraph, type RenderPlan, type RenderSticker } from '../src/media/render/graph.js';
 import type { Row } from './row.js';
 import { renderThroughService } from './render-service.js';
 import { descendants, rssKiB } from './support.js';
@@ -48,7 +56,7 @@ const FPS = 30;
 /** 0: make the fixtures and plans only */
 const RUNS = Math.max(0, Number(process.env.BENCH_RENDER_RUNS ?? 2));
 const LONG_SECONDS = Number(process.env.BENCH_RENDER_LONG_SECONDS ?? 600);
-const CASES = (process.env.BENCH_RENDER_CASES ?? 'short,service,long').split(',').map((s) => s.trim());
+const CASES = (process.env.BENCH_RENDER_CASES ?? 'short,wide,styled,service,long').split(',').map((s) => s.trim());
 /** one cycle of the talking track: speech, then a pause */
 const PAUSE = 1.5;
 const SENTENCE =
@@ -171,22 +179,71 @@ function transcript(fx: Fixtures, duration: number): Word[] {
   return words;
 }
 
-async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number, outW: number, outH: number, name: string): Promise<RenderPlan> {
+/** What a plan draws beyond the default look: a style of its own (motion, emphasis, emoji), a logo and a colour look. */
+interface Looks {
+  style?: CaptionStyle;
+  logo?: string;
+  colorFilter?: string;
+  /** B-roll items (default one) */
+  brolls?: number;
+}
+
+/** The look of the `styled` case: a page that pops in, keywords emphasised with emoji. */
+const STYLED = overStyle(findCaptionTemplate('emoji')!.style, {
+  entrance: { effect: 'pop', duration: 150 },
+  emphasis: { rules: ['listed', 'numbers'], words: ['editing', 'videos', 'captions'] },
+});
+
+async function exportPlan(
+  fx: Fixtures,
+  file: string,
+  srcW: number,
+  srcH: number,
+  outW: number,
+  outH: number,
+  name: string,
+  looks: Looks = {},
+): Promise<RenderPlan> {
   const duration = await durationOf(file);
   const words = transcript(fx, duration);
-  const project = { removeSilencePace: 'natural', removeBadTakes: false } as unknown as Project;
+  const project = { removeSilencePace: 'natural', removeBadTakes: false, videoMeta: null } as unknown as Project;
   const keep = await keptSegments(project, words, duration, FPS);
-  const ass = buildAss({
+  const made = buildCaptions({
     words,
     keep,
-    style: DEFAULT_CAPTION_TEMPLATE.style,
+    style: looks.style ?? DEFAULT_CAPTION_TEMPLATE.style,
     width: outW,
     height: outH,
     captions: true,
     hook: { text: 'The one editing trick', template: DEFAULT_HOOK_TITLE_TEMPLATE },
   });
   const assPath = path.join(fx.dir, `${name}.ass`);
-  fs.writeFileSync(assPath, ass);
+  fs.writeFileSync(assPath, made.ass);
+  const stickers: RenderSticker[] = made.emoji.map((e) => ({
+    path: emojiImage(e.emoji)!,
+    x: e.x,
+    y: e.y,
+    size: e.size,
+    windows: [{ start: e.start, end: e.end }],
+  }));
+  const outDuration = keep.reduce((sum, k) => sum + k.end - k.start, 0);
+  if (looks.logo)
+    stickers.push({
+      path: looks.logo,
+      x: outW - 0.04 * outW - 0.09 * outW,
+      y: 0.04 * outW + 0.03 * outW,
+      size: Math.round(0.18 * outW),
+      height: Math.round(0.0675 * outW),
+      opacity: 0.9,
+      windows: [{ start: 0, end: outDuration }],
+    });
+  const brolls = Array.from({ length: looks.brolls ?? 1 }, (_, i) => ({
+    path: fx.broll,
+    kind: 'VIDEO' as const,
+    start: 6 + i * 20,
+    end: 9.5 + i * 20,
+    layout: 'cover' as const,
+  }));
   const plan: RenderPlan = {
     source: { path: file, width: srcW, height: srcH, fps: FPS, rotation: 0, hasAudio: true, duration },
     output: { width: outW, height: outH, fps: FPS, preset: process.env.RENDER_PRESET || 'veryfast' },
@@ -194,7 +251,9 @@ async function exportPlan(fx: Fixtures, file: string, srcW: number, srcH: number
     zooms: emphasisZooms(words, keep),
     assPath,
     fontsDir: fontsDir(fx.dir),
-    overlays: [{ path: fx.broll, kind: 'VIDEO', start: 6, end: 9.5, layout: 'cover' }],
+    overlays: brolls,
+    stickers,
+    ...(looks.colorFilter ? { colorFilter: looks.colorFilter } : {}),
     // the loudness is measured at transcription, before any export
     audio: { clean: true, gainDb: normalizingGain((await measureLoudness(file)).loudness), music: { path: fx.music, volume: 30 } },
     preview: true,
@@ -280,7 +339,7 @@ async function compare(fx: Fixtures, label: string, source: string, plan: Render
       metric: `${label}: export wall time`,
       value: e.seconds,
       unit: 's',
-      note: `${plan.keep.length} kept segments, ${(plan.zooms ?? []).length} zooms, 1 B-roll`,
+      note: `${plan.keep.length} kept segments, ${(plan.zooms ?? []).length} zooms, ${(plan.overlays ?? []).length} B-roll, ${(plan.stickers ?? []).length} stickers`,
     },
     {
       section: SECTION,
@@ -358,6 +417,26 @@ export async function render(): Promise<Row[]> {
       const file = await talkingClip(fx, 'portrait60.mp4', 1080, 1920, 60);
       const plan = await exportPlan(fx, file, 1080, 1920, 1080, 1920, 'portrait60');
       rows.push(...(await compare(fx, '60 s 1080x1920', file, plan, [{ name: 'same size', filter: 'scale=1080:1920' }])));
+    }
+    // the issue's case: a 60 s wide talk to a vertical frame (blurred fill) with two B-roll items, and the same with the new looks
+    if (CASES.includes('wide') || CASES.includes('styled')) {
+      const file = await talkingClip(fx, 'landscape60.mp4', 1920, 1080, 60);
+      const bare = [{ name: 'same size', filter: 'scale=1080:1920' }];
+      if (CASES.includes('wide')) {
+        const plan = await exportPlan(fx, file, 1920, 1080, 1080, 1920, 'wide60', { brolls: 2 });
+        rows.push(...(await compare(fx, '60 s 1920x1080 to 1080x1920', file, plan, bare)));
+      }
+      if (CASES.includes('styled')) {
+        const logo = path.join(fx.dir, 'logo.png');
+        await ff(['-f', 'lavfi', '-i', 'color=c=0x7B2CFF:s=320x120', '-frames:v', '1', logo]);
+        const plan = await exportPlan(fx, file, 1920, 1080, 1080, 1920, 'styled60', {
+          brolls: 2,
+          style: STYLED,
+          logo,
+          colorFilter: colorFilterChain('warm', 60),
+        });
+        rows.push(...(await compare(fx, '60 s 1920x1080 to 1080x1920, popping emphasis, emoji, logo, warm look', file, plan, bare)));
+      }
     }
     if (CASES.includes('service')) {
       const file = await talkingClip(fx, 'portrait60.mp4', 1080, 1920, 60);
