@@ -18,7 +18,7 @@ import { colorFilterColumn, hookTitleColumn, itemsColumn, logoColumn, musicColum
 import { colorFilterChain } from '../catalog/color-filters.js';
 import { probe } from '../media/ffprobe.js';
 import { captionLayer, captionStyleOf } from '../themes/looks.js';
-import { hookTopFor, placeHook } from '../projects/hook-placement.js';
+import { hookToPlace, hookTopFor, placeHook } from '../projects/hook-placement.js';
 import type { CaptionStyle } from '../catalog/caption-style.js';
 import type { VideoMeta } from '../projects/service.js';
 
@@ -181,7 +181,7 @@ async function exportHook(
   if (!setting) return null;
   const text = setting.text || (await app.ai.hook.write(words, { language: project.language }));
   if (!text) return null;
-  if (setting.autoTop && setting.face === undefined) {
+  if (hookToPlace({ ...setting, text })) {
     project = await placeHook(app, project, source, meta, style, { ...setting, text });
     setting = hookTitleColumn.read(project.hookTitle) ?? setting;
   }

@@ -56,9 +56,12 @@ export function hookTopFor(
   return hookTop({ width, height, titleHeight: hookHeight({ ...hook, template }, width, height), avoid: [face, captions] });
 }
 
+/** Whether a hook has its top to place and its face not looked for yet (a derived text is needed first). */
+export const hookToPlace = (hook: HookTitle | null): boolean => !!hook?.autoTop && hook.face === undefined && !!hook.text;
+
 /**
  * Finds the face of a hook whose top is the service's to place and that has
- * not been looked at yet, and stores it with the top for the source's own
+ * not been looked at yet (hookToPlace), and stores it with the top for the source's own
  * size; the project as stored after.
  */
 export async function placeHook(
@@ -69,10 +72,10 @@ export async function placeHook(
   style: CaptionStyle,
   hook: HookTitle | null = hookTitleColumn.read(project.hookTitle),
 ): Promise<Project> {
-  if (!hook?.autoTop || hook.face !== undefined || !hook.text) return project;
+  if (!hook || !hookToPlace(hook)) return project;
   const face = await hookFace(source, meta);
   const size = { width: meta.width, height: meta.height };
-  const placed = { ...hook, text: hook.text, face };
+  const placed = { ...hook, text: hook.text ?? '', face };
   const top = hookTopFor(placed, {
     style,
     captions: !project.disableCaptions,

@@ -3,7 +3,8 @@ import type { Project } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
 import { generateMissingClips } from './broll.js';
 import { editKind } from './edit-kind.js';
-import { placeHook } from './hook-placement.js';
+import { hookToPlace, placeHook } from './hook-placement.js';
+import { hookTitleColumn } from './references.js';
 import { captionStyleOf } from '../themes/looks.js';
 import { move } from './lifecycle.js';
 import { pipelineFailed, withTranscribedSource } from './source.js';
@@ -31,8 +32,9 @@ export async function runProjectPipeline(app: App, projectId: string, ctx: LongJ
   const { kind } = project;
   try {
     // the hook's place, off the face: found while the source is at hand
+    // (only when there is a hook to place: on a remote store, the source is copied for it)
     const transcribed = await withTranscribedSource(app, project, editKind, report, async (p, meta, files) =>
-      placeHook(app, p, await files(p.sourceKey!), meta, await captionStyleOf(app, p)),
+      hookToPlace(hookTitleColumn.read(p.hookTitle)) ? placeHook(app, p, await files(p.sourceKey!), meta, await captionStyleOf(app, p)) : p,
     );
     if (!transcribed) return; // another run moved it on
     project = transcribed;
