@@ -41,11 +41,10 @@ import type { Word } from '../src/media/transcript.js';
 import { overStyle, type CaptionStyle } from '../src/catalog/caption-style.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../src/catalog/caption-templates.js';
 import { colorFilterChain } from '../src/catalog/color-filters.js';
-import { buildCaptions } from '../src/media/render/captions.js';
-import { emojiImage } from '../src/media/render/emoji.js';
+import { buildCaptions, emojiStickers } from '../src/media/render/captions.js';
 import { renderVideo } from '../src/media/render/ffmpeg.js';
 import { fontsDir } from '../src/media/render/fonts.js';
-import { buildRenderGraph, type RenderPlan, type RenderSticker } from '../src/media/render/graph.js';
+import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
 import type { Row } from './row.js';
 import { renderThroughService } from './render-service.js';
 import { descendants, rssKiB } from './support.js';
@@ -219,13 +218,7 @@ async function exportPlan(
   });
   const assPath = path.join(fx.dir, `${name}.ass`);
   fs.writeFileSync(assPath, made.ass);
-  const stickers: RenderSticker[] = made.emoji.map((e) => ({
-    path: emojiImage(e.emoji)!,
-    x: e.x,
-    y: e.y,
-    size: e.size,
-    windows: [{ start: e.start, end: e.end }],
-  }));
+  const stickers = emojiStickers(made.emoji);
   const outDuration = keep.reduce((sum, k) => sum + k.end - k.start, 0);
   if (looks.logo)
     stickers.push({

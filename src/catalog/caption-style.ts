@@ -202,28 +202,23 @@ export const styleSchema = fields(
 /** A style as read from a request (validated), with what was left out absent. */
 export type StyleInput = z.output<typeof styleSchema>;
 
-/** `base` with `over`'s fields laid on it, group by group; null clears a nullable group, undefined keeps the base's. */
-export function overStyle(base: CaptionStyle, over: StyleOverride | null | undefined): CaptionStyle {
-  if (!over) return base;
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    if (value === undefined) continue;
-    const current = out[key];
-    out[key] = isPlainObject(value) && isPlainObject(current) ? { ...current, ...withoutUndefined(value) } : value;
-  }
-  return out as unknown as CaptionStyle;
-}
-
-/** `over2` laid over `over1`: the override a second layer makes of the first (a theme update, a project's change). */
-export function mergeOverrides(over1: StyleOverride | null | undefined, over2: StyleOverride | null | undefined): StyleOverride {
-  const out: Record<string, unknown> = { ...(over1 ?? {}) };
-  for (const [key, value] of Object.entries(over2 ?? {})) {
+/**
+ * `over` laid over `base`, group by group: a group's members given replace
+ * the base's, the others stay; null clears a nullable group; undefined keeps
+ * the base's. The one rule of every layer (template, theme, project, update).
+ */
+export function mergeOverrides(base: StyleOverride | null | undefined, over: StyleOverride | null | undefined): StyleOverride {
+  const out: Record<string, unknown> = { ...(base ?? {}) };
+  for (const [key, value] of Object.entries(over ?? {})) {
     if (value === undefined) continue;
     const current = out[key];
     out[key] = isPlainObject(value) && isPlainObject(current) ? { ...current, ...withoutUndefined(value) } : value;
   }
   return out as StyleOverride;
 }
+
+/** A whole style with `over` laid on it (mergeOverrides). */
+export const overStyle = (base: CaptionStyle, over: StyleOverride | null | undefined): CaptionStyle => mergeOverrides(base, over) as CaptionStyle;
 
 const withoutUndefined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 

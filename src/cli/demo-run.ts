@@ -1,6 +1,6 @@
 /**
  * The steps of `npm run demo` (src/cli/demo.ts), each as a user of the service takes it: a user
- * made by the operator CLI, sample media made on this machine (espeak-ng and ffmpeg, no
+ * made by the operator CLI, sample media made on this machine (recorded speech or espeak-ng, and ffmpeg, no
  * download), the video uploaded through /v1, the automatic export waited for, and the links a
  * user gets. The test runs these against a test app.
  */

@@ -2,7 +2,7 @@
  * `npm run demo`: a captioned video from this machine alone, in about half a minute. It uses the
  * service at PUBLIC_URL (http://HOST:PORT), or starts one when none answers there and keeps it
  * running for the links until Ctrl-C; makes a user with the operator CLI, a sample talking video
- * (espeak-ng and ffmpeg, in DATA_DIR/demo), uploads it, waits for the export and prints the links.
+ * (recorded speech or espeak-ng, and ffmpeg, in DATA_DIR/demo), uploads it, waits for the export and prints the links.
  * `--exit` stops a service it started once the links are printed.
  */
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { childEnv, loadConfig } from '../config.ts';
 import { ProgramError, startProgram, type RunningProgram } from '../media/program.ts';
-import { createDemoUser, health, runDemo, sampleMedia, waitHealthy } from './demo-run.ts';
+import { createDemoUser, health, recordedSpeechFiles, runDemo, sampleMedia, waitHealthy } from './demo-run.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const usage = 'usage: npm run demo [-- --exit]\n';
@@ -67,7 +67,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', stopping);
 
   try {
-    say('making the sample video (espeak-ng and ffmpeg)');
+    say(`making the sample video (${recordedSpeechFiles() ? 'recorded speech of pocketsphinx-testdata' : 'espeak-ng'} and ffmpeg)`);
     const mediaDir = path.join(config.dataDir, 'demo');
     const [media] = await Promise.all([
       sampleMedia(mediaDir),

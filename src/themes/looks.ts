@@ -10,8 +10,7 @@ import { salientWords } from '../ai/salience.js';
 import { overStyle, type CaptionStyle } from '../catalog/caption-style.js';
 import { DEFAULT_CAPTION_TEMPLATE, findCaptionTemplate } from '../catalog/caption-templates.js';
 import type { Project } from '../generated/prisma/client.ts';
-import { buildCaptions, type CaptionSourceWord, type HookTitle, type PageOptions } from '../media/render/captions.js';
-import { emojiImage } from '../media/render/emoji.js';
+import { buildCaptions, emojiStickers, type CaptionSourceWord, type HookTitle, type PageOptions } from '../media/render/captions.js';
 import { fontsDir } from '../media/render/fonts.js';
 import type { RenderSticker } from '../media/render/graph.js';
 import type { Segment } from '../media/transcript.js';
@@ -61,15 +60,5 @@ export async function captionLayer(style: CaptionStyle, o: CaptionLayerOptions, 
   const captions = buildCaptions({ ...o, style, salient });
   const assPath = path.join(dir, 'captions.ass');
   await fs.writeFile(assPath, captions.ass);
-  // one sticker per picture, shown in each of its windows
-  const byPicture = new Map<string, RenderSticker>();
-  for (const e of captions.emoji) {
-    const file = emojiImage(e.emoji);
-    if (!file) continue;
-    const id = `${file}@${e.x},${e.y},${e.size}`;
-    const sticker = byPicture.get(id) ?? { path: file, x: e.x, y: e.y, size: e.size, windows: [] };
-    sticker.windows.push({ start: e.start, end: e.end });
-    byPicture.set(id, sticker);
-  }
-  return { assPath, fontsDir: fontsDir(dir, [style.font.family]), stickers: [...byPicture.values()] };
+  return { assPath, fontsDir: fontsDir(dir, [style.font.family]), stickers: emojiStickers(captions.emoji) };
 }

@@ -15,10 +15,8 @@ import type { CaptionTemplate } from '../catalog/caption-templates.js';
 import { DEFAULT_CAPTION_TEMPLATE } from '../catalog/caption-templates.js';
 import type { HookTitleTemplate } from '../catalog/hook-title-templates.js';
 import { inWorkDir } from '../jobs/work-dir.js';
-import { buildCaptions, type HookTitle } from '../media/render/captions.js';
-import { emojiImage } from '../media/render/emoji.js';
+import { buildCaptions, emojiStickers, type HookTitle } from '../media/render/captions.js';
 import { fontsDir } from '../media/render/fonts.js';
-import type { RenderSticker } from '../media/render/graph.js';
 import { renderStill } from '../media/render/still.js';
 import type { TimedWord, WordLook } from '../media/transcript.js';
 
@@ -49,10 +47,12 @@ export function previewAt(style: CaptionStyle): number {
 }
 
 const rendering = new Map<string, Promise<void>>();
+/** Stills this process knows are stored: a list of templates with their previews asks storage nothing after the first time. */
+const stored = new Set<string>();
 
 /** The URL of the stored still `key`, rendering it first when it is not stored yet (once per process at a time). */
 async function storedStill(app: App, key: string, render: (out: string, dir: string) => Promise<void>): Promise<string> {
-  if (!(await app.storage.stat(key))) {
+  if (!stored.has(key) && !(await app.storage.stat(key))) {
     let pending = rendering.get(key);
     if (!pending) {
       pending = inWorkDir(app.config.dataDir, `preview-${path.basename(key, '.png')}`, async (dir) => {
@@ -64,6 +64,7 @@ async function storedStill(app: App, key: string, render: (out: string, dir: str
     }
     await pending;
   }
+  stored.add(key);
   return app.storage.url(key);
 }
 
@@ -81,10 +82,7 @@ export async function renderStylePreview(style: CaptionStyle, out: string, dir: 
   const captions = buildCaptions({ words, keep: [{ start: 0, end: 10 }], style, width, height, captions: !hook, hook });
   const assPath = path.join(dir, 'still.ass');
   await fs.writeFile(assPath, captions.ass);
-  const stickers: RenderSticker[] = captions.emoji.flatMap((e) => {
-    const file = emojiImage(e.emoji);
-    return file ? [{ path: file, x: e.x, y: e.y, size: e.size, windows: [{ start: e.start, end: e.end }] }] : [];
-  });
+  const stickers = emojiStickers(captions.emoji);
   await renderStill({
     width,
     height,

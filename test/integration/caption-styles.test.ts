@@ -14,8 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overStyle, type CaptionStyle, type StyleOverride } from '../../src/catalog/caption-style.js';
 import { findCaptionTemplate } from '../../src/catalog/caption-templates.js';
-import { buildCaptions, captionPages, type CaptionSourceWord } from '../../src/media/render/captions.js';
-import { emojiImage } from '../../src/media/render/emoji.js';
+import { buildCaptions, emojiStickers, captionPages, type CaptionSourceWord } from '../../src/media/render/captions.js';
 import { fontsDir } from '../../src/media/render/fonts.js';
 import { renderStill } from '../../src/media/render/still.js';
 import { drawnBox, letterHeight } from '../support/caption-frames.js';
@@ -41,7 +40,7 @@ async function still(style: CaptionStyle, words: CaptionSourceWord[], at: number
   const made = buildCaptions({ words, keep: [{ start: 0, end: 10 }], style, width: W, height: H, language });
   const base = path.join(dir, `still-${n++}`);
   await fs.writeFile(`${base}.ass`, made.ass);
-  const stickers = made.emoji.map((e) => ({ path: emojiImage(e.emoji)!, x: e.x, y: e.y, size: e.size, windows: [{ start: e.start, end: e.end }] }));
+  const stickers = emojiStickers(made.emoji);
   await renderStill({ width: W, height: H, background: null, at, assPath: `${base}.ass`, fontsDir: fonts, stickers, out: `${base}.png` });
   const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', `${base}.png`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
     encoding: 'buffer',

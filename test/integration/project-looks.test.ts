@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCaptionTemplate } from '../../src/catalog/caption-templates.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
+import { transcribedRow } from '../support/rows.js';
 
 let app: TestApp;
 let user: TestUser;
@@ -27,22 +28,7 @@ const WORDS = [
 ];
 
 /** a completed project row, as the pipeline leaves one */
-async function row(userId = user.id, data: Record<string, unknown> = {}) {
-  const p = await db().project.create({
-    data: {
-      userId,
-      title: 'Row',
-      language: 'en',
-      templateName: 'classic',
-      status: 'completed',
-      transcriptionStatus: 'COMPLETED',
-      transcript: WORDS,
-      videoMeta: { width: 320, height: 240, duration: 8, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4' },
-      ...data,
-    } as never,
-  });
-  return p.id;
-}
+const row = async (userId = user.id, data: Record<string, unknown> = {}) => (await transcribedRow(db(), userId, WORDS, data)).id;
 
 function expectFields(r: { status: number; body: any }, fields: string[]) {
   expect(r.status, JSON.stringify(r.body)).toBe(400);

@@ -6,6 +6,7 @@ import { verifyWebhook } from '../../src/webhooks/signing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from '../support/app.js';
 import { mediaFixtures, serveFolder, type FileServer } from '../support/media.js';
 import { webhookInbox, type WebhookInbox } from '../support/webhooks.js';
+import { transcribedRow } from '../support/rows.js';
 
 let app: TestApp;
 let files: FileServer;
@@ -41,20 +42,7 @@ const WORDS = [
 
 /** a project row straight in the database, for states the API reaches only slowly */
 async function row(userId: string, data: Record<string, unknown> = {}) {
-  const p = await db().project.create({
-    data: {
-      userId,
-      title: 'Row',
-      language: 'en',
-      templateName: 'classic',
-      status: 'completed',
-      transcriptionStatus: 'COMPLETED',
-      transcript: WORDS,
-      videoMeta: { width: 320, height: 240, duration: 8, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4' },
-      ...data,
-    } as never,
-  });
-  return p.id;
+  return (await transcribedRow(db(), userId, WORDS, data)).id;
 }
 
 const plain = (words: any[]): any[] => words.map(({ id, text, type, startTime, endTime }) => ({ id, text, type, startTime, endTime }));

@@ -15,8 +15,7 @@ import { StrongestLineHook } from '../../src/ai/hook.js';
 import { CAPTION_TEMPLATES, type CaptionTemplate } from '../../src/catalog/caption-templates.js';
 import { HOOK_TITLE_TEMPLATES, type HookTitleTemplate } from '../../src/catalog/hook-title-templates.js';
 import { hookFace, hookTopFor } from '../../src/projects/hook-placement.js';
-import { buildCaptions } from '../../src/media/render/captions.js';
-import { emojiImage } from '../../src/media/render/emoji.js';
+import { buildCaptions, emojiStickers } from '../../src/media/render/captions.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { fontsDir } from '../../src/media/render/fonts.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
@@ -127,7 +126,7 @@ async function renderTalk(dir: string, source: string, size: FrameSize, { name, 
   const assPath = path.join(dir, `${name}.ass`);
   const made = buildCaptions({ words: frameWords(), keep, style: template.style, width: size.width, height: size.height, captions, hook });
   await fs.writeFile(assPath, made.ass);
-  const stickers = made.emoji.map((e) => ({ path: emojiImage(e.emoji)!, x: e.x, y: e.y, size: e.size, windows: [{ start: e.start, end: e.end }] }));
+  const stickers = emojiStickers(made.emoji);
   const out = path.join(dir, `${name}.mp4`);
   const graph = buildRenderGraph({
     source: { path: source, width: size.width, height: size.height, fps: 25, rotation: 0, hasAudio: true, duration: DURATION },

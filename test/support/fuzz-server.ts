@@ -22,6 +22,7 @@ import { createTestDatabase } from './db.js';
 import { mediaFixtures, serveFolder, type FileServer, type Fixtures } from './media.js';
 import { spawnServer, type Child } from './process.js';
 import { SAMPLE_POSTS } from './publishing.js';
+import { transcribedRow } from './rows.js';
 
 /** Tables whose rows may change on a refused request: the idempotency records (a 4xx answer is kept for replay). */
 const VOLATILE_TABLES = new Set(['IdempotencyKey']);
@@ -278,20 +279,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   }
 
   /** a transcribed project row: the state the pipeline reaches only after a worker transcribed it */
-  const projectRow = (userId: string, data: Record<string, unknown> = {}) =>
-    prisma.project.create({
-      data: {
-        userId,
-        title: 'Fuzz',
-        language: 'en',
-        templateName: 'classic',
-        status: 'completed',
-        transcriptionStatus: 'COMPLETED',
-        transcript: WORDS,
-        videoMeta: { width: 320, height: 240, duration: 8, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4' },
-        ...data,
-      } as never,
-    });
+  const projectRow = (userId: string, data: Record<string, unknown> = {}) => transcribedRow(prisma, userId, WORDS, { title: 'Fuzz', ...data });
 
   const mediaRow = (userId: string, type: 'AUDIO' | 'VIDEO' | 'IMAGE', fileName: string, status: 'ready' | 'pending' = 'ready') =>
     prisma.userMedia.create({

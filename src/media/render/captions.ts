@@ -7,7 +7,8 @@
 import type { CaptionStyle } from '../../catalog/caption-style.js';
 import { safeAreaOf } from '../../catalog/caption-templates.js';
 import type { HookTitleTemplate } from '../../catalog/hook-title-templates.js';
-import { emojiFor } from './emoji.js';
+import { emojiFor, emojiImage } from './emoji.js';
+import type { RenderSticker } from './graph.js';
 import { emphasizedWords } from './emphasis.js';
 import { mapSpan, outputDuration } from './timeline.js';
 import type { Segment, TimedWord, WordLook } from '../transcript.js';
@@ -599,6 +600,24 @@ export function hookHeight(hook: Pick<HookTitle, 'text' | 'template' | 'size'>, 
   const lines = Math.max(1, Math.ceil(([...hook.text].length * 0.55 * hsize) / room));
   const pad = hook.template.backgroundColor ? hsize * 0.3 : hook.template.outlineWidth * scale;
   return lines * hsize * LINE_HEIGHT + 2 * pad;
+}
+
+/**
+ * The emoji of a render as the stickers the graph lays over it: one per
+ * picture and place, shown in each of its windows; emoji the picture package
+ * lacks are left out.
+ */
+export function emojiStickers(emoji: readonly EmojiSticker[]): RenderSticker[] {
+  const byPicture = new Map<string, RenderSticker>();
+  for (const e of emoji) {
+    const file = emojiImage(e.emoji);
+    if (!file) continue;
+    const id = `${file}@${e.x},${e.y},${e.size}`;
+    const sticker = byPicture.get(id) ?? { path: file, x: e.x, y: e.y, size: e.size, windows: [] };
+    sticker.windows.push({ start: e.start, end: e.end });
+    byPicture.set(id, sticker);
+  }
+  return [...byPicture.values()];
 }
 
 /** The ASS file alone (buildCaptions without the emoji). */

@@ -473,12 +473,13 @@ function cutFades(keep: readonly Segment[], duration: number, fps: number, chunk
 }
 
 /**
- * The filter lines laying `stickers` over a frame, each reading `[{in}]` (the
- * caller names the chain) and writing `[stk<i>]`; their pictures are added to
- * `inputs`.
+ * The filter lines laying `stickers` one after another over the frame labelled
+ * `input`, and the label of the frame they leave (`input` itself when there
+ * are none); their pictures are added to `inputs`.
  */
-export function stickerLines(stickers: readonly RenderSticker[], inputs: RenderInput[]): string[] {
+export function stickerLines(stickers: readonly RenderSticker[], inputs: RenderInput[], input: string): { lines: string[]; output: string } {
   const lines: string[] = [];
+  let output = input;
   stickers
     .filter((s) => s.windows.some((w) => w.end > w.start) && s.size >= 2)
     .forEach((s, i) => {
@@ -489,10 +490,11 @@ export function stickerLines(stickers: readonly RenderSticker[], inputs: RenderI
       const enable = betweenTree(s.windows, 't', 0);
       const fade = s.opacity !== undefined && s.opacity < 1 ? `,colorchannelmixer=aa=${num(Math.max(0, s.opacity))}` : '';
       lines.push(
-        `[${index}:v]scale=${w}:${h},format=rgba${fade}[sp${index}];[{in}][sp${index}]overlay=x=${Math.round(s.x - w / 2)}:y=${Math.round(s.y - h / 2)}:eof_action=repeat:enable='${enable}'[stk${i}]`,
+        `[${index}:v]scale=${w}:${h},format=rgba${fade}[sp${index}];[${output}][sp${index}]overlay=x=${Math.round(s.x - w / 2)}:y=${Math.round(s.y - h / 2)}:eof_action=repeat:enable='${enable}'[stk${i}]`,
       );
+      output = `stk${i}`;
     });
-  return lines;
+  return { lines, output };
 }
 
 /** The one-pass render of a plan: inputs, filter script and output options. */
@@ -599,11 +601,11 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   // with a preview, the final picture and sound go through split/asplit first
   const vEnd = plan.preview ? 'vfull' : 'vout';
   const aEnd = plan.preview ? 'afull' : 'aout';
-  const stickers = stickerLines(plan.stickers ?? [], inputs);
-  if (stickers.length) {
+  if (plan.stickers?.length) {
     lines.push(`[${cur}]${tail}null[captioned]`);
-    lines.push(...stickers.map((l, i) => l.replace('{in}', i === 0 ? 'captioned' : `stk${i - 1}`)));
-    cur = `stk${stickers.length - 1}`;
+    const laid = stickerLines(plan.stickers, inputs, 'captioned');
+    lines.push(...laid.lines);
+    cur = laid.output;
     tail = '';
   }
   lines.push(`[${cur}]${tail}format=yuv420p[${vEnd}]`);

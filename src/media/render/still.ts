@@ -38,9 +38,9 @@ export async function renderStill(o: StillOptions): Promise<void> {
   const lines = [
     `[0:v]scale=${W}:${H}:force_original_aspect_ratio=increase,crop=${W}:${H},setsar=1,ass=filename=${escapeFilterValue(o.assPath)}${fonts}[captioned]`,
   ];
-  const stickers = stickerLines(o.stickers ?? [], inputs);
-  lines.push(...stickers.map((l, i) => l.replace('{in}', i === 0 ? 'captioned' : `stk${i - 1}`)));
-  const last = stickers.length ? `stk${stickers.length - 1}` : 'captioned';
+  const laid = stickerLines(o.stickers ?? [], inputs, 'captioned');
+  lines.push(...laid.lines);
+  const last = laid.output;
   await runProgram(
     'ffmpeg',
     [
