@@ -51,7 +51,7 @@ export type CaptionEntranceInput = {
 export type CaptionFontInput = {
   /** asSpoken, upper, lower */
   case?: string | null | undefined;
-  /** Lato, Open Sans, Roboto, DejaVu Sans, DejaVu Sans Mono, Bebas Neue, League Spartan, Dancing Script, Lobster Two, Comic Neue */
+  /** Lato, Open Sans, Roboto, DejaVu Sans, DejaVu Sans Mono, Bebas Neue, League Spartan, Dancing Script, Lobster Two, Comic Neue, or the family of a FONT in your library */
   family?: string | null | undefined;
   /** line height in pixels of a 1080-wide frame, 16-240 */
   size?: number | null | undefined;
@@ -201,9 +201,12 @@ export type MediaStatus =
   | 'pending'
   | 'ready';
 
+/** VIDEO, AUDIO and IMAGE as SPEC.md has them; FONT (TTF, OTF: a caption style names it by family) and LUT (.cube 3D: a colour look) are extensions */
 export type MediaType =
   | 'AUDIO'
+  | 'FONT'
   | 'IMAGE'
+  | 'LUT'
   | 'VIDEO';
 
 /** A post of up to 280 characters */

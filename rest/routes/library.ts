@@ -4,7 +4,7 @@ import { at, fields, merged, pageOf, withoutNulls } from '../answer.js';
 import { enumParam, pageSize, textParam } from '../query.js';
 import { noVariables, route } from '../route.js';
 
-const MEDIA_TYPES = ['VIDEO', 'AUDIO', 'IMAGE'] as const;
+const MEDIA_TYPES = ['VIDEO', 'AUDIO', 'IMAGE', 'FONT', 'LUT'] as const;
 
 export const libraryRoutes = [
   route({
@@ -27,7 +27,7 @@ export const libraryRoutes = [
     answer: fields({ userMediaId: at('uploadUserMedia.userMediaId') }),
     errors: {
       PAYLOAD_TOO_LARGE: 'the file is larger than the library takes',
-      UNSUPPORTED_MEDIA_TYPE: 'the file is not a video, audio or image whose first frames decode',
+      UNSUPPORTED_MEDIA_TYPE: 'the file is not a video, audio or image whose first frames decode, nor a font or .cube LUT that parses',
     },
     status: 201,
   }),
@@ -39,7 +39,7 @@ export const libraryRoutes = [
     query: {
       limit: pageSize(50),
       cursor: textParam({ description: 'the nextCursor of the previous page' }),
-      type: enumParam(MEDIA_TYPES, { description: 'only files of this type' }),
+      type: enumParam(MEDIA_TYPES, { description: 'only files of this type (FONT and LUT are extensions)' }),
     },
     variables: (_req, q) => ({ first: q.limit, after: q.cursor, type: q.type }),
     // items, then the page's hasMore and nextCursor beside them

@@ -12,7 +12,7 @@
  * side; `font.size` is the font's line height (a capital is about 0.7 of it).
  */
 import { z } from 'zod';
-import { fields, int, isPlainObject, matching, oneOf } from '../validation.js';
+import { fields, int, isPlainObject, matching, oneOf, text } from '../validation.js';
 
 /** How the words are cased on screen. */
 export const TEXT_CASES = ['asSpoken', 'upper', 'lower'] as const;
@@ -109,7 +109,8 @@ const between = (limits: readonly [number, number], description: string) =>
   int(limits[0], limits[1]).meta({ description: `${description}, ${limits[0]}-${limits[1]}` });
 const L = STYLE_LIMITS;
 
-const fontFamily = oneOf(STYLE_FONTS).meta({ description: STYLE_FONTS.join(', ') });
+/** A built-in family, or the family of a FONT in the user's library: the service checks which (themes/fonts.ts). */
+const fontFamily = text(100).meta({ description: `${STYLE_FONTS.join(', ')}, or the family of a FONT in your library` });
 
 const listedWords = z
   .array(z.string({ error: 'must be a word' }).min(1, 'must be a word').max(50, 'must be at most 50 characters'), {

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { isAppError } from '../errors.js';
@@ -5,7 +6,7 @@ import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/h
 import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
 import type { HookTitle } from '../media/render/captions.js';
 import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
-import type { OverlayLayout, RenderOverlay, RenderPlan, RenderSticker, RenderZoom } from '../media/render/graph.js';
+import { lut3dFilter, type OverlayLayout, type RenderOverlay, type RenderPlan, type RenderSticker, type RenderZoom } from '../media/render/graph.js';
 import { autoBrollOverlays } from './auto-broll.js';
 import { keepSegments, mapSpan, mergeSegments, outputDuration, silenceCuts } from '../media/render/timeline.js';
 import type { SilencePace } from '../catalog/silence-paces.js';
@@ -16,6 +17,8 @@ import { metaOf } from '../projects/service.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
 import { colorFilterColumn, hookTitleColumn, itemsColumn, logoColumn, musicColumn } from '../projects/references.js';
 import { colorFilterChain } from '../catalog/color-filters.js';
+import { libraryFontFiles } from '../themes/fonts.js';
+import { readCube, writeCube } from '../library/assets.js';
 import { probe } from '../media/ffprobe.js';
 import { captionLayer, captionStyleOf } from '../themes/looks.js';
 import { hookToPlace, hookTopFor, placeHook } from '../projects/hook-placement.js';
@@ -138,13 +141,14 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
       hook: hook?.text ? hook : null,
     },
     dir,
+    await libraryFontFiles(app.db, project.userId, style.font.family, files),
   );
 
   const overlays = await itemOverlays(app, project, keep, files);
   if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
   const music = await musicInput(app, project, files);
   const logo = await logoSticker(app, project, files, exp, outputDuration(keep));
-  const look = colorFilterColumn.read(project.colorFilter);
+  const look = await colorLook(app, project, files, dir);
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
   const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
@@ -155,7 +159,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
       ...captions,
       stickers: [...captions.stickers, ...(logo ? [logo] : [])],
-      ...(look ? { colorFilter: colorFilterChain(look.name, look.intensity) } : {}),
+      ...(look ? { colorFilter: look } : {}),
       overlays,
       audio: { clean: project.cleanAudio, gainDb: normalizingGain(loudness), music },
     },
@@ -220,6 +224,24 @@ async function logoSticker(
   return { path: file, x, y, size: w, height: h, opacity: logo.opacity / 100, windows: [{ start: 0, end: duration }] };
 }
 
+/**
+ * The project's colour look as a filter chain: a named look's filters, or a
+ * LUT of the library at its intensity (the table itself softened, written to
+ * `dir`: library/assets.ts writeCube). A LUT no longer in the library is
+ * left out, as a deleted logo is.
+ */
+async function colorLook(app: App, project: Project, files: LocalFiles, dir: string): Promise<string | null> {
+  const look = colorFilterColumn.read(project.colorFilter);
+  if (!look) return null;
+  if ('name' in look) return colorFilterChain(look.name, look.intensity);
+  const media = await app.db.userMedia.findFirst({ where: { id: look.userMediaId, userId: project.userId, status: 'ready', type: 'LUT' } });
+  if (!media?.storageKey) return null;
+  const lut = readCube(await fs.readFile(await inputFile(files, media.storageKey, 'The colour LUT'), 'latin1'));
+  const cube = path.join(dir, 'look.cube');
+  await fs.writeFile(cube, writeCube(lut, look.intensity));
+  return lut3dFilter(cube);
+}
+
 /** A stored input's local file; one missing from storage fails the export naming what it was. */
 async function inputFile(files: LocalFiles, key: string, what: string): Promise<string> {
   try {
@@ -249,7 +271,7 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
     let kind: 'VIDEO' | 'IMAGE' = 'VIDEO';
     if (item.type === 'user-media') {
       const m = byId.get(item.userMediaId);
-      if (!m?.storageKey || m.type === 'AUDIO') continue;
+      if (!m?.storageKey || (m.type !== 'VIDEO' && m.type !== 'IMAGE')) continue;
       key = m.storageKey;
       kind = m.type;
     } else if (item.clipKey) {

@@ -5,7 +5,11 @@ import { pageArgs, toConnection } from './connections.js';
 import { currentUser } from './context.js';
 import { uploadedFile } from './uploads.js';
 
-export const MediaTypeEnum = builder.enumType('MediaType', { values: ['VIDEO', 'AUDIO', 'IMAGE'] as const });
+export const MediaTypeEnum = builder.enumType('MediaType', {
+  description:
+    'VIDEO, AUDIO and IMAGE as SPEC.md has them; FONT (TTF, OTF: a caption style names it by family) and LUT (.cube 3D: a colour look) are extensions',
+  values: ['VIDEO', 'AUDIO', 'IMAGE', 'FONT', 'LUT'] as const,
+});
 export const MediaStatusEnum = builder.enumType('MediaStatus', {
   description: 'pending while the file is fetched and probed; ready to use; failed with a reason',
   values: ['pending', 'ready', 'failed'] as const,
@@ -21,7 +25,8 @@ export const UserMediaType = builder.prismaObject('UserMedia', {
     url: t.string({ description: 'The stored file (a signed link) once ready; the source link before', resolve: (m, _a, ctx) => mediaUrl(ctx.app, m) }),
     metadata: t.field({
       type: 'JSON',
-      description: 'audio: duration, fileSize; video: width, height, duration, fileSize; image: width, height, fileSize',
+      description:
+        'audio: duration, fileSize; video: width, height, duration, fileSize; image: width, height, fileSize; font: family, style, glyphs, fileSize; LUT: lutSize, title, fileSize',
       resolve: (m) => m.metadata ?? {},
     }),
     failureReason: t.exposeString('failureReason', { nullable: true }),

@@ -37,7 +37,7 @@ const UserThemeInput = inputFromSchema(
 );
 
 /** The /v1 checks of theme bodies: the service's reading of the raw body, before GraphQL coerces it. */
-export const createThemeReader = bodyReader((_ctx, { input }: { input: unknown }) => readTheme(input, true));
+export const createThemeReader = bodyReader((ctx, { input }: { input: unknown }) => readTheme(ctx.app.db, currentUser(ctx).id, input, true));
 export const updateThemeReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) =>
   readThemeUpdate(ctx.app.db, currentUser(ctx).id, String(id), input),
 );

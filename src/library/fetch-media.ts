@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { App } from '../app.js';
 import { FieldErrors, validationError } from '../errors.js';
 import { sniffMedia } from '../media/sniff.js';
+import { isCubeText } from './assets.js';
 import { guardedFetch, isFetchError, type GuardedResponse } from '../net/guarded-fetch.js';
 import { fileSharingProblem, socialMediaProblem } from '../net/url-rules.js';
 
@@ -14,7 +15,8 @@ const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const CHECK_TIMEOUT_MS = 15_000;
 const SNIFF_BYTES = 64 * 1024;
 
-export type MediaKind = 'VIDEO' | 'AUDIO' | 'IMAGE';
+/** What a library file is: sound and pictures (ffprobe judges them), fonts and colour LUTs (assets.ts parses them). */
+export type MediaKind = 'VIDEO' | 'AUDIO' | 'IMAGE' | 'FONT' | 'LUT';
 
 export interface CheckedMediaUrl {
   url: string;
@@ -30,7 +32,7 @@ const refuse = (field: string, message: string, value: unknown) => {
   return validationError(errors.list, `Invalid ${field}: ${message}`);
 };
 
-const URL_REQUIRED = 'is required: a public URL of a video, audio or image file';
+const URL_REQUIRED = 'is required: a public URL of a video, audio, image, font (TTF, OTF) or .cube LUT file';
 
 /** POST /v1/user-media: the URL of a public media file (other fields are ignored). */
 export const userMediaBody = z.object({ url: z.string({ error: URL_REQUIRED }).refine((u) => u.trim() !== '', URL_REQUIRED) });
@@ -81,8 +83,10 @@ export async function checkMediaUrl(app: Pick<App, 'config'>, raw: unknown, fiel
   const contentType = String(res.headers['content-type'] ?? '');
   const sniffed = sniffMedia(first, contentType);
   if (sniffed === 'html') throw refuse(field, 'serves a web page, not a media file: give the direct link to the file', raw);
-  if (sniffed === 'text') throw refuse(field, 'serves text, not a video, audio or image file', raw);
-  return { url: res.url, fileName: fileNameOf(res, url), kind: guessKind(contentType, url.pathname) };
+  const fileName = fileNameOf(res, url);
+  const lut = sniffed === 'text' && (isCubeText(first) || /\.cube$/i.test(fileName));
+  if (sniffed === 'text' && !lut) throw refuse(field, 'serves text, not a video, audio, image, font or .cube LUT file', raw);
+  return { url: res.url, fileName, kind: lut ? 'LUT' : guessKind(contentType, url.pathname) };
 }
 
 export interface DownloadOptions {
@@ -155,6 +159,9 @@ const EXT_KIND: Record<string, MediaKind> = {
   jpeg: 'IMAGE',
   gif: 'IMAGE',
   webp: 'IMAGE',
+  ttf: 'FONT',
+  otf: 'FONT',
+  cube: 'LUT',
 };
 
 export function guessKind(contentType: string, name: string): MediaKind {
@@ -162,5 +169,6 @@ export function guessKind(contentType: string, name: string): MediaKind {
   if (type.startsWith('audio/')) return 'AUDIO';
   if (type.startsWith('image/')) return 'IMAGE';
   if (type.startsWith('video/')) return 'VIDEO';
+  if (type.startsWith('font/') || type === 'application/font-sfnt' || type === 'application/x-font-ttf') return 'FONT';
   return EXT_KIND[path.extname(name).slice(1).toLowerCase()] ?? 'VIDEO';
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { App } from '../app.js';
@@ -9,14 +10,29 @@ import { isFetchError, isTransientFetchError } from '../net/guarded-fetch.js';
 import { keysetPage, modelSource, type Page, type PageRequest } from '../pagination.js';
 import { inWorkDir } from '../jobs/work-dir.js';
 import { assertDecodes } from './decodes.js';
+import { assetKindOf, MAX_ASSET_BYTES, readCube, readFont } from './assets.js';
 import { checkMediaUrl, downloadMedia, guessKind, MAX_MEDIA_BYTES, safeFileName, type MediaKind } from './fetch-media.js';
 import { JOB_NAMES } from '../jobs/names.js';
 
 /** a download that failed for a passing reason is tried this many times in all */
 const IMPORT_ATTEMPTS = 3;
 
-/** audio: duration, fileSize; video: width, height, duration, fileSize; image: width, height, fileSize */
-export type MediaMetadata = { duration?: number; width?: number; height?: number; fileSize: number };
+/**
+ * audio: duration, fileSize; video: width, height, duration, fileSize; image:
+ * width, height, fileSize; font: family, style, glyphs, fileSize; LUT: lutSize
+ * (points per axis), title, fileSize
+ */
+export type MediaMetadata = {
+  duration?: number;
+  width?: number;
+  height?: number;
+  family?: string;
+  style?: string;
+  glyphs?: number;
+  lutSize?: number;
+  title?: string;
+  fileSize: number;
+};
 
 export function metadataOf(kind: MediaKind, p: ProbeResult, fileSize: number): MediaMetadata {
   const duration = p.duration === null ? undefined : Math.round(p.duration * 1000) / 1000;
@@ -70,34 +86,58 @@ export async function importUserMedia(app: App, userMediaId: string, attempt = 1
 }
 
 /**
- * Probes stored bytes, decodes their first frames and records what they are;
- * bytes that are no media, or do not decode, are deleted.
+ * Judges stored bytes and records what they are: a font or a LUT is parsed
+ * (assets.ts), anything else probed and its first frames decoded; bytes that
+ * are none of these, or do not read, are deleted.
  */
 async function finishEntry(app: Pick<App, 'db' | 'storage' | 'config'>, id: string, key: string, size: number, contentType: string, fileName: string) {
-  let p: ProbeResult;
+  let judged: { kind: MediaKind; metadata: MediaMetadata };
   try {
-    p = await inWorkDir(app.config.dataDir, `user-media-${id}`, async (dir) => {
+    judged = await inWorkDir(app.config.dataDir, `user-media-${id}`, async (dir) => {
       const file = await app.storage.readableFile(key, dir);
+      const asset = await readAsset(file, fileName, size);
+      if (asset) return asset;
       const probed = await probe(file);
       await assertDecodes(file, probed);
-      return probed;
+      return { kind: probed.kind, metadata: metadataOf(probed.kind, probed, size) };
     });
   } catch (e) {
     await app.storage.delete(key).catch(() => {});
     throw e;
   }
-  const kind = p.kind;
+  const { kind, metadata } = judged;
   await app.db.userMedia.updateMany({
     where: { id, status: 'pending' },
     data: {
       status: 'ready',
       type: kind,
       storageKey: key,
-      contentType: contentType === 'application/octet-stream' ? guessContentType(kind, fileName) : contentType,
-      metadata: metadataOf(kind, p, size),
+      contentType: contentType === 'application/octet-stream' || kind === 'FONT' || kind === 'LUT' ? guessContentType(kind, fileName) : contentType,
+      metadata,
       failureReason: null,
     },
   });
+}
+
+/** A font or a LUT read whole and parsed; null for anything else (ffprobe's to judge). */
+async function readAsset(file: string, fileName: string, size: number): Promise<{ kind: MediaKind; metadata: MediaMetadata } | null> {
+  const handle = await fs.open(file);
+  const first = Buffer.alloc(Math.min(size, 64 * 1024));
+  try {
+    await handle.read(first, 0, first.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const kind = assetKindOf(first, fileName);
+  if (!kind) return null;
+  if (size > MAX_ASSET_BYTES) throw new NotMediaError(`The ${kind === 'FONT' ? 'font' : 'LUT'} is ${size} bytes; at most ${MAX_ASSET_BYTES} are taken`);
+  const bytes = await fs.readFile(file);
+  if (kind === 'FONT') {
+    const font = readFont(bytes);
+    return { kind, metadata: { family: font.family, style: font.style, glyphs: font.glyphs, fileSize: size } };
+  }
+  const lut = readCube(bytes.toString('latin1'));
+  return { kind, metadata: { lutSize: lut.size, ...(lut.title ? { title: lut.title } : {}), fileSize: size } };
 }
 
 function guessContentType(kind: MediaKind, fileName: string): string {
@@ -114,8 +154,12 @@ function guessContentType(kind: MediaKind, fileName: string): string {
     jpeg: 'image/jpeg',
     gif: 'image/gif',
     webp: 'image/webp',
+    ttf: 'font/ttf',
+    otf: 'font/otf',
+    cube: 'text/plain',
   };
-  return byExt[ext] ?? (kind === 'AUDIO' ? 'audio/mpeg' : kind === 'IMAGE' ? 'image/png' : 'video/mp4');
+  const byKind: Record<MediaKind, string> = { AUDIO: 'audio/mpeg', IMAGE: 'image/png', VIDEO: 'video/mp4', FONT: 'font/ttf', LUT: 'text/plain' };
+  return byExt[ext] ?? byKind[kind];
 }
 
 /** POST /v1/user-media/upload: streamed to storage as it arrives, judged by its bytes, ready at once. */

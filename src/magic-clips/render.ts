@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import type { MagicClip, Project } from '../generated/prisma/client.ts';
 import { captionLayer, captionStyleOf } from '../themes/looks.js';
+import { libraryFontFiles } from '../themes/fonts.js';
+import { localFiles } from '../storage/storage.js';
 import { renderNiceness } from '../media/cpu.js';
 import { renderVideo } from '../media/render/ffmpeg.js';
 import { buildRenderGraph, type RenderPlan } from '../media/render/graph.js';
@@ -46,10 +48,12 @@ export async function renderClip(
   const { width, height } = CLIP_SIZE;
 
   // the source's words, timed on the clip: the window is the one kept stretch
+  const style = await captionStyleOf(app, project);
   const captions = await captionLayer(
-    await captionStyleOf(app, project),
+    style,
     { words, keep: [{ start, end: clip.endTime }], width, height, language: project.language, captions: true },
     dir,
+    await libraryFontFiles(app.db, project.userId, style.font.family, localFiles(app.storage, dir)),
   );
 
   const plan: RenderPlan = {

@@ -13,6 +13,8 @@ import { isPlainObject, readBody } from '../validation.js';
 import { LOGO_DEFAULTS, savePresetMediaBody, type SavePresetMedia } from './schemas.js';
 import { savedMediumColumn } from './saved-media.js';
 import { getPreset, type Preset } from './service.js';
+import { checkStyleFont } from '../themes/fonts.js';
+import { musicSource } from '../projects/references.js';
 
 const notReady = (status: string) => `is not ready yet (status ${status})`;
 
@@ -30,11 +32,13 @@ export async function readPresetMedia(db: Db, userId: string, presetId: string, 
   const logoId = idAt('logo', 'userMediaId');
   const musicId = idAt('music', 'userMediaId');
   const themeId = idAt('captions', 'userThemeId');
-  const ids = [logoId, musicId].filter((id): id is string => !!id);
+  const lutId = idAt('colorFilter', 'userMediaId');
+  const ids = [logoId, musicId, lutId].filter((id): id is string => !!id);
   const [media, track, theme] = await Promise.all([
     ids.length ? db.userMedia.findMany({ where: { id: { in: ids }, userId }, select: { id: true, type: true, status: true } }) : [],
     musicId ? db.musicTrack.findUnique({ where: { id: musicId }, select: { status: true } }) : null,
     themeId ? db.userTheme.findFirst({ where: { id: themeId, userId }, select: { id: true } }) : null,
+    checkStyleFont(db, userId, isPlainObject(raw.captions) ? raw.captions.style : undefined, 'captions.style.font.family', e),
   ]);
   const byId = new Map(media.map((m) => [m.id, m]));
   if (logoId) {
@@ -43,20 +47,16 @@ export async function readPresetMedia(db: Db, userId: string, presetId: string, 
     else if (m.type !== 'IMAGE') e.add('logo.userMediaId', `must be an IMAGE of your library, not ${m.type}`, logoId);
     else if (m.status !== 'ready') e.add('logo.userMediaId', notReady(m.status), logoId);
   }
-  let musicSource: 'library' | 'catalogue' = 'library';
-  if (musicId) {
-    const m = byId.get(musicId);
-    if (m) {
-      if (m.type !== 'AUDIO') e.add('music.userMediaId', `must be an AUDIO library file, not ${m.type}`, musicId);
-      else if (m.status !== 'ready') e.add('music.userMediaId', notReady(m.status), musicId);
-    } else if (track) {
-      musicSource = 'catalogue';
-      if (track.status !== 'ready') e.add('music.userMediaId', 'is a music track that is not ready yet', musicId);
-    } else e.add('music.userMediaId', 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', musicId);
+  if (lutId) {
+    const m = byId.get(lutId);
+    if (!m) e.add('colorFilter.userMediaId', 'is not a LUT of your library', lutId);
+    else if (m.type !== 'LUT') e.add('colorFilter.userMediaId', `must be a LUT (.cube) of your library, not ${m.type}`, lutId);
+    else if (m.status !== 'ready') e.add('colorFilter.userMediaId', notReady(m.status), lutId);
   }
+  const source = musicId ? musicSource(musicId, byId.get(musicId), track, e) : undefined;
   if (themeId && !theme) e.add('captions.userThemeId', 'is not one of your user themes', themeId);
   e.throwIfAny();
-  return { preset, body: body as SavePresetMedia, musicSource };
+  return { preset, body: body as SavePresetMedia, musicSource: source ?? 'library' };
 }
 
 export type PresetMediaRead = Awaited<ReturnType<typeof readPresetMedia>>;

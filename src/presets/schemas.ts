@@ -104,9 +104,17 @@ const savedLogo = fields({
   }),
 });
 
+/** A named look, or a .cube LUT of the library: exactly one of the two. */
 const savedColorFilter = fields({
-  name: oneOf(COLOR_FILTERS, { required: true }).meta({ description: COLOR_FILTERS.join(', ') }),
+  name: oneOf(COLOR_FILTERS).meta({ description: `a named look: ${COLOR_FILTERS.join(', ')}; not with userMediaId` }),
+  userMediaId: uuidOf('a LUT (.cube) of your library').optional(),
   intensity: int(0, 100).meta({ description: '0-100; 60 when left out' }),
+}).superRefine((c, ctx) => {
+  if (c.name === undefined && c.userMediaId === undefined) ctx.addIssue(issue(['name'], 'is required: a named look, or userMediaId of a LUT', SENT));
+  if (c.name !== undefined && c.userMediaId !== undefined) {
+    ctx.addIssue(issue(['name'], 'cannot be combined with userMediaId', SENT));
+    ctx.addIssue(issue(['userMediaId'], 'cannot be combined with name', SENT));
+  }
 });
 
 const savedMusic = fields({
@@ -126,7 +134,10 @@ export const savePresetMediaBody = fields({
   captions: savedCaptions.nullable().optional().meta({ description: 'the caption look; null removes it', graphql: 'SavedCaptionsInput' }),
   hookTitle: savedHookTitle.nullable().optional().meta({ description: 'the hook title; null removes it', graphql: 'SavedHookTitleInput' }),
   logo: savedLogo.nullable().optional().meta({ description: 'a logo from your library; null removes it', graphql: 'SavedLogoInput' }),
-  colorFilter: savedColorFilter.nullable().optional().meta({ description: 'a colour look; null removes it', graphql: 'SavedColorFilterInput' }),
+  colorFilter: savedColorFilter
+    .nullable()
+    .optional()
+    .meta({ description: 'a colour look, named or a LUT of your library; null removes it', graphql: 'SavedColorFilterInput' }),
   music: savedMusic.nullable().optional().meta({ description: 'background music; null removes it', graphql: 'SavedMusicInput' }),
 }).superRefine(someOf(MEDIA_FIELDS));
 

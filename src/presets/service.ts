@@ -140,8 +140,8 @@ export function presetProjectSettings(preset: Preset): PresetProjectSettings {
   }
   if (preset.hookTitle && preset.savedHookTitle != null) settings.hookTitle = preset.savedHookTitle;
   if (preset.logo && isPlainObject(preset.savedLogo) && typeof preset.savedLogo.userMediaId === 'string') settings.logo = preset.savedLogo;
-  if (preset.colorFilter && isPlainObject(preset.savedColorFilter) && typeof preset.savedColorFilter.name === 'string')
-    settings.colorFilter = preset.savedColorFilter;
+  const look = preset.savedColorFilter;
+  if (preset.colorFilter && isPlainObject(look) && (typeof look.name === 'string' || typeof look.userMediaId === 'string')) settings.colorFilter = look;
   if (preset.music && isPlainObject(preset.savedMusic)) {
     const volume = preset.musicVolume ?? preset.savedMusic.volume;
     settings.music = { ...(preset.savedMusic as Prisma.InputJsonObject), ...(volume != null ? { volume } : {}) };

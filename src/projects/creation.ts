@@ -13,6 +13,7 @@ import { presetProjectSettings } from '../presets/service.js';
 import { findUserTheme } from '../themes/service.js';
 import { isPlainObject } from '../validation.js';
 import { creationSettings, readCreationBody, type CreationSettings } from './kinds.js';
+import { checkStyleFont } from '../themes/fonts.js';
 import { resolveLibrary, type HookTitle, type Item, type Music, type MusicDraft } from './references.js';
 import { createProjectBody, readableItems, uploadProjectBody } from './schemas.js';
 import { findAiEditTemplate, type SilencePace } from './settings.js';
@@ -89,6 +90,7 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
     presetId && isUuid(presetId) ? app.db.preset.findFirst({ where: { id: presetId, userId } }) : null,
     userThemeId ? findUserTheme(app.db, userId, userThemeId) : null,
     resolveLibrary(app, userId, musicDraftOf(body.music, e), itemDrafts, e),
+    checkStyleFont(app.db, userId, body.style, 'style.font.family', e),
   ]);
   if (presetId && !preset) e.add('presetId', 'is not one of your presets', presetId);
   if (userThemeId && !theme) e.add('userThemeId', 'is not one of your user themes', userThemeId);

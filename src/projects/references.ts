@@ -111,17 +111,8 @@ export async function resolveLibrary(
   ]);
   let music: Music | undefined;
   if (musicDraft?.userMediaId) {
-    const entry = media.get(musicDraft.userMediaId);
-    if (entry) {
-      if (entry.type !== 'AUDIO') e.add('music.userMediaId', `must be an AUDIO library file, not ${entry.type}`, musicDraft.userMediaId);
-      else if (entry.status !== 'ready') e.add('music.userMediaId', notReady(entry.status), musicDraft.userMediaId);
-      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'library' };
-    } else if (track) {
-      if (track.status !== 'ready') e.add('music.userMediaId', 'is a music track that is not ready yet', musicDraft.userMediaId);
-      else music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source: 'catalogue' };
-    } else {
-      e.add('music.userMediaId', 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', musicDraft.userMediaId);
-    }
+    const source = musicSource(musicDraft.userMediaId, media.get(musicDraft.userMediaId), track, e);
+    if (source) music = { ...musicDraft, userMediaId: musicDraft.userMediaId, source };
   }
 
   const items: Item[] | undefined = itemDrafts ? [] : undefined;
@@ -136,6 +127,8 @@ export async function resolveLibrary(
     if (!entry) return void e.add(`${at}.userMediaId`, 'is not a file of your media library', d.userMediaId);
     if (entry.status !== 'ready') return void e.add(`${at}.userMediaId`, notReady(entry.status), d.userMediaId);
     if (entry.type === 'AUDIO') return void e.add(`${at}.userMediaId`, 'is an AUDIO file: items show video or images (use music for audio)', d.userMediaId);
+    if (entry.type !== 'VIDEO' && entry.type !== 'IMAGE')
+      return void e.add(`${at}.userMediaId`, `is a ${entry.type} file: items show video or images`, d.userMediaId);
     const layouts: readonly string[] = entry.type === 'IMAGE' ? IMAGE_LAYOUTS : VIDEO_LAYOUTS;
     if (d.layout !== undefined && !layouts.includes(d.layout)) {
       return void e.add(`${at}.layout`, `must be one of ${layouts.join(', ')} for ${entry.type === 'IMAGE' ? 'an image' : 'a video'}`, d.layout);
@@ -144,6 +137,31 @@ export async function resolveLibrary(
   });
 
   return { music, items };
+}
+
+/**
+ * Where music's `userMediaId` points: a ready AUDIO file of the library (its
+ * entry, when the user has one of that id) or a ready catalogue track; else
+ * the problem on `music.userMediaId` and undefined. Projects and a preset's
+ * saved music check it alike.
+ */
+export function musicSource(
+  id: string,
+  entry: { type: string; status: string } | undefined,
+  track: { status: string } | null,
+  e: FieldErrors,
+): Music['source'] | undefined {
+  const field = 'music.userMediaId';
+  if (entry) {
+    if (entry.type !== 'AUDIO') return void e.add(field, `must be an AUDIO library file, not ${entry.type}`, id);
+    if (entry.status !== 'ready') return void e.add(field, notReady(entry.status), id);
+    return 'library';
+  }
+  if (track) {
+    if (track.status !== 'ready') return void e.add(field, 'is a music track that is not ready yet', id);
+    return 'catalogue';
+  }
+  e.add(field, 'is neither an AUDIO file of your library nor a music track (see GET /v1/music)', id);
 }
 
 /** Library entries of the user among `ids`, in one query. */
@@ -170,8 +188,13 @@ export const logoColumn = jsonColumn<Logo | null>(
     .nullable(),
 );
 
-/** A colour look as a project draws it (Project.colorFilter), null when none */
-export const colorFilterColumn = jsonColumn<{ name: ColorFilterName; intensity: number } | null>(
+/** A colour look as a project draws it: a named one, or a LUT of the user's library */
+export type ColorLook = { name: ColorFilterName; intensity: number } | { userMediaId: string; intensity: number };
+
+/** Project.colorFilter (and a preset's saved one), null when none */
+export const colorFilterColumn = jsonColumn<ColorLook | null>(
   'Project.colorFilter',
-  z.looseObject({ name: z.enum(COLOR_FILTERS), intensity: z.number() }).nullable(),
+  z
+    .union([z.looseObject({ name: z.enum(COLOR_FILTERS), intensity: z.number() }), z.looseObject({ userMediaId: z.string(), intensity: z.number() })])
+    .nullable(),
 );

@@ -22,6 +22,7 @@ import { isPlainObject, readBody } from '../validation.js';
 import { badTakesColumn, detectBadTakes, storedBadTakes } from './bad-takes.js';
 import { debitAiBroll } from './credits.js';
 import { hookTitleOf, musicDraftOf } from './creation.js';
+import { checkStyleFont } from '../themes/fonts.js';
 import { hookTitleColumn, itemsColumn, musicColumn, resolveLibrary, type HookTitle } from './references.js';
 import { readableItems, updateProjectBody, type WordDraft } from './schemas.js';
 import { getProject, transcriptColumn, wordsOf } from './service.js';
@@ -165,7 +166,10 @@ async function readUpdateBody(app: App, userId: string, project: Project, input:
 
   // library references, all looked up together (as at creation)
   const drafts = Array.isArray(raw.items) && raw.items.length > 0 ? readableItems(raw.items) : undefined;
-  const { music, items } = await resolveLibrary(app, userId, musicDraftOf(raw.music, e), drafts, e);
+  const [{ music, items }] = await Promise.all([
+    resolveLibrary(app, userId, musicDraftOf(raw.music, e), drafts, e),
+    checkStyleFont(app.db, userId, raw.style, 'style.font.family', e),
+  ]);
   e.throwIfAny();
   const body = parsed!;
   return { body, words: body.words && newTranscript(body.words, current!), hookTitle: hookTitleOf(body.hookTitle), music, items };

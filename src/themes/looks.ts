@@ -52,13 +52,14 @@ export interface CaptionLayerOptions {
 
 /**
  * Writes the captions of one render into `dir`: the ASS file in `style`, a
- * fonts folder with its family (and the script fallbacks), and the emoji as
- * stickers (those the picture package lacks are left out).
+ * fonts folder with its family (and the script fallbacks, and `fontFiles`:
+ * the library's files of a family the system lacks, libraryFontFiles), and
+ * the emoji as stickers (those the picture package lacks are left out).
  */
-export async function captionLayer(style: CaptionStyle, o: CaptionLayerOptions, dir: string): Promise<CaptionLayer> {
+export async function captionLayer(style: CaptionStyle, o: CaptionLayerOptions, dir: string, fontFiles: readonly string[] = []): Promise<CaptionLayer> {
   const salient = style.emphasis.rules.includes('salient') && o.captions !== false ? await salientWords(o.words, o.language) : undefined;
   const captions = buildCaptions({ ...o, style, salient });
   const assPath = path.join(dir, 'captions.ass');
   await fs.writeFile(assPath, captions.ass);
-  return { assPath, fontsDir: fontsDir(dir, [style.font.family]), stickers: emojiStickers(captions.emoji) };
+  return { assPath, fontsDir: fontsDir(dir, [style.font.family], fontFiles), stickers: emojiStickers(captions.emoji) };
 }

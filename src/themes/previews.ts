@@ -75,8 +75,14 @@ const keyOf = (kind: string, name: string, look: unknown) =>
     .digest('hex')
     .slice(0, 12)}.png`;
 
-/** Renders the still of a caption style to `out` (work files in `dir`). */
-export async function renderStylePreview(style: CaptionStyle, out: string, dir: string, hook: HookTitle | null = null): Promise<void> {
+/** Renders the still of a caption style to `out` (work files in `dir`; `fontFiles`: the library's files of its family, themes/fonts.ts). */
+export async function renderStylePreview(
+  style: CaptionStyle,
+  out: string,
+  dir: string,
+  hook: HookTitle | null = null,
+  fontFiles: readonly string[] = [],
+): Promise<void> {
   const { width, height } = PREVIEW_FRAME;
   const words = previewWords();
   const captions = buildCaptions({ words, keep: [{ start: 0, end: 10 }], style, width, height, captions: !hook, hook });
@@ -89,7 +95,7 @@ export async function renderStylePreview(style: CaptionStyle, out: string, dir: 
     background: null,
     at: hook ? 1.2 : previewAt(style),
     assPath,
-    fontsDir: fontsDir(dir, [style.font.family]),
+    fontsDir: fontsDir(dir, [style.font.family], fontFiles),
     stickers,
     out,
   });

@@ -4,7 +4,8 @@ import { themeStyleColumn } from './columns.js';
 import type { Db, Prisma } from '../db/client.js';
 import { FieldErrors, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { readBody } from '../validation.js';
+import { isPlainObject, readBody } from '../validation.js';
+import { checkStyleFont } from './fonts.js';
 import { createThemeBody, updateThemeBody } from './schemas.js';
 
 export type UserTheme = Prisma.UserThemeModel;
@@ -15,10 +16,11 @@ export function themeStyle(theme: Pick<UserTheme, 'basedOn' | 'style'>): Caption
   return overStyle(template.style, themeStyleColumn.read(theme.style));
 }
 
-/** Reads a theme body; every violated field is reported at once. */
-export function readTheme(input: unknown, creating: boolean) {
+/** Reads a theme body, its font checked against the user's library; every violated field is reported at once. */
+export async function readTheme(db: Db, userId: string, input: unknown, creating: boolean) {
   const e = new FieldErrors();
   const data = readBody(creating ? createThemeBody : updateThemeBody, input, e);
+  await checkStyleFont(db, userId, isPlainObject(input) ? input.style : undefined, 'style.font.family', e);
   e.throwIfAny();
   return data!;
 }
@@ -31,7 +33,7 @@ export async function findUserTheme(db: Db, userId: string, id: string): Promise
 /** An update's theme (NOT_FOUND first) and its body read (then every violated field). */
 export async function readThemeUpdate(db: Db, userId: string, id: string, input: unknown) {
   const theme = await getUserTheme(db, userId, id);
-  return { theme, body: readTheme(input, false) };
+  return { theme, body: await readTheme(db, userId, input, false) };
 }
 
 async function getUserTheme(db: Db, userId: string, id: string): Promise<UserTheme> {
@@ -49,7 +51,7 @@ export function listUserThemes(db: Db, userId: string, query: { include?: Prisma
 export const userTheme = getUserTheme;
 
 export async function createUserTheme(db: Db, userId: string, input: unknown): Promise<UserTheme> {
-  const { name, basedOn, style } = readTheme(input, true);
+  const { name, basedOn, style } = await readTheme(db, userId, input, true);
   return db.userTheme.create({
     data: { name: name as string, basedOn: basedOn ?? null, style: themeStyleColumn.write((style ?? {}) as StyleOverride), userId },
   });

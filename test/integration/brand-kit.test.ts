@@ -1,8 +1,10 @@
 /**
  * A brand kit that renders: a preset's saved media made through the editor's
  * door (savePresetMedia, GraphQL only), every rule at once; the eight colour
- * looks measured on frames; and a project made with the preset drawing its
- * logo (corner, size, opacity) over its colour look, end to end.
+ * looks measured on frames; a project made with the preset drawing its
+ * logo (corner, size, opacity) over its colour look, end to end; fonts and
+ * .cube LUTs uploaded to the library, parsed, named by a style and a colour
+ * look, and drawn.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -13,6 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOR_FILTERS, colorFilterChain } from '../../src/catalog/color-filters.js';
 import { createUser, gql, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
 import { FF, frameAt, mediaFixtures, serveFolder, type FileServer, type Frame } from '../support/media.js';
+import { DEFAULT_CAPTION_TEMPLATE } from '../../src/catalog/caption-templates.js';
+import { overStyle } from '../../src/catalog/caption-style.js';
+import { renderStylePreview } from '../../src/themes/previews.js';
+import { renamedFont, SCRIPT_FONT, swapRedBlueCube } from '../support/fonts.js';
 
 const run = promisify(execFile);
 let app: TestApp;
@@ -26,11 +32,16 @@ let audioId: string;
 const SAVE =
   'mutation($id: ID!, $input: SavePresetMediaInput!) { savePresetMedia(presetId: $id, input: $input) { id logo colorFilter music captions hookTitle musicVolume configured { logo colorFilter music captions hookTitle } savedMedia } }';
 
-/** a 100x100 red square, uploaded to the user's library */
-async function upload(key: string, file: string, type: string) {
+/** POST /v1/user-media/upload of bytes under a name */
+function uploadBytes(key: string, bytes: Buffer | string, name: string, type = 'application/octet-stream') {
   const form = new FormData();
-  form.append('file', new Blob([await fs.readFile(file)], { type }), path.basename(file));
-  const r = await request(app, 'POST', '/v1/user-media/upload', { key, body: form });
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type }), name);
+  return request(app, 'POST', '/v1/user-media/upload', { key, body: form });
+}
+
+/** a file of the fixtures uploaded to the user's library: its id */
+async function upload(key: string, file: string, type: string) {
+  const r = await uploadBytes(key, await fs.readFile(file), path.basename(file), type);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body.userMediaId as string;
 }
@@ -218,5 +229,163 @@ describe('a project made with the preset', () => {
         if (Math.max(r, g, b) - Math.min(r, g, b) > 40) coloured++;
       }
     expect(coloured).toBeLessThan(f.w * f.h * 0.01);
+  });
+});
+
+/** mean absolute difference of two frames' channels, over the rows [top, bottom) */
+function difference(a: Frame, b: Frame, top = 0, bottom = a.h) {
+  let sum = 0;
+  for (let i = top * a.w * 3; i < bottom * a.w * 3; i++) sum += Math.abs(a.rgb[i] - b.rgb[i]);
+  return sum / ((bottom - top) * a.w * 3);
+}
+
+describe('fonts and colour LUTs in the library', () => {
+  const FAMILY = 'Brand Script';
+  let fontId: string;
+  let lutId: string;
+  const fields = (r: { body: { details?: Array<{ field: string }> } }) => r.body.details?.map((d) => d.field).sort();
+
+  beforeAll(async () => {
+    const font = await uploadBytes(user.key, await renamedFont(SCRIPT_FONT, FAMILY), 'BrandScript-Regular.otf', 'font/otf');
+    expect(font.status, JSON.stringify(font.body)).toBe(201);
+    fontId = font.body.userMediaId;
+    const lut = await uploadBytes(user.key, swapRedBlueCube(2), 'swap.cube');
+    expect(lut.status, JSON.stringify(lut.body)).toBe(201);
+    lutId = lut.body.userMediaId;
+  });
+
+  it('takes a TTF or OTF as FONT and a .cube as LUT, parsed, and lists them by type', async () => {
+    const fonts = await request(app, 'GET', '/v1/user-media?type=FONT', { key: user.key });
+    expect(fonts.body.items).toEqual([
+      expect.objectContaining({
+        id: fontId,
+        type: 'FONT',
+        status: 'ready',
+        metadata: { family: FAMILY, style: 'Regular', glyphs: expect.any(Number), fileSize: expect.any(Number) },
+      }),
+    ]);
+    const luts = await request(app, 'GET', '/v1/user-media?type=LUT', { key: user.key });
+    expect(luts.body.items).toEqual([
+      expect.objectContaining({ id: lutId, type: 'LUT', metadata: { lutSize: 2, title: 'swap red and blue', fileSize: expect.any(Number) } }),
+    ]);
+  });
+
+  it('refuses a damaged font, a web font and a broken LUT with the reason, keeping nothing', async () => {
+    const before = await app.runtime.app.db.userMedia.count({ where: { userId: user.id } });
+    const font = await fs.readFile(SCRIPT_FONT);
+    const cut = await uploadBytes(user.key, font.subarray(0, 4000), 'cut.otf');
+    expect(cut.status).toBe(415);
+    expect(cut.body).toMatchObject({
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: expect.stringMatching(/^The font cannot be read: its .* table runs past the end/),
+    });
+    const woff = await uploadBytes(user.key, Buffer.concat([Buffer.from('wOFF'), font.subarray(4, 400)]), 'brand.woff');
+    expect(woff.body.message).toMatch(/WOFF web fonts are not taken/);
+    const lut = await uploadBytes(user.key, 'LUT_3D_SIZE 2\n0 0 0\n', 'short.cube');
+    expect(lut.status).toBe(415);
+    expect(lut.body.message).toBe('The LUT cannot be read: it has 1 entries; LUT_3D_SIZE 2 needs 8');
+    expect(await app.runtime.app.db.userMedia.count({ where: { userId: user.id } })).toBe(before);
+  });
+
+  it('lets a style name a library font by its family, and refuses a family neither built in nor in your library', async () => {
+    const theme = (key: string, family: string) => request(app, 'POST', '/v1/themes', { key, json: { name: 'Branded', style: { font: { family } } } });
+    const mine = await theme(user.key, FAMILY);
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    const theirs = await theme(other.key, FAMILY);
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.details).toEqual([
+      expect.objectContaining({
+        field: 'style.font.family',
+        message: expect.stringMatching(/^is neither a built-in font \(Lato, .*\) nor the family of a FONT in your library/),
+      }),
+    ]);
+    // a project's own style, at creation, every problem at once
+    const bad = await request(app, 'POST', '/v1/projects', {
+      key: other.key,
+      json: { title: 'x', language: 'en', videoUrl: files.url('talk.mp4'), style: { font: { family: FAMILY, size: 1 } } },
+    });
+    expect(fields(bad)).toEqual(['style.font.family', 'style.font.size']);
+    // a preset's saved captions
+    const saved = await gql(app, other.key, SAVE, { id: await newPreset(other.id), input: { captions: { style: { font: { family: FAMILY } } } } });
+    expect(saved.body.errors?.[0]?.extensions?.details.map((d: { field: string }) => d.field)).toEqual(['captions.style.font.family']);
+  });
+
+  it('refuses a font or a LUT where a picture or a sound goes, and a LUT id that is no LUT', async () => {
+    const created = await request(app, 'POST', '/v1/projects', {
+      key: user.key,
+      json: {
+        title: 'x',
+        language: 'en',
+        videoUrl: files.url('talk.mp4'),
+        items: [{ type: 'user-media', userMediaId: fontId, startTime: 0, endTime: 1 }],
+        music: { userMediaId: lutId, volume: 20 },
+      },
+    });
+    expect(created.body.details).toEqual([
+      expect.objectContaining({ field: 'music.userMediaId', message: 'must be an AUDIO library file, not LUT' }),
+      expect.objectContaining({ field: 'items[0].userMediaId', message: 'is a FONT file: items show video or images' }),
+    ]);
+    const id = await newPreset();
+    const r = await gql(app, user.key, SAVE, { id, input: { logo: { userMediaId: fontId }, colorFilter: { userMediaId: logoId, name: 'warm' } } });
+    expect(r.body.errors?.[0]?.extensions?.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'colorFilter.name',
+      'colorFilter.userMediaId',
+      'logo.userMediaId',
+    ]);
+    const wrong = await gql(app, user.key, SAVE, { id, input: { colorFilter: { userMediaId: logoId } } });
+    expect(wrong.body.errors?.[0]?.extensions?.details).toEqual([
+      expect.objectContaining({ field: 'colorFilter.userMediaId', message: 'must be a LUT (.cube) of your library, not IMAGE' }),
+    ]);
+  });
+
+  it('draws a library font as the system draws the same face, where the fallback would differ', async () => {
+    const fontFile = path.join(dir, 'brand.otf');
+    await fs.writeFile(fontFile, await renamedFont(SCRIPT_FONT, FAMILY));
+    const still = async (family: string, fontFiles: string[]) => {
+      const out = path.join(dir, `still-${family}-${fontFiles.length}.png`);
+      const work = await fs.mkdtemp(path.join(dir, 'still-'));
+      // the Regular face on both sides: the system also has Dancing Script Bold, the library only the renamed Regular
+      await renderStylePreview(overStyle(DEFAULT_CAPTION_TEMPLATE.style, { font: { family, weight: 400 } }), out, work, null, fontFiles);
+      return frameAt(out, 0);
+    };
+    const [library, system, fallback] = await Promise.all([still(FAMILY, [fontFile]), still('Dancing Script', []), still(FAMILY, [])]);
+    expect(difference(library, system)).toBeLessThan(0.2);
+    expect(difference(fallback, system)).toBeGreaterThan(1);
+  });
+
+  it('exports a project of a preset with a LUT look and captions in a library font: the colours swapped, the captions in that face', async () => {
+    const exported = async (family: string) => {
+      const id = await newPreset();
+      const saved = await gql(app, user.key, SAVE, {
+        id,
+        input: { colorFilter: { userMediaId: lutId, intensity: 100 }, captions: { style: { font: { family, weight: 400 }, layout: { positionY: 50 } } } },
+      });
+      expect(saved.body.errors, JSON.stringify(saved.body.errors)).toBeUndefined();
+      const created = await request(app, 'POST', '/v1/projects', {
+        key: user.key,
+        json: { title: family, language: 'en', videoUrl: files.url('talk.mp4'), presetId: id },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const done = await waitProject(app, user.key, created.body.id, (p) => p.status === 'completed' && p.downloadUrl, 120_000);
+      const file = path.join(dir, `lut-${family}.mp4`);
+      await fs.writeFile(file, Buffer.from(await (await fetch(done.downloadUrl)).arrayBuffer()));
+      return { file, words: done.words as Array<{ startTime: number; endTime: number }> };
+    };
+    const [library, system] = await Promise.all([exported(FAMILY), exported('Dancing Script')]);
+    const source = (await mediaFixtures()).talk;
+    const at = (library.words[1].startTime + library.words[1].endTime) / 2;
+    const [a, b, s] = await Promise.all([frameAt(library.file, at), frameAt(system.file, at), frameAt(source, at)]);
+    // the same captions in the same face: the two exports agree everywhere, the caption band included
+    expect(difference(a, b)).toBeLessThan(1);
+    // above the captions the picture is the source with red and blue swapped
+    let swapped = 0;
+    let kept = 0;
+    const rows = Math.floor(s.h * 0.35);
+    for (let i = 0; i < rows * s.w * 3; i += 3) {
+      swapped += Math.abs(a.rgb[i] - s.rgb[i + 2]) + Math.abs(a.rgb[i + 2] - s.rgb[i]);
+      kept += Math.abs(a.rgb[i] - s.rgb[i]) + Math.abs(a.rgb[i + 2] - s.rgb[i + 2]);
+    }
+    expect(swapped / (rows * s.w * 2)).toBeLessThan(12);
+    expect(kept / (rows * s.w * 2)).toBeGreaterThan(30);
   });
 });

@@ -71,9 +71,10 @@ export function templateFonts(): string[] {
  * A folder in `workDir` (a job's folder, inWorkDir in jobs/work-dir.ts: it goes
  * with the job's other files) with links to the installed files of `families`
  * (default: every template font and any extra families given, e.g. user theme
- * fonts), for `ass=...:fontsdir=`.
+ * fonts), and to `files` (fonts of the user's library, copied into the job's
+ * folder), for `ass=...:fontsdir=`: libass reads every file of the folder.
  */
-export function fontsDir(workDir: string, extraFamilies: readonly string[] = []): string {
+export function fontsDir(workDir: string, extraFamilies: readonly string[] = [], files: readonly string[] = []): string {
   const wanted = new Set([...templateFonts(), ...SCRIPT_FONTS, ...extraFamilies].map((f) => f.toLowerCase()));
   const dir = fs.mkdtempSync(path.join(workDir, 'fonts-'));
   const used = new Set<string>();
@@ -85,5 +86,6 @@ export function fontsDir(workDir: string, extraFamilies: readonly string[] = [])
     used.add(name);
     fs.symlinkSync(font.file, path.join(dir, name));
   }
+  files.forEach((file, i) => fs.symlinkSync(path.resolve(file), path.join(dir, `library-${i}-${path.basename(file)}`)));
   return dir;
 }

@@ -243,6 +243,9 @@ export function escapeFilterValue(v: string): string {
   return option.replace(/[\\'[\],;]/g, (c) => `\\${c}`);
 }
 
+/** A 3D LUT file (.cube) applied to the picture: tetrahedral interpolation, as colour tools apply them. */
+export const lut3dFilter = (file: string) => `lut3d=file=${escapeFilterValue(file)}:interp=tetrahedral`;
+
 /** The zoom factor at output time t: 1 outside zooms, `scale` inside, smoothstep ease over ZOOM_EASE. */
 export function zoomExpression(zooms: readonly RenderZoom[]): string {
   const terms = zooms
