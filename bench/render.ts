@@ -268,6 +268,83 @@ const best = (runs: Side[]): Side => ({
   nodeMiB: Math.max(...runs.map((r) => r.nodeMiB)),
 });
 
+/** The CPU seconds (user + system) of one ffmpeg run, from its own `-benchmark` line. */
+function cpuSecondsOf(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('ffmpeg', ['-hide_banner', '-benchmark', '-nostats', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      const m = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(err);
+      if (code === 0 && m) resolve(Number(m[1]) + Number(m[2]));
+      else reject(new Error(`ffmpeg exited ${code}: ${err}`));
+    });
+  });
+}
+
+/** CPU seconds of decoding and filtering a plan's graph with nothing encoded (its outputs go to the null muxer), best of `runs`. */
+async function filterCpu(plan: RenderPlan, runs: number): Promise<number> {
+  const graph = buildRenderGraph(plan);
+  const script = path.join(os.tmpdir(), `bench-graph-${process.pid}.txt`);
+  fs.writeFileSync(script, graph.filterScript);
+  const inputs = graph.inputs.flatMap((i) => [...i.args, '-i', i.path]);
+  const outputs = [['vout', 'aout'], ...(plan.preview ? [['pvout', 'paout']] : [])].flatMap(([v, a]) => [
+    '-map',
+    `[${v}]`,
+    '-map',
+    `[${a}]`,
+    '-f',
+    'null',
+    '-',
+  ]);
+  try {
+    let least = Infinity;
+    for (let i = 0; i < runs; i++) least = Math.min(least, await cpuSecondsOf([...inputs, '-filter_complex_script', script, ...outputs]));
+    return least;
+  } finally {
+    fs.rmSync(script, { force: true });
+  }
+}
+
+/**
+ * Where an export's time goes: the CPU seconds of its decoding and filtering
+ * (nothing encoded), against a bare decode and scale of the same source, and
+ * what each part adds (the whole graph less the graph without that part).
+ * On these cores an export is CPU-bound, so these seconds are what it costs
+ * beyond the encode.
+ */
+async function whereTheTimeGoes(label: string, source: string, plan: RenderPlan, bareFilter: string): Promise<Row[]> {
+  const runs = Math.max(1, RUNS);
+  const bare = await (async () => {
+    let least = Infinity;
+    for (let i = 0; i < runs; i++) least = Math.min(least, await cpuSecondsOf(['-i', source, '-vf', bareFilter, '-f', 'null', '-']));
+    return least;
+  })();
+  const whole = await filterCpu(plan, runs);
+  const parts: Array<[string, RenderPlan]> = [
+    ['blurred fill (against a centre crop)', { ...plan, output: { ...plan.output, fit: 'crop' } }],
+    ['captions and hook', { ...plan, assPath: undefined, fontsDir: undefined }],
+    ['clean audio', { ...plan, audio: { ...plan.audio, clean: false } }],
+    ['music', { ...plan, audio: { ...plan.audio, music: undefined } }],
+    ['B-roll overlays', { ...plan, overlays: [] }],
+    ['zooms', { ...plan, zooms: [] }],
+    ['stickers (emoji, logo)', { ...plan, stickers: [] }],
+    ['colour look', { ...plan, colorFilter: undefined }],
+    ['preview output', { ...plan, preview: false }],
+  ];
+  const rows: Row[] = [
+    { section: SECTION, metric: `${label}: decode + filters CPU, export graph`, value: whole, unit: 'cpu s', note: 'nothing encoded' },
+    { section: SECTION, metric: `${label}: decode + scale CPU, bare`, value: bare, unit: 'cpu s', note: `-vf ${bareFilter}, nothing encoded` },
+  ];
+  for (const [name, without] of parts) {
+    const differs = JSON.stringify(without) !== JSON.stringify(plan);
+    if (!differs) continue;
+    rows.push({ section: SECTION, metric: `${label}: of which ${name}`, value: whole - (await filterCpu(without, runs)), unit: 'cpu s' });
+  }
+  return rows;
+}
+
 /** A bare transcode to compare with: `-vf <filter>` between `-i source` and the encoder options. */
 interface Bare {
   name: string;
@@ -418,6 +495,7 @@ export async function render(): Promise<Row[]> {
       if (CASES.includes('wide')) {
         const plan = await exportPlan(fx, file, 1920, 1080, 1080, 1920, 'wide60', { brolls: 2 });
         rows.push(...(await compare(fx, '60 s 1920x1080 to 1080x1920', file, plan, bare)));
+        if (RUNS) rows.push(...(await whereTheTimeGoes('60 s 1920x1080 to 1080x1920', file, plan, 'scale=1080:1920')));
       }
       if (CASES.includes('styled')) {
         const logo = path.join(fx.dir, 'logo.png');
@@ -428,7 +506,9 @@ export async function render(): Promise<Row[]> {
           logo,
           colorFilter: colorFilterChain('warm', 60),
         });
-        rows.push(...(await compare(fx, '60 s 1920x1080 to 1080x1920, popping emphasis, emoji, logo, warm look', file, plan, bare)));
+        const label = '60 s 1920x1080 to 1080x1920, popping emphasis, emoji, logo, warm look';
+        rows.push(...(await compare(fx, label, file, plan, bare)));
+        if (RUNS) rows.push(...(await whereTheTimeGoes(label, file, plan, 'scale=1080:1920')));
       }
     }
     if (CASES.includes('service')) {

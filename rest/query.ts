@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fieldError } from '../src/errors.js';
+import { fieldError, isAppError, validationError, type FieldError } from '../src/errors.js';
 import { MAX_PAGE_SIZE } from '../src/pagination.js';
 import { unstorable } from '../src/validation.js';
 import type { JsonSchema } from './response.js';
@@ -10,9 +10,21 @@ export interface QueryParam<T> {
   schema: JsonSchema;
 }
 
-/** The declared parameters of a request, each read in order (the first refused one answers). */
+/** The declared parameters of a request, each read; every refused one is named in one VALIDATION_ERROR. */
 export function readQuery(req: FastifyRequest, params: Record<string, QueryParam<unknown>> = {}): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).map(([name, p]) => [name, p.read(req, name)]));
+  const refused: FieldError[] = [];
+  const read = Object.entries(params).map(([name, p]) => {
+    try {
+      return [name, p.read(req, name)];
+    } catch (e) {
+      const details = isAppError(e) && e.code === 'VALIDATION_ERROR' ? e.extensions.details : undefined;
+      if (!Array.isArray(details)) throw e;
+      refused.push(...details);
+      return [name, undefined];
+    }
+  });
+  if (refused.length) throw validationError(refused);
+  return Object.fromEntries(read);
 }
 
 /** Text the service judges (a cursor, a date, a filter), described by `schema`. */

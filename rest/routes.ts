@@ -1,4 +1,5 @@
 import type { Route } from './route.js';
+import { ownAccountRoutes } from './routes/account.js';
 import { accountRoutes } from './routes/accounts.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { exportRoutes } from './routes/exports.js';
@@ -21,6 +22,7 @@ export const routeGroups: Record<string, Route[]> = {
   themes: themeRoutes,
   publishing: publishingRoutes,
   accounts: accountRoutes,
+  account: ownAccountRoutes,
   statistics: publishingStatsRoutes,
   catalogue: catalogRoutes,
 };

@@ -1,11 +1,25 @@
-import { at, fields } from '../answer.js';
-import { ConnectAccountDocument, DisconnectAccountDocument, PlatformsDocument, ProfilesDocument, type PlatformKey } from '../generated/operations.js';
+import { at, constant, extended, fields } from '../answer.js';
+import {
+  ConnectAccountDocument,
+  CreateProfileDocument,
+  DeleteProfileDocument,
+  DisconnectAccountDocument,
+  PlatformsDocument,
+  ProfilesDocument,
+  UpdateProfileDocument,
+  type CreateProfileInput,
+  type PlatformKey,
+  type UpdateProfileInput,
+} from '../generated/operations.js';
+import { createProfileReader, updateProfileReader } from '../../src/graphql/publishing.js';
+import { createProfileBody, updateProfileBody } from '../../src/publishing/profiles.js';
 import { isPlatformKey, PLATFORM_KEYS } from '../../src/catalog/platforms.js';
 import { fieldError } from '../../src/errors.js';
 import { connectBody } from '../../src/publishing/connections.js';
 import { route } from '../route.js';
 
 type Params = { profileId: string; platform: string };
+const PROFILES_EXTENSION = 'profiles made, renamed and deleted through /v1, beyond SPEC.md (which lists them)';
 
 /** A platform in the path is one of the six keys, or the request is refused before it reaches the operation. */
 function platformParam(req: { params: unknown }): PlatformKey {
@@ -28,6 +42,39 @@ export const accountRoutes = [
     summary: 'Your profiles, the primary one first, with their accounts',
     operation: ProfilesDocument,
     answer: fields({ data: at('profiles') }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/profiles',
+    summary: 'Adds a profile (a brand you publish as); your first is primary',
+    extension: PROFILES_EXTENSION,
+    operation: CreateProfileDocument,
+    body: createProfileBody,
+    variables: (req) => ({ input: (req.body ?? {}) as CreateProfileInput }),
+    check: createProfileReader.check,
+    answer: at('createProfile'),
+    status: 201,
+  }),
+  route({
+    method: 'PUT',
+    url: '/v1/profiles/:id',
+    summary: 'Renames a profile, or makes it the primary one',
+    extension: PROFILES_EXTENSION,
+    operation: UpdateProfileDocument,
+    body: updateProfileBody,
+    variables: (req) => ({ id: (req.params as { id: string }).id, input: (req.body ?? {}) as UpdateProfileInput }),
+    check: updateProfileReader.check,
+    answer: at('updateProfile'),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/profiles/:id',
+    summary: 'Deletes a profile with no connected account and no publication; the oldest other one becomes primary if it was',
+    extension: PROFILES_EXTENSION,
+    operation: DeleteProfileDocument,
+    variables: (req) => ({ id: (req.params as { id: string }).id }),
+    answer: at('deleteProfile', extended({ deleted: constant(true, { const: true }) })),
+    errors: { BAD_REQUEST: 'the profile has connected accounts or publications' },
   }),
   route({
     method: 'POST',

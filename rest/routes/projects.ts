@@ -1,13 +1,17 @@
 import { createProjectReader, uploadProjectReader } from '../../src/graphql/projects.js';
 import type { CreateProjectInput, UploadProjectInput } from '../generated/operations.js';
-import { CreateProjectDocument, ProjectDocument, UploadProjectDocument } from '../generated/operations.js';
+import { CreateProjectDocument, ProjectDocument, ProjectsPageDocument, UploadProjectDocument } from '../generated/operations.js';
+import { TITLE_QUERY_MAX } from '../../src/projects/service.js';
+import { enumParam, pageSize, textParam } from '../query.js';
 import { createProjectBody, uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
-import { at, either, leftOutWhen, member, merged, only, pipe, without, withoutNulls } from '../answer.js';
+import { at, either, fields, leftOutWhen, member, merged, only, pageOf, pipe, without, withoutNulls } from '../answer.js';
 import { route } from '../route.js';
 import { magicClipsRecord } from './magic-clips.js';
 
 type Params = { id: string };
+const PROJECT_STATUSES = ['uploading', 'processing', 'transcribing', 'exporting', 'completed', 'failed'] as const;
+const PROJECT_KINDS = ['edit', 'magic_clips'] as const;
 
 /**
  * The Project record of SPEC.md: always its identity, status and effect flags;
@@ -78,6 +82,22 @@ export const projectRoutes = [
     answer: at('uploadProject', projectRecord),
     status: 201,
     errors: { PAYLOAD_TOO_LARGE: 'the file is over 2 GB', UNSUPPORTED_MEDIA_TYPE: 'the file is not an mp4 or mov video' },
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/projects',
+    summary: 'Your projects, newest first, a page at a time, by status, kind or words of the title',
+    extension: 'the project listing, beyond SPEC.md (which reads projects one at a time)',
+    operation: ProjectsPageDocument,
+    query: {
+      limit: pageSize(20),
+      cursor: textParam({ description: 'the nextCursor of the previous page' }),
+      status: enumParam(PROJECT_STATUSES, { description: 'only projects of this status' }),
+      kind: enumParam(PROJECT_KINDS, { description: 'only edits or only magic clips' }),
+      q: textParam({ description: `words the title contains, in any case (at most ${TITLE_QUERY_MAX} characters)` }),
+    },
+    variables: (_req, q) => ({ first: q.limit, after: q.cursor, status: q.status, kind: q.kind, q: q.q }),
+    answer: merged(fields({ items: at('projects.edges[].node', withoutNulls(['previewUrl', 'downloadUrl'])) }), pageOf('projects.pageInfo')),
   }),
   route({
     method: 'GET',

@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from '../auth/api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.js';
 import { builder } from './builder.js';
 import { currentUser } from './context.js';
 
@@ -10,6 +10,7 @@ export const ApiKeyType = builder.prismaObject('ApiKey', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    current: t.boolean({ description: 'the key this request came with', resolve: (k, _a, ctx) => k.id === ctx.user?.keyId }),
   }),
 });
 
@@ -28,9 +29,9 @@ const CreatedApiKey = builder.objectRef<CreatedApiKeyShape>('CreatedApiKey').imp
 builder.queryFields((t) => ({
   apiKeys: t.prismaField({
     type: ['ApiKey'],
-    description: 'Your API keys, newest first',
-    resolve: (query, _root, _args, ctx) =>
-      ctx.app.db.apiKey.findMany({ ...query, where: { userId: currentUser(ctx).id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    description: 'Your API keys that work, newest first; with includeRevoked, the revoked ones too',
+    args: { includeRevoked: t.arg.boolean({ required: false, defaultValue: false }) },
+    resolve: (query, _root, { includeRevoked }, ctx) => listApiKeys(ctx.app.db, currentUser(ctx).id, { ...query, includeRevoked: includeRevoked ?? false }),
   }),
 }));
 
@@ -42,8 +43,9 @@ builder.mutationFields((t) => ({
   }),
   revokeApiKey: t.prismaField({
     type: 'ApiKey',
-    description: 'Revokes one of your keys; requests with it then get UNAUTHORIZED',
+    description:
+      'Revokes one of your working keys; requests with it then get UNAUTHORIZED. The key of this request can be revoked only while another works (BAD_REQUEST); a revoked key is NOT_FOUND',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, { id }, ctx) => revokeApiKey(ctx.app.db, currentUser(ctx).id, String(id)),
+    resolve: (_query, _root, { id }, ctx) => revokeApiKey(ctx.app.db, currentUser(ctx), String(id)),
   }),
 }));

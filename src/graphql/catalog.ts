@@ -1,7 +1,7 @@
 import { ACTIVE_WORD_EFFECTS, EMOJI_MODES, EMPHASIS_RULES, PAGE_ENTRANCES, TEXT_CASES, type CaptionStyle } from '../catalog/caption-style.js';
 import { CAPTION_TEMPLATES, findCaptionTemplate, type CaptionTemplate } from '../catalog/caption-templates.js';
 import { findHookTitleTemplate } from '../catalog/hook-title-templates.js';
-import { captionTemplatePreview, hookTemplatePreview } from '../themes/previews.js';
+import { previewLink } from '../themes/previews.js';
 import { notFound } from '../errors.js';
 import { HOOK_TITLE_TEMPLATES, type HookTitleTemplate } from '../catalog/hook-title-templates.js';
 import { languagesFor, type Language } from '../catalog/languages.js';
@@ -84,8 +84,9 @@ export const CaptionTemplateType = builder.objectRef<CaptionTemplate>('CaptionTe
     description: t.exposeString('description'),
     style: t.field({ type: CaptionStyleType, resolve: (tpl) => tpl.style }),
     previewUrl: t.string({
-      description: 'A PNG still of the template on a 540x960 frame, with a word being said and an emphasised word (made once, then kept)',
-      resolve: (tpl, _a, ctx) => captionTemplatePreview(ctx.app, tpl),
+      description:
+        'A PNG still of the template on a 540x960 frame, with a word being said and an emphasised word: a link of the service, rendered on its first fetch and kept',
+      resolve: (tpl, _a, ctx) => previewLink(ctx.app, 'caption', tpl.name),
     }),
   }),
 });
@@ -108,8 +109,8 @@ export const HookTitleTemplateType = builder.objectRef<HookTitleTemplate>('HookT
     duration: t.exposeFloat('duration'),
     fade: t.exposeFloat('fade'),
     previewUrl: t.string({
-      description: 'A PNG still of the template on a 540x960 frame (made once, then kept)',
-      resolve: (tpl, _a, ctx) => hookTemplatePreview(ctx.app, tpl),
+      description: 'A PNG still of the template on a 540x960 frame: a link of the service, rendered on its first fetch and kept',
+      resolve: (tpl, _a, ctx) => previewLink(ctx.app, 'hook', tpl.name),
     }),
   }),
 });

@@ -6,7 +6,7 @@ import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { currentUser, type Context } from './context.js';
 import { inputFromSchema } from './inputs.js';
-import { ProjectType } from './projects.js';
+import { ProjectKindEnum, ProjectType } from './projects.js';
 import { uploadedFile } from './uploads.js';
 import type { Project } from '../generated/prisma/client.ts';
 
@@ -36,11 +36,6 @@ export const MagicClipType = builder.prismaObject('MagicClip', {
     downloadUrl: t.string({ nullable: true, description: 'the clip, as a download', resolve: (c, _a, ctx) => clipUrls(ctx.app.storage, c).downloadUrl }),
     directUrl: t.string({ nullable: true, description: 'the clip, playable in place', resolve: (c, _a, ctx) => clipUrls(ctx.app.storage, c).directUrl }),
   }),
-});
-
-export const ProjectKindEnum = builder.enumType('ProjectKind', {
-  description: 'edit: a captioned edit of one video; magic_clips: scored clips cut from a long video',
-  values: ['edit', 'magic_clips'] as const,
 });
 
 builder.prismaObjectFields(ProjectType, (t) => ({

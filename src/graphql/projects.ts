@@ -1,6 +1,6 @@
 import { PROJECT_STEP_JOB_NAMES } from '../jobs/names.js';
 import { createProject, editKind, uploadProject } from '../projects/edit-kind.js';
-import { getProject, listProjects, metaOf, wordsOf } from '../projects/service.js';
+import { getProject, listProjects, metaOf, TITLE_QUERY_MAX, wordsOf } from '../projects/service.js';
 import type { Word } from '../media/transcript.js';
 import { progressColumn, projectEvent, workAfter, type Progress } from '../projects/state.js';
 import { itemsColumn, musicColumn } from '../projects/references.js';
@@ -58,6 +58,11 @@ const ProgressType = builder.objectRef<Progress>('ProjectProgress').implement({
     clipsDone: t.exposeInt('clipsDone', { nullable: true, description: 'magic clips: clips ended (completed or failed)' }),
     clipsTotal: t.exposeInt('clipsTotal', { nullable: true, description: 'magic clips: clips being made' }),
   }),
+});
+
+export const ProjectKindEnum = builder.enumType('ProjectKind', {
+  description: 'edit: a captioned edit of one video; magic_clips: scored clips cut from a long video',
+  values: ['edit', 'magic_clips'] as const,
 });
 
 export const ProjectType = builder.prismaObject('Project', {
@@ -199,9 +204,13 @@ builder.queryFields((t) => ({
   projects: t.connection({
     type: ProjectType,
     description: 'Your projects, newest first; cursors are project ids',
-    args: { status: t.arg({ type: ProjectStatusEnum, required: false }) },
+    args: {
+      status: t.arg({ type: ProjectStatusEnum, required: false }),
+      kind: t.arg({ type: ProjectKindEnum, required: false }),
+      q: t.arg.string({ required: false, description: `words of the title, in any case (at most ${TITLE_QUERY_MAX} characters)` }),
+    },
     resolve: async (_root, args, ctx) => {
-      return toConnection(await listProjects(ctx.app, currentUser(ctx).id, pageArgs(args), args.status));
+      return toConnection(await listProjects(ctx.app, currentUser(ctx).id, pageArgs(args), { status: args.status, kind: args.kind, q: args.q }));
     },
   }),
 }));

@@ -12,6 +12,15 @@ import { cancelPublication, findPublication, publishProject, readPublish } from 
 import { publicationEvent, type PublicationEvent } from '../publishing/events.js';
 import { loadPublications, type PostAnalytics, type PostView, type PublicationView } from '../publishing/records.js';
 import { publishBody } from '../publishing/schemas.js';
+import {
+  createProfile,
+  createProfileBody,
+  deleteProfile,
+  readCreateProfile,
+  readUpdateProfile,
+  updateProfile,
+  updateProfileBody,
+} from '../publishing/profiles.js';
 import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
 import { currentUser } from './context.js';
@@ -308,5 +317,43 @@ builder.mutationFields((t) => ({
       "Disconnects a profile's account on a platform: its tokens are forgotten, its posts and history kept; publishing to it is refused until it is connected again",
     args: { profileId: t.arg.id({ required: true }), platform: t.arg({ type: PlatformEnum, required: true }) },
     resolve: (_root, args, ctx) => disconnectProfileAccount(ctx.app, currentUser(ctx).id, { profileId: String(args.profileId), platform: args.platform }),
+  }),
+}));
+
+const CreateProfileInput = inputFromSchema('CreateProfileInput', createProfileBody, 'The body of POST /v1/profiles');
+const UpdateProfileInput = inputFromSchema('UpdateProfileInput', updateProfileBody, 'The body of PUT /v1/profiles/{id}: some fields, at least one');
+
+/** The /v1 checks of profile bodies, before GraphQL coerces them. */
+export const createProfileReader = bodyReader((_ctx, { input }: { input: unknown }) => readCreateProfile(input));
+export const updateProfileReader = bodyReader((ctx, { id, input }: { id: string | number; input: unknown }) =>
+  readUpdateProfile(ctx.app.db, currentUser(ctx).id, String(id), input),
+);
+
+/** A profile as ProfileType reads it: with its accounts. */
+const withAccounts = (ctx: { app: { db: import('../db/client.js').Db } }, id: string) =>
+  ctx.app.db.profile.findUniqueOrThrow({ where: { id }, include: { accounts: { orderBy: { platform: 'asc' } } } });
+
+builder.mutationFields((t) => ({
+  createProfile: t.field({
+    type: ProfileType,
+    description: 'Adds a profile (a brand you publish as); your first is primary',
+    args: { input: t.arg({ type: CreateProfileInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const body = readCreateProfile(input);
+      return withAccounts(ctx, (await createProfile(ctx.app.db, currentUser(ctx).id, body)).id);
+    },
+  }),
+  updateProfile: t.field({
+    type: ProfileType,
+    description: 'Renames a profile, or makes it the primary one',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateProfileInput, required: true }) },
+    resolve: async (_root, { id, input }, ctx) => withAccounts(ctx, (await updateProfile(ctx.app.db, currentUser(ctx).id, String(id), input)).id),
+  }),
+  deleteProfile: t.field({
+    type: ProfileType,
+    description:
+      'Deletes a profile that holds nothing (no connected account, no publication) and returns it; when it was primary, your oldest other profile becomes primary',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => ({ ...(await deleteProfile(ctx.app.db, currentUser(ctx).id, String(id))), accounts: [] }),
   }),
 }));

@@ -2,6 +2,7 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
 // one import per domain file, for its side effects (types, queries, mutations)
 import './auth.js';
+import './account.js';
 import './catalog.js';
 import './exports.js';
 import './jobs.js';

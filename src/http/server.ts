@@ -14,6 +14,7 @@ import { registerConsole } from './console.js';
 import { registerCors } from './cors.js';
 import { registerGraphiQLRoutes } from './graphiql.js';
 import { registerOAuthCallback } from './oauth-callback.js';
+import { registerPreviewRoutes } from './previews.js';
 import { findUploads } from '../idempotency/fingerprint.js';
 import { bodyPending, endingWith, requestEnd } from './request-end.js';
 import { urlSigningSecret } from '../storage/index.js';
@@ -173,6 +174,7 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
   registerConsole(fastify);
   registerGraphiQLRoutes(fastify);
   registerOAuthCallback(fastify, app);
+  registerPreviewRoutes(fastify, app);
 
   const { wss, dispose: closeSockets } = serveGraphQLOverWebSocket(app, graphql);
   // a handshake ws refuses (a wrong method, key, version or subprotocol list) is answered in GraphQL's format

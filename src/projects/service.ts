@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../app.js';
 import { jsonColumn } from '../db/json.js';
-import { AppError, notFound, validationError } from '../errors.js';
+import { AppError, FieldErrors, notFound, validationError } from '../errors.js';
 import type { Project } from '../generated/prisma/client.ts';
 import { isUuid } from '../ids.js';
 import type { ProbeResult } from '../media/ffprobe.js';
@@ -95,9 +95,36 @@ export async function getProject(app: App, userId: string, id: string): Promise<
   return project;
 }
 
+/** Text matched literally by LIKE: its wildcards and the escape character escaped (Prisma's `contains` leaves them as they are). */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** The user's projects, newest first, in keyset pages. */
-export function listProjects(app: App, userId: string, page: PageRequest, status?: Project['status'] | null): Promise<Page<Project>> {
-  return keysetPage(modelSource<Project>(app.db.project as never, { scope: { userId }, where: { userId, ...(status ? { status } : {}) } }), page);
+/** The longest title query of a project listing. */
+export const TITLE_QUERY_MAX = 200;
+
+export interface ProjectFilters {
+  status?: Project['status'] | null;
+  kind?: Project['kind'] | null;
+  /** text the title contains, in any case */
+  q?: string | null;
+}
+
+/** The user's projects, newest first, keyset pages; VALIDATION_ERROR on a title query too long. */
+export function listProjects(app: App, userId: string, page: PageRequest, filters: ProjectFilters = {}): Promise<Page<Project>> {
+  const { status, kind } = filters;
+  const q = filters.q?.trim();
+  if (q && q.length > TITLE_QUERY_MAX) {
+    const e = new FieldErrors();
+    e.add('q', `must be at most ${TITLE_QUERY_MAX} characters`, filters.q);
+    e.throwIfAny();
+  }
+  const where = {
+    userId,
+    ...(status ? { status } : {}),
+    ...(kind ? { kind } : {}),
+    ...(q ? { title: { contains: likeEscaped(q), mode: 'insensitive' as const } } : {}),
+  };
+  return keysetPage(modelSource<Project>(app.db.project as never, { scope: { userId }, where }), page);
 }
 
 export const wordsOf = (p: Pick<Project, 'transcript'>): Word[] | null => transcriptColumn.read(p.transcript);

@@ -106,6 +106,11 @@ export function captionTemplatePreview(app: App, template: CaptionTemplate): Pro
   return storedStill(app, keyOf('caption', template.name, template.style), (out, dir) => renderStylePreview(template.style, out, dir));
 }
 
+/** Where a template's still is served: a link of the service that renders it on its first fetch (registerPreviewRoutes). */
+export function previewLink(app: Pick<App, 'config'>, kind: 'caption' | 'hook', name: string): string {
+  return `${app.config.publicUrl}/previews/${kind}/${encodeURIComponent(name)}.png`;
+}
+
 /** The hook text of the hook-title previews. */
 export const PREVIEW_HOOK = 'The one habit that changed my whole year';
 

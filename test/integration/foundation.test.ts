@@ -88,9 +88,14 @@ describe('catalogue reads through both doors', () => {
     // the PNG's header: 540 x 960
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([540, 960]);
-    // kept: a second read is the same picture, not made again
-    const again = await request(app, 'GET', `/v1/templates/${t.name}`, { key: user.key });
-    expect(new URL(again.body.previewUrl).pathname).toBe(new URL(r.body.previewUrl).pathname);
+    // a link of the service, needing no key, sent on to the stored picture: kept, so a second fetch is sent to the same file
+    expect(new URL(r.body.previewUrl).pathname).toBe(`/previews/caption/${t.name}.png`);
+    const first = await fetch(r.body.previewUrl, { redirect: 'manual' });
+    const second = await fetch(r.body.previewUrl, { redirect: 'manual' });
+    expect(first.status).toBe(302);
+    expect(new URL(second.headers.get('location')!).pathname).toBe(new URL(first.headers.get('location')!).pathname);
+    expect((await fetch(new URL('/previews/caption/nope.png', app.url))).status).toBe(404);
+    expect((await fetch(new URL(`/previews/hook/${t.name}.png`, app.url))).status).toBe(404);
     const g = await gql(app, user.key, 'query($n: String!) { captionTemplate(name: $n) { name style { emoji } previewUrl } }', { n: t.name });
     expect(g.body.data.captionTemplate).toMatchObject({ name: t.name, style: { emoji: 'keywords' } });
     // an unknown name

@@ -957,6 +957,8 @@ export function bodyFields(ctx: InputContext, a: Actor) {
       required: ['platforms'],
     },
     connectAccount: { fields: { returnUrl: returnUrlArb }, required: [] },
+    createProfile: { fields: { name: mostly(fc.string({ minLength: 1, maxLength: 100 }), 3), primary: boolish }, required: ['name'] },
+    updateProfile: { fields: { name: mostly(fc.string({ minLength: 1, maxLength: 100 }), 3), primary: boolish }, required: [] },
   } satisfies Record<string, { fields: Fields; required: string[] }>;
 }
 
@@ -1206,6 +1208,17 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'POST', url: '/v1/projects/upload', form: 'project' },
   { method: 'POST', url: '/v1/projects/magic-clips', body: 'createMagicClips' },
   { method: 'POST', url: '/v1/projects/magic-clips/upload', form: 'clips' },
+  {
+    method: 'GET',
+    url: '/v1/projects',
+    query: {
+      limit: limitQuery,
+      cursor: cursorQuery,
+      status: () => fc.oneof(w(4, pick('completed', 'failed', 'transcribing')), w(1, pick('done', 'COMPLETED', '')), w(1, fuzzText)),
+      kind: () => fc.oneof(w(4, pick('edit', 'magic_clips')), w(1, pick('clips', '')), w(1, fuzzText)),
+      q: () => fc.oneof(w(4, pick('talk', 'Row', '%', '_')), w(1, fc.string({ minLength: 190, maxLength: 210 })), w(1, fuzzText)),
+    },
+  },
   { method: 'GET', url: '/v1/projects/:id', id: 'project' },
   { method: 'PUT', url: '/v1/projects/:id', id: 'project', body: 'updateProject' },
   { method: 'POST', url: '/v1/projects/:id/export', id: 'project', body: 'exportProject' },
@@ -1226,6 +1239,20 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'POST', url: '/v1/profiles/:profileId/accounts/:platform/connect', id: 'profile', platform: true, body: 'connectAccount' },
   // valid ids name the spare profile only (fuzz-server.ts)
   { method: 'DELETE', url: '/v1/profiles/:profileId/accounts/:platform', id: 'spareProfile', platform: true },
+  { method: 'POST', url: '/v1/profiles', body: 'createProfile' },
+  { method: 'PUT', url: '/v1/profiles/:id', id: 'profile', body: 'updateProfile' },
+  // the actor's profiles hold accounts and publications: a delete is refused, changing nothing
+  { method: 'DELETE', url: '/v1/profiles/:id', id: 'profile' },
+  { method: 'GET', url: '/v1/account' },
+  {
+    method: 'GET',
+    url: '/v1/account/ledger',
+    query: { limit: limitQuery, cursor: cursorQuery, kind: () => fc.oneof(w(4, pick('api', 'ai', 'clip')), w(1, pick('API', 'gold', '')), w(1, fuzzText)) },
+  },
+  { method: 'GET', url: '/v1/api-keys' },
+  { method: 'POST', url: '/v1/api-keys' },
+  // valid ids name the actor's spare keys only, never the one it sends
+  { method: 'DELETE', url: '/v1/api-keys/:id', id: 'apiKey' },
 ];
 
 /**
