@@ -1,6 +1,12 @@
-import { CreateUserMediaDocument, MusicCatalogueDocument, UploadUserMediaDocument, UserMediaPageDocument } from '../generated/operations.js';
+import {
+  CreateUserMediaDocument,
+  DeleteUserMediaDocument,
+  MusicCatalogueDocument,
+  UploadUserMediaDocument,
+  UserMediaPageDocument,
+} from '../generated/operations.js';
 import { readUserMediaBody, userMediaBody } from '../../src/library/fetch-media.js';
-import { at, fields, merged, pageOf, withoutNulls } from '../answer.js';
+import { at, constant, extended, fields, merged, pageOf, withoutNulls } from '../answer.js';
 import { enumParam, pageSize, textParam } from '../query.js';
 import { noVariables, route } from '../route.js';
 
@@ -44,6 +50,16 @@ export const libraryRoutes = [
     variables: (_req, q) => ({ first: q.limit, after: q.cursor, type: q.type }),
     // items, then the page's hasMore and nextCursor beside them
     answer: merged(fields({ items: at('userMedia.edges[].node', withoutNulls(['failureReason'])) }), pageOf('userMedia.pageInfo')),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/user-media/:id',
+    summary: 'Deletes a library entry and its file; refused while a project, preset or theme uses it (the refusal names them)',
+    extension: 'deleting library entries, beyond SPEC.md',
+    operation: DeleteUserMediaDocument,
+    variables: (req) => ({ id: (req.params as { id: string }).id }),
+    answer: at('deleteUserMedia', extended({ deleted: constant(true, { const: true }) })),
+    errors: { BAD_REQUEST: 'the file is still being fetched', VALIDATION_ERROR: 'a project, preset or theme still uses the file (the message names them)' },
   }),
   route({
     method: 'GET',

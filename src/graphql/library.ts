@@ -1,5 +1,6 @@
 import { listMusicTracks } from '../library/music.js';
 import { createUserMedia, getUserMedia, listUserMedia, mediaUrl, uploadUserMedia } from '../library/user-media.js';
+import { deleteUserMedia } from '../library/removal.js';
 import { builder } from './builder.js';
 import { pageArgs, toConnection } from './connections.js';
 import { currentUser } from './context.js';
@@ -78,8 +79,15 @@ builder.mutationFields((t) => ({
   }),
   uploadUserMedia: t.field({
     type: CreatedUserMedia,
-    description: 'Uploads a video, audio or image file to your library (multipart request)',
+    description: 'Uploads a video, audio, image, font (TTF, OTF) or .cube LUT file to your library (multipart request)',
     args: { file: t.arg({ type: 'Upload', required: true }) },
     resolve: async (_root, { file }, ctx) => ({ userMediaId: (await uploadUserMedia(ctx.app, currentUser(ctx).id, await uploadedFile(file))).id }),
+  }),
+  deleteUserMedia: t.field({
+    type: UserMediaType,
+    description:
+      'Deletes a library entry and its file, and returns it; refused (VALIDATION_ERROR on id) while a project, preset or theme still uses it, naming them',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => deleteUserMedia(ctx.app, currentUser(ctx).id, String(id)),
   }),
 }));

@@ -3,10 +3,15 @@
  * the project listing (newest first, keyset pages, by status, kind and words
  * of the title); the account's balances and credit ledger; API keys listed,
  * made (shown once) and revoked, never the last through itself; profiles
- * made, renamed, made primary and deleted only when they hold nothing. Every
- * rule refused in the spec's shape, each user seeing only their own.
+ * made, renamed, made primary and deleted only when they hold nothing;
+ * library entries deleted with their files, never while something draws
+ * them. Every rule refused in the spec's shape, each user seeing only their own.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renamedFont, SCRIPT_FONT, swapRedBlueCube } from '../support/fonts.js';
+import { mediaFixtures } from '../support/media.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 
 let app: TestApp;
@@ -243,5 +248,89 @@ describe('profiles', () => {
     await db.publication.update({ where: { id: publication.id }, data: { status: 'published' } });
     expect((await del(c)).body.message).toBe('The profile has 1 publication whose posts and analytics would go with it: it is kept');
     expect(await db.profile.count({ where: { id: c } })).toBe(1);
+  });
+});
+
+describe('DELETE /v1/user-media/{id}', () => {
+  const upload = async (key: string, bytes: Buffer | string, name: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
+    const r = await request(app, 'POST', '/v1/user-media/upload', { key, body: form });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.userMediaId as string;
+  };
+  const del = (key: string, id: string) => request(app, 'DELETE', `/v1/user-media/${id}`, { key });
+
+  it('refuses an entry a project, a preset or a theme still draws, naming them, and deletes it with its file once free', async () => {
+    const owner = await createUser(app);
+    const db = app.runtime.app.db;
+    const fx = await mediaFixtures();
+    const image = await upload(owner.key, await fs.readFile(fx.image), path.basename(fx.image));
+    const lut = await upload(owner.key, swapRedBlueCube(), 'look.cube');
+    const font = await upload(owner.key, await renamedFont(SCRIPT_FONT, 'Removal Script'), 'removal.otf');
+    const project = await db.project.create({
+      data: {
+        userId: owner.id,
+        title: 'Launch video',
+        language: 'en',
+        templateName: 'classic',
+        items: [{ type: 'user-media', userMediaId: image, mediaType: 'IMAGE', startTime: 0, endTime: 1 }],
+      } as never,
+    });
+    const preset = await db.preset.create({
+      data: {
+        userId: owner.id,
+        name: 'Brand',
+        logo: true,
+        savedLogo: { userMediaId: image },
+        colorFilter: true,
+        savedColorFilter: { userMediaId: lut, intensity: 60 },
+      },
+    });
+    const theme = await request(app, 'POST', '/v1/themes', { key: owner.key, json: { name: 'Scripted', style: { font: { family: 'Removal Script' } } } });
+    expect(theme.status).toBe(201);
+
+    const used = await del(owner.key, image);
+    expect(used.status).toBe(400);
+    expect(used.body.details).toEqual([
+      {
+        field: 'id',
+        value: image,
+        message: `is still used by project "Launch video" (${project.id}); preset "Brand" (${preset.id}): remove it from them first`,
+      },
+    ]);
+    expect((await del(owner.key, lut)).body.details[0].message).toContain(`preset "Brand" (${preset.id})`);
+    expect((await del(owner.key, font)).body.details[0].message).toContain(`theme "Scripted" (${theme.body.id})`);
+    // a second file of the family: the first can go, the family is still drawn from the second
+    const second = await upload(owner.key, await renamedFont(SCRIPT_FONT, 'Removal Script', 'Bold'), 'removal-bold.otf');
+    expect((await del(owner.key, font)).status).toBe(200);
+    expect((await del(owner.key, second)).status).toBe(400);
+    expect(await db.userMedia.count({ where: { userId: owner.id } })).toBe(3);
+
+    // freed, it goes with its file; a second delete, another user's delete and a malformed id are 404
+    await db.project.update({ where: { id: project.id }, data: { items: [] } });
+    await db.preset.update({ where: { id: preset.id }, data: { logo: false, savedLogo: null as never } });
+    const entry = await db.userMedia.findUniqueOrThrow({ where: { id: image } });
+    const gone = await del(owner.key, image);
+    expect(gone.status).toBe(200);
+    expect(gone.body).toEqual({ id: image, type: 'IMAGE', fileName: 'image.png', deleted: true });
+    expect(await app.runtime.app.storage.stat(entry.storageKey!)).toBeNull();
+    expect((await del(owner.key, image)).status).toBe(404);
+    expect((await del(other.key, lut)).status).toBe(404);
+    expect((await del(owner.key, 'not-a-uuid')).status).toBe(404);
+    // the same through GraphQL
+    await db.preset.update({ where: { id: preset.id }, data: { colorFilter: false, savedColorFilter: null as never } });
+    const g = await gql(app, owner.key, 'mutation($id: ID!) { deleteUserMedia(id: $id) { id type } }', { id: lut });
+    expect(g.body.data.deleteUserMedia).toEqual({ id: lut, type: 'LUT' });
+  });
+
+  it('refuses an entry whose file is still being fetched', async () => {
+    const owner = await createUser(app);
+    const pending = await app.runtime.app.db.userMedia.create({
+      data: { userId: owner.id, type: 'VIDEO', status: 'pending', fileName: 'x.mp4', sourceUrl: 'https://media.example/x.mp4' },
+    });
+    const r = await del(owner.key, pending.id);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'BAD_REQUEST', message: expect.stringContaining('still being fetched') });
   });
 });

@@ -1196,6 +1196,8 @@ export const REST_ROUTES: RestRoute[] = [
       type: () => fc.oneof(w(4, pick('VIDEO', 'AUDIO', 'IMAGE')), w(1, pick('video', 'PDF', '')), w(1, fuzzText)),
     },
   },
+  // valid ids name the pending entry only: a delete is refused while it is fetched, changing nothing
+  { method: 'DELETE', url: '/v1/user-media/:id', id: 'pendingMedia' },
   { method: 'GET', url: '/v1/presets', query: { limit: limitQuery, cursor: cursorQuery } },
   { method: 'GET', url: '/v1/presets/:id', id: 'preset' },
   { method: 'PUT', url: '/v1/presets/:id', id: 'preset', body: 'updatePreset' },
