@@ -15,6 +15,8 @@ export interface Config {
   videoPlatformHosts: string[];
   transcriber: 'pocketsphinx' | 'whisper' | 'openai';
   logLevel: string;
+  /** json: one JSON object a line, for machines; pretty: one short line of words, for a person at a terminal */
+  logFormat: 'json' | 'pretty';
   /** secret that signs media URLs; derived from the data dir when not set (required with shared storage) */
   urlSigningSecret: string | undefined;
   /** where media bytes live (STORAGE_URL): local disk under dataDir, or an S3-compatible bucket shared by every instance */
@@ -209,6 +211,12 @@ function corsOrigins(value: string | undefined): Config['corsOrigins'] {
 
 const TRANSCRIBERS = ['pocketsphinx', 'whisper', 'openai'] as const;
 
+function logFormatOf(value: string | undefined): Config['logFormat'] {
+  if (!value || value === 'json') return 'json';
+  if (value === 'pretty') return 'pretty';
+  throw new Error(`LOG_FORMAT must be json or pretty, got "${value}"`);
+}
+
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -274,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     transcriber,
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormatOf(env.LOG_FORMAT),
     urlSigningSecret: secret('URL_SIGNING_SECRET', env.URL_SIGNING_SECRET, 32),
     storage: storageSettings(env),
     connections: connectionLimits(env),

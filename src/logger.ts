@@ -3,9 +3,46 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-/** One root logger per process; request loggers are its children (they carry reqId). */
-export function createLogger(level: string, bindings: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
-  return pino({ level, base: { pid: process.pid, ...bindings }, serializers: { err: serializeError, req: serializeRequest } }, destination);
+/** One root logger per process; request loggers are its children (they carry reqId). `pretty` writes words for a person (prettyLines). */
+export function createLogger(
+  level: string,
+  bindings: Record<string, unknown> = {},
+  destination?: DestinationStream,
+  format: 'json' | 'pretty' = 'json',
+): Logger {
+  const out = format === 'pretty' ? prettyLines(destination ?? process.stdout) : destination;
+  return pino({ level, base: { pid: process.pid, ...bindings }, serializers: { err: serializeError, req: serializeRequest } }, out);
+}
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const QUIET_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'role']);
+
+/**
+ * A destination that writes each JSON log line as one line of words:
+ * `12:04:05 info  [server] request completed  reqId=… responseTime=3.2`, an
+ * error's stack under it. The JSON lines stay the default (LOG_FORMAT=json)
+ * for log collectors; this is for a person watching a terminal.
+ */
+export function prettyLines(out: { write(chunk: string): unknown }): DestinationStream {
+  return {
+    write(line: string) {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return out.write(line);
+      }
+      const time = new Date(Number(entry.time)).toISOString().slice(11, 19);
+      const level = (LEVELS[Number(entry.level)] ?? String(entry.level)).padEnd(5);
+      const err = entry.err as { stack?: string; message?: string } | undefined;
+      const fields = Object.entries(entry)
+        .filter(([k, v]) => !QUIET_KEYS.has(k) && k !== 'err' && v !== undefined)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+      const role = entry.role ? `[${entry.role}] ` : '';
+      const stack = err ? `\n  ${(err.stack ?? err.message ?? '').split('\n').join('\n  ')}` : '';
+      return out.write(`${time} ${level} ${role}${entry.msg ?? ''}${fields.length ? `  ${fields.join(' ')}` : ''}${stack}\n`);
+    },
+  };
 }
 
 /**

@@ -13,6 +13,14 @@ const runtime = await startRuntime({ role }).catch((err) => {
   process.exit(1);
 });
 
+// one line for the person who started it; the JSON log lines are for machines
+if (runtime.url) {
+  const base = runtime.app.config.publicUrl;
+  process.stderr.write(`clipcast ${role}: console ${base}/ · API reference ${base}/docs · GraphQL ${base}/graphql (listening on ${runtime.url})\n`);
+} else {
+  process.stderr.write(`clipcast ${role}: taking jobs from the queue\n`);
+}
+
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

@@ -51,7 +51,7 @@ export interface StartOptions {
  */
 export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
-  const log = createLogger(config.logLevel, { role: opts.role }, opts.logDestination);
+  const log = createLogger(config.logLevel, { role: opts.role }, opts.logDestination, config.logFormat);
   const t0 = performance.now();
   const database = await openDatabase(config, { role: 'service', log: (msg) => log.info(msg) });
   const closers: Array<() => Promise<unknown>> = [() => database.close()];

@@ -42,9 +42,13 @@ describe('graceful shutdown on SIGTERM', () => {
     }
   });
 
-  it('the server stops taking requests, closes open subscriptions and exits 0', async () => {
-    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+  it('the server says where it is, stops taking requests, closes open subscriptions and exits 0', async () => {
+    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
     const base = server.url;
+    // one line for a person, and the log as words (LOG_FORMAT=pretty) rather than JSON
+    expect(server.output()).toContain(`clipcast server: console ${base}/ · API reference ${base}/docs · GraphQL ${base}/graphql`);
+    expect(server.output()).toMatch(/^\d\d:\d\d:\d\d info  \[server\] \S/m);
+    expect(server.output()).not.toMatch(/^\{"level"/m);
     // an open SSE stream must not keep the process alive
     const { key, hash, prefix } = generateApiKey();
     const db = createPrisma(database.url, { max: 1 });
@@ -62,6 +66,7 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await server.stop('SIGTERM', 30_000)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(15_000);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
-    expect(server.output()).not.toMatch(/"level":(50|60)/);
+    expect(server.output()).toMatch(/info  \[server\] stopping  signal=SIGTERM/);
+    expect(server.output()).not.toMatch(/ (ERROR|FATAL) /);
   });
 });

@@ -20,7 +20,8 @@ let frames: CaptionFrames;
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'caption-frames-'));
   frames = await captionFrames(dir, ARTIFACTS);
-}, 120_000);
+  // 42 small renders one after another: about 30 s alone, several times that beside another heavy file on two busy cores
+}, 420_000);
 afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
