@@ -47,7 +47,7 @@ describe('graceful shutdown on SIGTERM', () => {
     const base = server.url;
     // one line for a person, and the log as words (LOG_FORMAT=pretty) rather than JSON
     expect(server.output()).toContain(`clipcast server: console ${base}/ · API reference ${base}/docs · GraphQL ${base}/graphql`);
-    expect(server.output()).toMatch(/^\d\d:\d\d:\d\d info  \[server\] \S/m);
+    expect(server.output()).toMatch(/^\d\d:\d\d:\d\d info {2}\[server\] \S/m);
     expect(server.output()).not.toMatch(/^\{"level"/m);
     // an open SSE stream must not keep the process alive
     const { key, hash, prefix } = generateApiKey();
@@ -66,7 +66,7 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await server.stop('SIGTERM', 30_000)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(15_000);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
-    expect(server.output()).toMatch(/info  \[server\] stopping  signal=SIGTERM/);
+    expect(server.output()).toMatch(/info {2}\[server\] stopping {2}signal=SIGTERM/);
     expect(server.output()).not.toMatch(/ (ERROR|FATAL) /);
   });
 });

@@ -10,7 +10,7 @@ describe('createLogger', () => {
     log.error({ err: new Error('ffmpeg exited 1') }, 'render failed');
     log.debug('not at info');
     expect(written).toHaveLength(2);
-    expect(written[0]).toMatch(/^\d\d:\d\d:\d\d info  \[worker\] job finished {2}jobId=j1 took=3.5 tags=\["a"\]\n$/);
+    expect(written[0]).toMatch(/^\d\d:\d\d:\d\d info {2}\[worker\] job finished {2}jobId=j1 took=3.5 tags=\["a"\]\n$/);
     expect(written[1]).toMatch(/^\d\d:\d\d:\d\d ERROR \[worker\] render failed\n {2}Error: ffmpeg exited 1\n\s+at /);
   });
 
