@@ -98,15 +98,18 @@ async function measured(work: () => Promise<void>): Promise<{ seconds: number; f
   return { seconds, ffmpegMiB: ffPeak / 1024, nodeMiB: nodePeak / 1024 };
 }
 
-function spawnFfmpeg(args: string[]): Promise<void> {
+/** Runs ffmpeg to its end; resolves to the last 4,000 characters it wrote on stderr. */
+function ffmpegRun(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const p = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn('ffmpeg', ['-hide_banner', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
     p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err}`))));
+    p.on('close', (code) => (code === 0 ? resolve(err) : reject(new Error(`ffmpeg exited ${code}: ${err}`))));
   });
 }
+
+const spawnFfmpeg = async (args: string[]): Promise<void> => void (await ffmpegRun(['-loglevel', 'error', ...args]));
 
 // ---------------------------------------------------------------------------
 // fixtures
@@ -269,18 +272,11 @@ const best = (runs: Side[]): Side => ({
 });
 
 /** The CPU seconds (user + system) of one ffmpeg run, from its own `-benchmark` line. */
-function cpuSecondsOf(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('ffmpeg', ['-hide_banner', '-benchmark', '-nostats', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-    p.on('error', reject);
-    p.on('close', (code) => {
-      const m = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(err);
-      if (code === 0 && m) resolve(Number(m[1]) + Number(m[2]));
-      else reject(new Error(`ffmpeg exited ${code}: ${err}`));
-    });
-  });
+async function cpuSecondsOf(args: string[]): Promise<number> {
+  const err = await ffmpegRun(['-benchmark', '-nostats', ...args]);
+  const m = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(err);
+  if (!m) throw new Error(`ffmpeg printed no benchmark line: ${err}`);
+  return Number(m[1]) + Number(m[2]);
 }
 
 /** CPU seconds of decoding and filtering a plan's graph with nothing encoded (its outputs go to the null muxer), best of `runs`. */
