@@ -306,5 +306,5 @@ describe('fonts and a real render', () => {
       // and not far from both
       expect(rowsDiffer(burnt, plain, 500, 640)).toBe(0);
     }
-  });
+  }, 300_000); // a render of each of the 30 templates: about 20 s alone, several times that on busy cores
 });

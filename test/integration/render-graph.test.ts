@@ -615,7 +615,7 @@ describe('one-pass render', () => {
   });
 
   it('the stall limit leaves a render alone while its output advances, and while it reads through a cut', async () => {
-    // a live source at real-time speed: 0.5 s of output per progress report, under a limit of 2 s (ffmpeg's start on a busy machine included)
+    // a live source at real-time speed: 0.5 s of output per progress report, under a limit of 4 s (ffmpeg's start on a busy machine included)
     const live = (seconds: number, keep: Array<{ start: number; end: number }>) => {
       const g = buildRenderGraph(plan({ source: sourceOf(`testsrc2=s=160x120:r=24:d=${seconds}`, 160, 120, seconds, false), keep }));
       g.inputs[0] = { path: `testsrc2=s=160x120:r=24:d=${seconds}`, args: ['-re', '-f', 'lavfi'] };
@@ -623,13 +623,13 @@ describe('one-pass render', () => {
     };
     const steady = live(3, [{ start: 0, end: 3 }]);
     expect(steady.longestCut).toBe(0);
-    await renderVideo(steady, f('h-steady.mp4'), { stallMs: 2_000 });
+    await renderVideo(steady, f('h-steady.mp4'), { stallMs: 4_000 });
     expect((await probe(f('h-steady.mp4'))).duration).toBeCloseTo(3, 0);
 
-    // 2.5 s of source are read before the first kept frame: the cut's length is added to the limit
-    const cut = live(4, [{ start: 2.5, end: 3.5 }]);
-    expect(cut.longestCut).toBe(2.5);
-    await renderVideo(cut, f('h-cut.mp4'), { stallMs: 2_000 });
+    // 5.5 s of source are read before the first kept frame, longer than the limit: the cut's length is added to it
+    const cut = live(7, [{ start: 5.5, end: 6.5 }]);
+    expect(cut.longestCut).toBe(5.5);
+    await renderVideo(cut, f('h-cut.mp4'), { stallMs: 4_000 });
     expect((await probe(f('h-cut.mp4'))).duration).toBeCloseTo(1, 0);
     expect(
       buildRenderGraph(
