@@ -279,6 +279,13 @@ async function cpuSecondsOf(args: string[]): Promise<number> {
   return Number(m[1]) + Number(m[2]);
 }
 
+/** The fewest CPU seconds of `runs` runs of ffmpeg with `args`. */
+async function leastCpuSeconds(args: string[], runs: number): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < runs; i++) least = Math.min(least, await cpuSecondsOf(args));
+  return least;
+}
+
 /** CPU seconds of decoding and filtering a plan's graph with nothing encoded (its outputs go to the null muxer), best of `runs`. */
 async function filterCpu(plan: RenderPlan, runs: number): Promise<number> {
   const graph = buildRenderGraph(plan);
@@ -295,9 +302,7 @@ async function filterCpu(plan: RenderPlan, runs: number): Promise<number> {
     '-',
   ]);
   try {
-    let least = Infinity;
-    for (let i = 0; i < runs; i++) least = Math.min(least, await cpuSecondsOf([...inputs, '-filter_complex_script', script, ...outputs]));
-    return least;
+    return await leastCpuSeconds([...inputs, '-filter_complex_script', script, ...outputs], runs);
   } finally {
     fs.rmSync(script, { force: true });
   }
@@ -312,11 +317,7 @@ async function filterCpu(plan: RenderPlan, runs: number): Promise<number> {
  */
 async function whereTheTimeGoes(label: string, source: string, plan: RenderPlan, bareFilter: string): Promise<Row[]> {
   const runs = Math.max(1, RUNS);
-  const bare = await (async () => {
-    let least = Infinity;
-    for (let i = 0; i < runs; i++) least = Math.min(least, await cpuSecondsOf(['-i', source, '-vf', bareFilter, '-f', 'null', '-']));
-    return least;
-  })();
+  const bare = await leastCpuSeconds(['-i', source, '-vf', bareFilter, '-f', 'null', '-'], runs);
   const whole = await filterCpu(plan, runs);
   const parts: Array<[string, RenderPlan]> = [
     ['blurred fill (against a centre crop)', { ...plan, output: { ...plan.output, fit: 'crop' } }],

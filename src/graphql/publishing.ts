@@ -23,7 +23,7 @@ import {
 } from '../publishing/profiles.js';
 import { bodyReader } from './body-reads.js';
 import { builder } from './builder.js';
-import { currentUser } from './context.js';
+import { currentUser, type Context } from './context.js';
 import { inputFromSchema } from './inputs.js';
 
 const PublishStatusEnum = builder.enumType('PublishStatus', { values: ['published', 'scheduled', 'processing', 'failed'] as const });
@@ -248,6 +248,9 @@ const SocialAccountType = builder.objectRef<AccountRow>('SocialAccount').impleme
   }),
 });
 
+/** A profile's accounts as ProfileType lists them. */
+const WITH_ACCOUNTS = { accounts: { orderBy: { platform: 'asc' as const } } };
+
 const ProfileType = builder.objectRef<{ id: string; name: string; isPrimary: boolean; createdAt: Date; accounts: AccountRow[] }>('Profile').implement({
   description: 'A brand you publish as: at most one connected account per platform',
   fields: (t) => ({
@@ -293,7 +296,7 @@ builder.queryFields((t) => ({
       ctx.app.db.profile.findMany({
         where: { userId: currentUser(ctx).id },
         orderBy: [{ isPrimary: 'desc' }, { createdAt: 'asc' }],
-        include: { accounts: { orderBy: { platform: 'asc' } } },
+        include: WITH_ACCOUNTS,
       }),
   }),
 }));
@@ -329,9 +332,8 @@ export const updateProfileReader = bodyReader((ctx, { id, input }: { id: string 
   readUpdateProfile(ctx.app.db, currentUser(ctx).id, String(id), input),
 );
 
-/** A profile as ProfileType reads it: with its accounts. */
-const withAccounts = (ctx: { app: { db: import('../db/client.js').Db } }, id: string) =>
-  ctx.app.db.profile.findUniqueOrThrow({ where: { id }, include: { accounts: { orderBy: { platform: 'asc' } } } });
+/** A changed profile as ProfileType reads it: with its accounts. */
+const withAccounts = (ctx: Context, id: string) => ctx.app.db.profile.findUniqueOrThrow({ where: { id }, include: WITH_ACCOUNTS });
 
 builder.mutationFields((t) => ({
   createProfile: t.field({
@@ -339,8 +341,8 @@ builder.mutationFields((t) => ({
     description: 'Adds a profile (a brand you publish as); your first is primary',
     args: { input: t.arg({ type: CreateProfileInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const body = readCreateProfile(input);
-      return withAccounts(ctx, (await createProfile(ctx.app.db, currentUser(ctx).id, body)).id);
+      // a new profile has no account yet: nothing to read back
+      return { ...(await createProfile(ctx.app.db, currentUser(ctx).id, readCreateProfile(input))), accounts: [] };
     },
   }),
   updateProfile: t.field({
