@@ -31,6 +31,12 @@ export interface JobQueue {
    * lists first, or null: one query for a page of projects or exports.
    */
   currentJobIds(subject: JobSubject, ids: readonly string[], names: readonly string[]): Promise<Array<string | null>>;
+  /**
+   * Removes every job enqueued with data holding these values, waiting or
+   * running (a run at work stops by itself: see workers/agenda.ts); resolves
+   * to how many.
+   */
+  removeJobs(data: Record<string, string>): Promise<number>;
 }
 
 /** What a job's data names, as the jobs of a project or an export are looked up. */

@@ -64,6 +64,35 @@ const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, 
 const TABLE = JOBS_TABLE;
 const CHANNEL = JOBS_CHANNEL;
 
+/** How often a run over a project looks whether the project is still there. */
+export const PROJECT_CHECK_MS = 2000;
+
+/**
+ * A run over a project (its data names projectId) stops once the project is
+ * deleted, whichever process deleted it: the project's row is looked up every
+ * PROJECT_CHECK_MS; once it is gone the run's signal aborts (a render's ffmpeg
+ * is killed) and the job is cancelled (its next progress report throws).
+ * Returns what ends the watch.
+ */
+function stopWhenProjectDeleted(app: App, job: Job<Record<string, unknown>>, stop: AbortController): () => void {
+  const projectId = job.attrs.data?.projectId;
+  if (typeof projectId !== 'string') return () => {};
+  const timer = setInterval(() => {
+    void app.db.project
+      .count({ where: { id: projectId } })
+      .then((n) => {
+        if (n > 0 || stop.signal.aborted) return;
+        const reason = new Error(`project ${projectId} was deleted`);
+        stop.abort(reason);
+        job.cancel(reason);
+      })
+      // a database that does not answer stops nothing
+      .catch(() => {});
+  }, PROJECT_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   const { config, databaseUrl, role } = opts;
   const name = `${role}-${config.instanceName}`;
@@ -140,11 +169,14 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         const t0 = performance.now();
         running.add(jobId);
         jobLog[level]({ attempt }, 'job started');
+        const stop = new AbortController();
+        const unwatch = stopWhenProjectDeleted(app, job, stop);
         try {
           await withLog(jobLog, () =>
             def.handler(job, {
               app: app!,
               log: jobLog,
+              signal: stop.signal,
               async progress(percent: number) {
                 const p = Math.max(0, Math.min(100, percent));
                 await job.touch(p);
@@ -155,9 +187,15 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
           );
           jobLog[level]({ durationMs: Math.round(performance.now() - t0) }, 'job finished');
         } catch (err) {
+          if (stop.signal.aborted) {
+            // its project was deleted: nothing to retry, nothing to report
+            jobLog.info({ durationMs: Math.round(performance.now() - t0) }, 'job stopped: its project was deleted');
+            return;
+          }
           jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: err instanceof Error ? err.message : String(err) }, 'job failed');
           throw err;
         } finally {
+          unwatch();
           running.delete(jobId);
         }
       },
@@ -241,6 +279,9 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       );
       const current = new Map(rows.map((r) => [r.subject, r.id]));
       return ids.map((id) => current.get(id) ?? null);
+    },
+    async removeJobs(data) {
+      return agenda.cancel({ data });
     },
     async start() {
       if (definitions.length > 0 && !app) throw new Error('createAgenda: attach(app) before start()');

@@ -4,6 +4,7 @@ import { processMagicClipsJob, renderClipJob } from './jobs/magic-clips.js';
 import { processProjectJob } from './jobs/process-project.js';
 import { renderExportJob } from './jobs/render-export.js';
 import { projectWatchdogJob } from './jobs/project-watchdog.js';
+import { removeProjectFilesJob } from './jobs/remove-project-files.js';
 import { maintenanceJob } from './jobs/maintenance.js';
 import { webhookJobs } from './jobs/deliver-webhook.js';
 import { publishingJobs } from './jobs/publishing.js';
@@ -14,6 +15,7 @@ export const jobs: JobDefinition[] = [
   processProjectJob,
   renderExportJob,
   projectWatchdogJob,
+  removeProjectFilesJob,
   importUserMediaJob,
   maintenanceJob,
   generateBrollJob,

@@ -16,6 +16,8 @@ export interface JobContext {
    * cancellation check.
    */
   progress(percent: number): Promise<void>;
+  /** aborts when the run must stop now: its project was deleted */
+  signal: AbortSignal;
 }
 
 /** One background job: its handler plus the options Agenda needs to run it. */

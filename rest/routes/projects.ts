@@ -1,11 +1,11 @@
 import { createProjectReader, uploadProjectReader } from '../../src/graphql/projects.js';
 import type { CreateProjectInput, UploadProjectInput } from '../generated/operations.js';
-import { CreateProjectDocument, ProjectDocument, ProjectsPageDocument, UploadProjectDocument } from '../generated/operations.js';
+import { CreateProjectDocument, DeleteProjectDocument, ProjectDocument, ProjectsPageDocument, UploadProjectDocument } from '../generated/operations.js';
 import { TITLE_QUERY_MAX } from '../../src/projects/service.js';
 import { enumParam, pageSize, textParam } from '../query.js';
 import { createProjectBody, uploadProjectBody } from '../../src/projects/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
-import { at, either, fields, leftOutWhen, member, merged, only, pageOf, pipe, without, withoutNulls } from '../answer.js';
+import { at, constant, either, extended, fields, leftOutWhen, member, merged, only, pageOf, pipe, without, withoutNulls } from '../answer.js';
 import { route } from '../route.js';
 import { magicClipsRecord } from './magic-clips.js';
 
@@ -106,5 +106,16 @@ export const projectRoutes = [
     operation: ProjectDocument,
     variables: (req) => ({ id: (req.params as Params).id }),
     answer: at('project', fullRecord),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/projects/:id',
+    summary:
+      'Deletes a project with its exports, clips, transcript and stored files, stops its jobs and cancels its scheduled publications with their credits; its published posts stay in the listing with its id and title',
+    extension: 'deleting projects, beyond SPEC.md',
+    operation: DeleteProjectDocument,
+    variables: (req) => ({ id: (req.params as Params).id }),
+    answer: at('deleteProject', extended({ deleted: constant(true, { const: true }) })),
+    errors: { BAD_REQUEST: 'a publication of the project is being delivered (the message names it)' },
   }),
 ];

@@ -117,7 +117,19 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
  * media, B-roll, music) are read through local copies in its `inputs`, the
  * fonts linked in a folder of its own.
  */
-export async function buildExportPlan(app: App, stored: Project, exp: Pick<Export, 'width' | 'height' | 'fps'>, dir: string): Promise<ExportPlan> {
+/**
+ * What a render of `stored` at the export's size draws. `still`: for one frame
+ * of it (src/exports/preview.ts): the same picture, less what only a whole
+ * render needs or what would be made for it (sound and music, automatic
+ * B-roll, a hook's first placement or derived text: a still uses the stored ones).
+ */
+export async function buildExportPlan(
+  app: App,
+  stored: Project,
+  exp: Pick<Export, 'width' | 'height' | 'fps'>,
+  dir: string,
+  { still = false }: { still?: boolean } = {},
+): Promise<ExportPlan> {
   const files = localFiles(app.storage, path.join(dir, 'inputs'));
   const { meta, words, sourceKey } = transcribedSource(stored);
   const project = await withBadTakes(app, stored, words);
@@ -126,7 +138,7 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
 
   const style = await captionStyleOf(app, project);
   const source = await inputFile(files, sourceKey, "The project's source video");
-  const hook = await exportHook(app, project, words, source, meta, style, exp);
+  const hook = await exportHook(app, project, words, source, meta, style, exp, still);
   const captions = await captionLayer(
     style,
     {
@@ -145,12 +157,13 @@ export async function buildExportPlan(app: App, stored: Project, exp: Pick<Expor
   );
 
   const overlays = await itemOverlays(app, project, keep, files);
-  if (project.magicBrolls) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
-  const music = await musicInput(app, project, files);
+  if (project.magicBrolls && !still) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
+  const music = still ? null : await musicInput(app, project, files);
   const logo = await logoSticker(app, project, files, exp, outputDuration(keep));
   const look = await colorLook(app, project, files, dir);
   // clean audio: one fixed gain to the target loudness (measured at transcription, else now)
-  const loudness = !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
+  const loudness =
+    still || !project.cleanAudio || !meta.hasAudio ? null : meta.audioLevels ? meta.audioLevels.loudness : (await measureLoudness(source)).loudness;
   return {
     plan: {
       source: renderSource(source, meta),
@@ -179,13 +192,14 @@ async function exportHook(
   meta: VideoMeta,
   style: CaptionStyle,
   out: { width: number; height: number },
+  still: boolean,
 ): Promise<HookTitle | null> {
   let project = stored;
   let setting = hookTitleColumn.read(project.hookTitle);
   if (!setting) return null;
-  const text = setting.text || (await app.ai.hook.write(words, { language: project.language }));
+  const text = setting.text || (still ? '' : await app.ai.hook.write(words, { language: project.language }));
   if (!text) return null;
-  if (hookToPlace({ ...setting, text })) {
+  if (hookToPlace({ ...setting, text }) && !still) {
     project = await placeHook(app, project, source, meta, style, { ...setting, text });
     setting = hookTitleColumn.read(project.hookTitle) ?? setting;
   }

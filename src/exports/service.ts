@@ -100,7 +100,7 @@ function throwBadRequest(errors: FieldErrors) {
  * ended, its files stay if it completed and go if it failed; both ends are
  * final, so no run removes files an export it did not end refers to.
  */
-export async function runExport(app: App, exportId: string, ctx: { log: Logger; touch(percent: number): Promise<void> }) {
+export async function runExport(app: App, exportId: string, ctx: { log: Logger; touch(percent: number): Promise<void>; signal?: AbortSignal }) {
   const exp = await app.db.export.findUnique({ where: { id: exportId }, include: { project: true } });
   if (!exp || exp.status === 'completed' || exp.status === 'failed') return;
   const project = exp.project;
@@ -127,6 +127,7 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
           timeoutMs: Math.max(10 * 60_000, graph.duration * 20_000),
           stallMs: app.config.renderStallMs,
           niceness: renderNiceness(app.config),
+          signal: ctx.signal,
         },
       );
       await app.storage.put(key, createReadStream(out), { contentType: 'video/mp4' });
@@ -135,6 +136,8 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
     });
     await finishExport(app, exp.id, { key, previewKey, duration });
   } catch (e) {
+    // stopped: the project is gone with its exports
+    if (ctx.signal?.aborted) throw e;
     ctx.log.error({ err: e, exportId }, 'export failed');
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
   }

@@ -17,6 +17,8 @@ import { projectStyleColumn } from '../themes/columns.js';
 import { hookTitleColumn } from '../projects/references.js';
 import { captionStyleOf } from '../themes/looks.js';
 import { CaptionStyleType } from './catalog.js';
+import { CancelledType } from './publishing.js';
+import { deleteProject, type ProjectRemoval } from '../projects/removal.js';
 
 export const ProjectStatusEnum = builder.enumType('ProjectStatus', {
   values: ['uploading', 'processing', 'transcribing', 'exporting', 'completed', 'failed'] as const,
@@ -222,7 +224,29 @@ const UploadProjectInput = inputFromSchema('UploadProjectInput', uploadProjectBo
 export const createProjectReader = bodyReader((ctx, { input }: { input: unknown }) => editKind.readBody(ctx.app, currentUser(ctx), input, 'url'));
 export const uploadProjectReader = bodyReader((ctx, { input }: { input: unknown }) => editKind.readBody(ctx.app, currentUser(ctx), input, 'upload'));
 
+const DeletedProjectType = builder.objectRef<ProjectRemoval>('DeletedProject').implement({
+  description: 'A project as it was when deleted, with what its deletion cancelled',
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => r.project.id }),
+    title: t.string({ resolve: (r) => r.project.title }),
+    kind: t.field({ type: ProjectKindEnum, resolve: (r) => r.project.kind }),
+    cancelledPublications: t.field({
+      type: [CancelledType],
+      description: 'its scheduled publications, cancelled with their credits given back',
+      resolve: (r) => r.cancelled,
+    }),
+    removedFiles: t.int({ description: 'stored files removed: source, renders, previews, B-roll', resolve: (r) => r.removedFiles }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  deleteProject: t.field({
+    type: DeletedProjectType,
+    description:
+      'Deletes a project with its exports, clips, transcript and stored files, stops its jobs and cancels its scheduled publications (credits back); its published posts stay listed with its id and title. Refused (BAD_REQUEST) while a publication of it is being delivered',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => deleteProject(ctx.app, currentUser(ctx).id, String(id)),
+  }),
   createProject: t.prismaField({
     type: 'Project',
     description: 'Creates a project from a public mp4 or mov URL; every violated field is reported at once and nothing is stored then',

@@ -91,7 +91,7 @@ export const PublicationType = builder.objectRef<PublicationView>('Publication')
   }),
 });
 
-const CancelledType = builder.objectRef<{ id: string; refundedCredits: number }>('CancelledPublication').implement({
+export const CancelledType = builder.objectRef<{ id: string; refundedCredits: number }>('CancelledPublication').implement({
   fields: (t) => ({ id: t.exposeID('id'), refundedCredits: t.exposeInt('refundedCredits', { description: 'API credits given back' }) }),
 });
 

@@ -4,6 +4,7 @@ export const JOB_NAMES = {
   processProject: 'projects.process',
   generateBroll: 'projects.generate-broll',
   projectWatchdog: 'projects.watchdog',
+  removeProjectFiles: 'projects.remove-files',
   renderExport: 'exports.render',
   processMagicClips: 'magic-clips.process',
   renderClip: 'magic-clips.render-clip',

@@ -386,7 +386,7 @@ const wordsSchema = z
 
 export type WordDraft = z.output<typeof wordSchema>;
 
-const updateShape = {
+export const updateShape = {
   words: wordsSchema,
   templateName: projectBasics.templateName.meta({
     description: 'a caption template of GET /v1/templates, in place of the project’s template or theme; not with userThemeId',

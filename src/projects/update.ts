@@ -16,6 +16,7 @@
 import type { App } from '../app.js';
 import { type AppError, badRequest, FieldErrors } from '../errors.js';
 import { Prisma } from '../db/client.js';
+import type { z } from 'zod';
 import type { Project, ProjectStatus } from '../generated/prisma/client.ts';
 import { newWordId } from '../media/transcription/post-process.js';
 import { isPlainObject, readBody } from '../validation.js';
@@ -62,19 +63,50 @@ export async function updateProject(app: App, userId: string, projectId: string,
 }
 
 /** One of the user's projects and the update body read against it (NOT_FOUND first, then every violated field). */
-export async function readProjectUpdate(app: App, userId: string, projectId: string, input: unknown) {
+export async function readProjectUpdate(app: App, userId: string, projectId: string, input: unknown, e = new FieldErrors(), schema = updateProjectBody) {
   const project = await getProject(app, userId, projectId);
-  return { project, ...(await readUpdateBody(app, userId, project, input)) };
+  return { project, ...(await readUpdateBody(app, userId, project, input, e, schema)) };
 }
 
 export type ProjectUpdateRead = Awaited<ReturnType<typeof readProjectUpdate>>;
 
 async function updateOnce(app: App, userId: string, projectId: string, input: unknown, read?: ProjectUpdateRead): Promise<UpdateResult> {
-  const { project, body, words, hookTitle, music, items } = read ?? (await readProjectUpdate(app, userId, projectId, input));
+  const checked = read ?? (await readProjectUpdate(app, userId, projectId, input));
+  const { project, items } = checked;
+  if (!isEditable(project)) throw notEditable(project);
+  const data = await updateData(app, checked);
+
+  // one conditional write: only if the row is still what was checked (status and all)
+  const asRead = { status: project.status, updatedAt: project.updatedAt };
+  const brolls = items?.filter((i) => i.type === 'ai-broll').length ?? 0;
+  if (brolls > 0) {
+    // AI B-roll: the project moves to processing, its items' credits debited in the same transaction
+    const moved = await move(app, project, 'updateBroll', { data, where: asRead, also: (tx) => debitAiBroll(tx, userId, brolls, project.id) });
+    if (!moved) throw new Raced();
+    await app.jobs.enqueue(JOB_NAMES.generateBroll, { projectId: project.id, userId });
+    return { message: ACCEPTED_MESSAGE, id: moved.id, status: moved.status };
+  }
+  const { count } = await app.db.project.updateMany({ where: { id: project.id, ...asRead }, data });
+  if (count === 0) throw new Raced();
+  return { message: UPDATED_MESSAGE, id: project.id, status: project.status };
+}
+
+/**
+ * The project as an update read against it would leave it, in memory only:
+ * what a preview draws before the user saves (src/exports/preview.ts).
+ */
+export async function withUpdate(app: App, read: ProjectUpdateRead): Promise<Project> {
+  const data = await updateData(app, read);
+  const changed: Record<string, unknown> = { ...read.project };
+  for (const [k, v] of Object.entries(data)) changed[k] = v === Prisma.DbNull ? null : v;
+  return changed as Project;
+}
+
+/** The row changes of an update read against its project: derived hook text and bad takes included. */
+async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.ProjectUpdateManyMutationInput> {
+  const { project, body, words, hookTitle, music, items } = read;
   const { removeSilencePace, removeBadTakes, disableCaptions, captionPositionY, captionPositionX, templateName, userThemeId, style } = body;
   const current = wordsOf(project);
-
-  if (!isEditable(project)) throw notEditable(project);
 
   // `true` (or an object without text) asks for the default hook: written from the transcript as it will be
   const transcript = words ?? current;
@@ -88,8 +120,7 @@ async function updateOnce(app: App, userId: string, projectId: string, input: un
   const cutBadTakes = removeBadTakes ?? project.removeBadTakes;
   const badTakes = transcript && cutBadTakes && (words || !storedBadTakes(project)) ? await detectBadTakes(app, transcript) : words ? null : undefined;
 
-  const brolls = items?.filter((i) => i.type === 'ai-broll').length ?? 0;
-  const data: Prisma.ProjectUpdateManyMutationInput = {
+  return {
     ...(words ? { transcript: transcriptColumn.write(words) } : {}),
     ...(badTakes === null ? { badTakes: Prisma.DbNull } : badTakes ? { badTakes: badTakesColumn.write(badTakes) } : {}),
     ...(removeSilencePace !== undefined ? { removeSilencePace } : {}),
@@ -109,19 +140,6 @@ async function updateOnce(app: App, userId: string, projectId: string, input: un
     ...(music ? { music: musicColumn.write({ ...music }) } : {}),
     ...(items ? { items: itemsColumn.write(items) } : {}),
   };
-
-  // one conditional write: only if the row is still what was checked (status and all)
-  const asRead = { status: project.status, updatedAt: project.updatedAt };
-  if (brolls > 0) {
-    // AI B-roll: the project moves to processing, its items' credits debited in the same transaction
-    const moved = await move(app, project, 'updateBroll', { data, where: asRead, also: (tx) => debitAiBroll(tx, userId, brolls, project.id) });
-    if (!moved) throw new Raced();
-    await app.jobs.enqueue(JOB_NAMES.generateBroll, { projectId: project.id, userId });
-    return { message: ACCEPTED_MESSAGE, id: moved.id, status: moved.status };
-  }
-  const { count } = await app.db.project.updateMany({ where: { id: project.id, ...asRead }, data });
-  if (count === 0) throw new Raced();
-  return { message: UPDATED_MESSAGE, id: project.id, status: project.status };
 }
 
 function notEditable(p: Pick<Project, 'status'>): AppError {
@@ -140,14 +158,13 @@ function notEditable(p: Pick<Project, 'status'>): AppError {
  * the current transcript and the library references, every problem in one
  * VALIDATION_ERROR. A body with `words` before transcription is refused on `words`.
  */
-async function readUpdateBody(app: App, userId: string, project: Project, input: unknown) {
-  const e = new FieldErrors();
+async function readUpdateBody(app: App, userId: string, project: Project, input: unknown, e: FieldErrors, schema: z.ZodType) {
   const current = wordsOf(project);
   const raw = isPlainObject(input) ? input : {};
   const early = raw.words !== undefined && !current;
   if (early) e.add('words', 'can be edited only after transcription: the project has no transcript yet', null);
   // words that cannot apply are not read further
-  const parsed = readBody(updateProjectBody, early ? { ...raw, words: [] } : input, e);
+  const parsed = readBody(schema, early ? { ...raw, words: [] } : input, e) as z.output<typeof updateProjectBody> | null;
   if (current && Array.isArray(raw.words)) checkWordIds(raw.words, current, e);
 
   // the look: a theme of the user's, and not over the captions of the preset the project was made with

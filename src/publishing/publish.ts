@@ -15,7 +15,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../catalog/platforms.js';
 import { debit, refund } from '../credits/ledger.js';
 import { paymentRequired } from '../credits/shortfall.js';
 import { AppError, badRequest, FieldErrors, forbidden, notFound } from '../errors.js';
-import type { Project, Publication } from '../generated/prisma/client.ts';
+import type { Prisma, Project, Publication } from '../generated/prisma/client.ts';
 import { JOB_NAMES } from '../jobs/names.js';
 import { getProject } from '../projects/service.js';
 import { isPlainObject, outOfDateRange, parseDateTime, readBody } from '../validation.js';
@@ -119,6 +119,9 @@ export async function publishProject(app: App, user: AuthUser, projectId: string
   const id = newPublicationId();
   const scheduled = read.scheduledFor !== null;
   const publication = await app.db.$transaction(async (tx) => {
+    // the project stays until the publication is made: a deletion waits for it, or it for the deletion (then NOT_FOUND)
+    const [kept] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Project" WHERE id = ${read.project.id}::uuid FOR SHARE`;
+    if (!kept) throw notFound('Project');
     await debit(
       tx,
       user.id,
@@ -130,6 +133,7 @@ export async function publishProject(app: App, user: AuthUser, projectId: string
         id,
         userId: user.id,
         projectId: read.project.id,
+        projectTitle: read.project.title,
         profileId: read.profileId,
         scheduled,
         publishedAt: read.scheduledFor ?? new Date(),
@@ -182,12 +186,20 @@ export async function cancelPublication(app: App, userId: string, id: string): P
     const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM "Publication" WHERE id = ${id} AND "userId" = ${userId}::uuid FOR UPDATE`;
     if (!row) throw notFound('Publication');
     if (row.status !== 'scheduled') throw badRequest(`Only a scheduled publication can be cancelled; this one is ${row.status}`);
-    const posts = await tx.post.count({ where: { publicationId: id } });
-    const amount = await refund(tx, userId, { kind: 'api', amount: posts * API_CREDITS_PER_POST, reason: 'publication cancelled', subjectId: id });
-    await tx.publication.delete({ where: { id } });
-    return amount;
+    return dropScheduled(tx, userId, id);
   });
   app.log.info({ publicationId: id, refundedCredits: refunded }, 'scheduled publication cancelled');
   await publishPublicationEvent(app, id, { userId });
   return { id, refundedCredits: refunded };
+}
+
+/**
+ * Inside a transaction that holds the scheduled publication's row: deletes it
+ * with its posts and gives their credits back; resolves to the credits.
+ */
+export async function dropScheduled(tx: Prisma.TransactionClient, userId: string, id: string): Promise<number> {
+  const posts = await tx.post.count({ where: { publicationId: id } });
+  const amount = await refund(tx, userId, { kind: 'api', amount: posts * API_CREDITS_PER_POST, reason: 'publication cancelled', subjectId: id });
+  await tx.publication.delete({ where: { id } });
+  return amount;
 }

@@ -72,11 +72,7 @@ async function followersGained(db: Prisma.TransactionClient, ids: string[]): Pro
 export async function loadPublications(db: Db, ids: string[]): Promise<PublicationView[]> {
   if (ids.length === 0) return [];
   const [rows, gained] = await db.$transaction(
-    async (tx) =>
-      [
-        await tx.publication.findMany({ where: { id: { in: ids } }, include: { project: { select: { id: true, title: true } }, posts: true } }),
-        await followersGained(tx, ids),
-      ] as const,
+    async (tx) => [await tx.publication.findMany({ where: { id: { in: ids } }, include: { posts: true } }), await followersGained(tx, ids)] as const,
     { isolationLevel: 'RepeatableRead' },
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -91,7 +87,7 @@ export async function loadPublications(db: Db, ids: string[]): Promise<Publicati
       publishedAt: p.publishedAt,
       status: p.status,
       platforms: p.platforms as PlatformKey[],
-      project: p.project,
+      project: { id: p.projectId, title: p.projectTitle },
       totals: { views: p.views, engagement: p.engagement, followersGained: gained.get(p.id) ?? 0 },
       posts: p.posts.sort(byCatalogue).map((post) => ({
         platform: post.platform as PlatformKey,

@@ -277,6 +277,19 @@ export function createLocalStorage(opts: {
       await removeEmptyFolders(path.dirname(file));
     },
 
+    async deleteFolder(folder) {
+      const dir = filePath(folder);
+      const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch((err) => {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw err;
+      });
+      // objects, not their sidecars or a write's temporary file
+      const objects = entries.filter((e) => e.isFile() && !e.name.startsWith('.')).length;
+      await fs.rm(dir, { recursive: true, force: true });
+      await removeEmptyFolders(path.dirname(dir));
+      return objects;
+    },
+
     url(key, urlOpts = {}) {
       assertValidKey(key);
       const publicUrl = typeof opts.publicUrl === 'function' ? opts.publicUrl() : opts.publicUrl;

@@ -7,9 +7,11 @@ import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   S3Client,
   type ListMultipartUploadsCommandOutput,
 } from '@aws-sdk/client-s3';
@@ -210,6 +212,23 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
     async delete(key) {
       // S3 answers 204 for an absent key too: deleting twice is fine
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+    },
+
+    async deleteFolder(folder) {
+      const Prefix = `${objectKey(folder)}/`;
+      let removed = 0;
+      // a listing page holds at most 1,000 keys, as many as one DeleteObjects takes
+      for (let token: string | undefined; ; ) {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix, ContinuationToken: token }));
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (keys.length) {
+          const done = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+          if (done.Errors?.length) throw new Error(`S3 kept ${done.Errors.length} object(s) of ${Prefix}: ${done.Errors[0].Code} ${done.Errors[0].Message}`);
+          removed += keys.length;
+        }
+        if (!page.IsTruncated) return removed;
+        token = page.NextContinuationToken;
+      }
     },
 
     url(key, urlOpts = {}) {

@@ -23,6 +23,8 @@ export interface Storage {
   get(key: string, range?: ByteRange): Promise<{ body: Readable; size: number; contentType: string }>;
   stat(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
+  /** removes every object whose key starts with `folder/` (a project's files); resolves to how many; absent is fine */
+  deleteFolder(folder: string): Promise<number>;
   /** a URL under PUBLIC_URL that serves the object until it expires */
   url(key: string, opts?: { expiresInSeconds?: number; download?: string }): string;
   /**

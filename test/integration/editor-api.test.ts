@@ -237,6 +237,7 @@ describe('profiles', () => {
         id: 'pub_profile-test',
         userId: owner.id,
         projectId: project.id,
+        projectTitle: project.title,
         profileId: c,
         scheduled: true,
         publishedAt: new Date(),

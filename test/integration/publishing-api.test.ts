@@ -414,6 +414,7 @@ describe('reading publications while their posts end', () => {
           id: `pub_${crypto.randomUUID()}`,
           userId: p.id,
           projectId: p.projectId,
+          projectTitle: 'Launch video',
           profileId: account.profileId,
           publishedAt: new Date(),
           status: 'processing',

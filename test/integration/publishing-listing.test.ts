@@ -55,6 +55,7 @@ async function publication(
       id,
       userId: o.id,
       projectId: o.projectId,
+      projectTitle: 'Weekly show',
       profileId: extra.profileId ?? o.profileId,
       publishedAt,
       status: 'published',

@@ -106,6 +106,16 @@ describe('S3 storage', () => {
     expect(storage.localPath('media/a1/source.mp4')).toBeNull();
   });
 
+  it('deleteFolder removes every object under a folder (a listing page at a time) and says how many; a folder whose name starts alike stays', async () => {
+    const keys = ['projects/p1/source.mp4', 'projects/p1/exports/e.mp4', 'projects/p1/exports/e.preview.mp4', 'projects/p10/source.mp4'];
+    for (const key of keys) await storage.put(key, Readable.from([bytes(100)]), { contentType: 'video/mp4' });
+    expect(await storage.deleteFolder('projects/p1')).toBe(3);
+    const left = (await s3.objectKeys()).filter((k) => k.startsWith(`${PREFIX}/projects/`));
+    expect(left).toEqual([`${PREFIX}/projects/p10/source.mp4`]);
+    expect(await storage.deleteFolder('projects/p1')).toBe(0);
+    await storage.delete('projects/p10/source.mp4');
+  });
+
   it('refuses keys and content types as the local store does', async () => {
     await expect(storage.put('../x.mp4', Readable.from([Buffer.from('x')]), { contentType: 'video/mp4' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(storage.put('media/x.mp4', Readable.from([Buffer.from('x')]), { contentType: 'video/mp4\r\nx: y' })).rejects.toMatchObject({

@@ -105,6 +105,16 @@ describe('local storage', () => {
     expect(await storage.stat('media/keep/y.mp4')).not.toBeNull();
   });
 
+  it("deleteFolder removes a folder's objects, however deep, and says how many; the folder beside it stays", async () => {
+    for (const key of ['projects/p1/source.mp4', 'projects/p1/exports/e.mp4', 'projects/p1/exports/e.preview.mp4', 'projects/p10/source.mp4'])
+      await storage.put(key, Readable.from([Buffer.from(key)]), { contentType: 'video/mp4' });
+    expect(await storage.deleteFolder('projects/p1')).toBe(3);
+    expect(await storage.stat('projects/p1/exports/e.mp4')).toBeNull();
+    expect(await fs.readdir(path.join(root, 'media', 'projects'))).toEqual(['p10']);
+    expect(await storage.deleteFolder('projects/p1')).toBe(0);
+    await storage.delete('projects/p10/source.mp4');
+  });
+
   it('maxBytes: aborts as soon as the limit is crossed and leaves no file', async () => {
     let pulled = 0;
     const chunk = Buffer.alloc(64 * 1024, 1);

@@ -66,6 +66,8 @@ export interface Actor {
   apiPublishing: boolean;
   /** a completed project with a stored render: the one publishing takes */
   exportedProject: string;
+  /** a project whose publication is being delivered: the only one a project delete may name, refused */
+  busyProject: string;
   /** the primary profile, every platform connected; then one with a private shortvideo account and microblog only; then spareProfile */
   profiles: string[];
   /** a profile with every platform but prosocial connected, the only one a disconnect may name: the primary profile stays whole for valid publishes */
@@ -368,6 +370,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
         id: published,
         userId: user.id,
         projectId: exported.id,
+        projectTitle: exported.title,
         profileId: primary.id,
         publishedAt: at,
         status: 'published',
@@ -393,12 +396,46 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     );
     publications.push(published);
 
+    // a project whose publication is being delivered (its post due tomorrow): deleting it is refused, changing nothing
+    const busy = await projectRow(user.id, { title: 'Fuzz busy', renderedKey });
+    await prisma.publication.create({
+      data: {
+        id: `pub_${crypto.randomUUID()}`,
+        userId: user.id,
+        projectId: busy.id,
+        projectTitle: busy.title,
+        profileId: primary.id,
+        publishedAt: new Date(),
+        status: 'processing',
+        platforms: ['microblog'],
+        mediaKey: renderedKey,
+        posts: {
+          create: [
+            {
+              platform: 'microblog',
+              accountId: accounts.microblog,
+              content: MEMBERS.microblog as object,
+              publishStatus: 'processing',
+              nextAttemptAt: new Date(Date.now() + DAY_MS),
+            },
+          ],
+        },
+      },
+    });
+
     const listingCursors: string[] = [];
     for (const sortBy of ['publishedAt', 'views', 'engagement']) {
       const page = await api.get(`/v1/projects/published?limit=2&sortBy=${sortBy}`, user.key);
       if (page.pagination.nextCursor) listingCursors.push(page.pagination.nextCursor);
     }
-    return { exportedProject: exported.id, profiles: [primary.id, second.id, spare.id], spareProfile: spare.id, publications, listingCursors };
+    return {
+      exportedProject: exported.id,
+      busyProject: busy.id,
+      profiles: [primary.id, second.id, spare.id],
+      spareProfile: spare.id,
+      publications,
+      listingCursors,
+    };
   }
 
   async function createActor(label: string, { apiPublishing = true, apiCredits }: { apiPublishing?: boolean; apiCredits?: number } = {}): Promise<Actor> {

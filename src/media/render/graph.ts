@@ -178,6 +178,14 @@ export interface RenderPlan {
   };
   /** also write the small preview (previewSize, PREVIEW) as a second output of the same run */
   preview?: boolean;
+  /**
+   * the output's first instant, in seconds of the whole output (default 0): a
+   * still of one instant renders a short window of the source whose captions,
+   * zooms, overlays and stickers stay timed on the whole output
+   */
+  startAt?: number;
+  /** the picture only: no audio chain, no [aout] (a still) */
+  videoOnly?: boolean;
   /** the preview's longer side in pixels (default PREVIEW.longSide; never above the export's) */
   previewLongSide?: number;
 }
@@ -523,7 +531,8 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const tree = betweenTree(keep);
 
   // ---- video: fps, cut, reframe, zoom
-  const cut = fullCut ? 'setpts=N/FRAME_RATE/TB' : `select='${tree}',setpts=N/FRAME_RATE/TB`;
+  const offset = plan.startAt ? `+${num(plan.startAt)}/TB` : '';
+  const cut = fullCut ? `setpts=N/FRAME_RATE/TB${offset}` : `select='${tree}',setpts=N/FRAME_RATE/TB${offset}`;
   const fit = !out.fit || out.fit === 'auto' ? chooseFit(src, out) : out.fit;
   if (fit === 'path') {
     if (!plan.reframe) throw new Error("fit 'path' needs the plan's reframe (a crop path)");
@@ -620,14 +629,16 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
   const clean = plan.audio.clean
     ? `highpass=f=80,lowpass=f=12000,afftdn,volume=${num(plan.audio.gainDb ?? 0)}dB,alimiter=limit=${LIMIT}:level=0:latency=1,`
     : '';
-  if (src.hasAudio) {
+  if (plan.videoOnly) {
+    // a still: no sound
+  } else if (src.hasAudio) {
     const chunk = Math.max(1, Math.round(SAMPLE_RATE / F));
     const acut = fullCut ? 'asetpts=N/SR/TB' : `aselect='${tree}',asetpts=N/SR/TB,${cutFades(keep, srcDuration, F, chunk)}`;
     lines.push(`[0:a]aresample=${SAMPLE_RATE},asetnsamples=n=${chunk}:p=0,${acut},${clean}${stereo}[${voiceOut}]`);
   } else {
     lines.push(`anullsrc=r=${SAMPLE_RATE}:cl=stereo,atrim=duration=${num(D)},${stereo}[${voiceOut}]`);
   }
-  if (music) {
+  if (music && !plan.videoOnly) {
     const index = inputs.length;
     inputs.push({ path: music.path, args: ['-stream_loop', '-1', ...(music.startFrom ? ['-ss', num(music.startFrom)] : [])] });
     const gain = Math.min(100, Math.max(1, music.volume)) / 100;
