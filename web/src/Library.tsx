@@ -12,7 +12,8 @@ export const bytes = (n: unknown) =>
 
 const MEDIA_STATUS = { ready: 'ok', failed: 'bad', pending: 'busy' } as const;
 
-const ICONS: Record<MediaType, string> = { VIDEO: '🎬', AUDIO: '🎵', IMAGE: '🖼', FONT: '🔤', LUT: '🎨' };
+/** A type's mark where there is no picture to show: plain characters, drawn with the system's fonts. */
+const ICONS: Record<MediaType, string> = { VIDEO: '▶', AUDIO: '♪', IMAGE: '▢', FONT: 'Aa', LUT: 'LUT' };
 
 /** An entry's metadata as short facts: "2.0 s", "320×240", "family Inter", "LUT 33³", "12.4 KB". */
 export function facts(m: UserMedia): string[] {

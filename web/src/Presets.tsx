@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Dialog } from './dialog.tsx';
 import {
@@ -144,11 +144,25 @@ function PresetRow({ preset: p, choices }: { preset: Preset; choices: MediaChoic
   const [saving, runSave] = useMutation<{ savePresetMedia: Preset }>(SAVE_PRESET_MEDIA);
   const [editing, setEditing] = useState<MediaKind | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // a switch shows its new position while the change is sent
+  const [switching, setSwitching] = useState<Record<string, boolean>>({});
   const toggle = async (input: Record<string, boolean>) => {
     setError(null);
+    setSwitching((s) => ({ ...s, ...input }));
     const r = await runUpdate({ id: p.id, input });
-    if (r.error) setError(r.error);
+    if (r.error) {
+      setError(r.error);
+      setSwitching((s) => Object.fromEntries(Object.entries(s).filter(([k]) => !(k in input))));
+    }
   };
+  // once the list read again agrees, the preset's own values show
+  useEffect(() => {
+    setSwitching((s) => {
+      const left = Object.entries(s).filter(([k, v]) => p[k as keyof Preset] !== v);
+      return left.length === Object.keys(s).length ? s : Object.fromEntries(left);
+    });
+  }, [p]);
+  const on = (field: keyof Preset & string) => switching[field] ?? (p[field] as boolean);
   const save = async (input: Partial<Record<MediaKind, Record<string, unknown> | null>>) => {
     setError(null);
     const r = await runSave({ presetId: p.id, input });
@@ -188,9 +202,9 @@ function PresetRow({ preset: p, choices }: { preset: Preset; choices: MediaChoic
                 <input
                   type="checkbox"
                   role="switch"
-                  aria-checked={p[kind]}
-                  checked={p[kind]}
-                  disabled={busy || (!p.configured[kind] && !p[kind])}
+                  aria-checked={on(kind)}
+                  checked={on(kind)}
+                  disabled={!p.configured[kind] && !p[kind]}
                   onChange={(e) => void toggle({ [kind]: e.target.checked })}
                 />
                 {KIND_LABEL[kind]}
@@ -242,7 +256,7 @@ function PresetRow({ preset: p, choices }: { preset: Preset; choices: MediaChoic
       <td>
         {(['magicZooms', 'cleanAudio', 'magicBrolls'] as const).map((f) => (
           <label key={f}>
-            <input type="checkbox" role="switch" aria-checked={p[f]} checked={p[f]} disabled={busy} onChange={(e) => void toggle({ [f]: e.target.checked })} />
+            <input type="checkbox" role="switch" aria-checked={on(f)} checked={on(f)} onChange={(e) => void toggle({ [f]: e.target.checked })} />
             {{ magicZooms: 'Zooms', cleanAudio: 'Clean audio', magicBrolls: 'AI B-roll' }[f]}
           </label>
         ))}
