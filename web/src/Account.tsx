@@ -23,12 +23,12 @@ const PAGE = 10;
 /** The account: balances and entitlements, the credit ledger, API keys, webhook deliveries. */
 export function Account() {
   return (
-    <>
+    <div className="account">
       <Balances />
       <Ledger />
       <ApiKeys />
       <Deliveries />
-    </>
+    </div>
   );
 }
 
