@@ -19,7 +19,7 @@ import { CONSOLE_DIR } from '../../src/http/console.js';
 import { grantBalances } from '../../src/credits/ledger.js';
 import { enqueueWebhook } from '../../src/webhooks/service.js';
 import { createUser, eventually, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
-import { mediaFixtures, type Fixtures } from '../support/media.js';
+import { mediaFixtures, serveFolder, type Fixtures } from '../support/media.js';
 import { webhookInbox, type WebhookInbox } from '../support/webhooks.js';
 
 const run = promisify(execFile);
@@ -110,8 +110,9 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await fs.mkdir(ARTIFACTS, { recursive: true });
     [fx, inbox] = await Promise.all([mediaFixtures(), webhookInbox()]);
     user = await createUser(app, { apiCredits: 5, aiCredits: null, clipCredits: 2, apiPublishing: true });
-    // an operator's top-up: the ledger's first entry
+    // an operator's top-up of API credits, then ten of clip credits: two pages of the ledger
     await db().$transaction((tx) => grantBalances(tx, user.id, { api: 3 }, 'operator grant'));
+    for (let i = 0; i < 10; i++) await db().$transaction((tx) => grantBalances(tx, user.id, { clip: 1 }, 'clip top-up'));
     projectId = (
       await db().project.create({
         data: { userId: user.id, kind: 'edit', title: 'Brand talk', language: 'en', templateName: 'classic', status: 'completed' },
@@ -160,10 +161,19 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     expect(await page.getByRole('link', { name: 'Library' }).getAttribute('aria-current')).toBe('page');
     await expectVisible(page.getByText('Your library is empty'));
 
-    for (const file of [fx.image, fx.audio]) {
-      await page.getByLabel(/^File \(video/).setInputFiles(file);
-      await page.getByRole('button', { name: 'Upload' }).click();
-      await expectVisible(page.getByRole('status').filter({ hasText: `${path.basename(file)} was added` }));
+    // a file sent from the browser
+    await page.getByLabel(/^File \(video/).setInputFiles(fx.image);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expectVisible(page.getByRole('status').filter({ hasText: 'image.png was added' }));
+    // and one the service fetches from a URL
+    const files = await serveFolder(fx.dir);
+    try {
+      await page.getByLabel('File URL (public, directly downloadable)').fill(files.url('tone.mp3'));
+      await page.getByRole('button', { name: 'Add by URL' }).click();
+      await expectVisible(page.getByRole('status').filter({ hasText: 'The file is being fetched' }));
+      await expectVisible(page.locator('tr', { hasText: 'tone.mp3' }).locator('[data-status=ready]'), 20_000);
+    } finally {
+      await files.close();
     }
     const media = (await gql(app, user.key, '{ userMedia(first: 10) { edges { node { id fileName type status metadata } } } }')).body.data.userMedia.edges.map(
       (e: any) => e.node,
@@ -194,6 +204,8 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await audioRow.waitFor({ state: 'detached' });
+    // the focus is not lost with the row: it is on the page's heading
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
     await expectVisible(imageRow);
     const gone = await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { id } }', { id: audio.id });
     expect(gone.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
@@ -259,11 +271,20 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await page.getByRole('link', { name: 'Account' }).click();
     const balances = page.getByTestId('balances');
     await expectVisible(balances);
-    expect(await balances.locator('.figure').allInnerTexts()).toEqual(['API credits\n8', 'AI credits\nUnlimited', 'Clip credits\n2']);
+    expect(await balances.locator('.figure').allInnerTexts()).toEqual(['API credits\n8', 'AI credits\nUnlimited', 'Clip credits\n12']);
     await expectVisible(page.getByText('Publishing through the API: included'));
-    const ledger = page.getByTestId('ledger').locator('tbody tr');
-    await expect.poll(() => ledger.count()).toBe(1);
-    expect(await ledger.first().innerText()).toMatch(/api\s+\+3\s+operator grant/);
+    // the ledger, newest first, ten entries a page
+    const ledger = page.getByTestId('ledger');
+    const entries = ledger.locator('tbody tr');
+    await expect.poll(() => entries.count()).toBe(10);
+    expect(await entries.first().innerText()).toMatch(/clip\s+\+1\s+clip top-up/);
+    expect(await ledger.getByRole('button', { name: 'Newer' }).isDisabled()).toBe(true);
+    await ledger.getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => entries.count()).toBe(1);
+    expect(await entries.first().innerText()).toMatch(/api\s+\+3\s+operator grant/);
+    expect(await ledger.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+    await ledger.getByRole('button', { name: 'Newer' }).click();
+    await expect.poll(() => entries.count()).toBe(10);
 
     // the browser's own key, marked
     const keys = page.getByTestId('api-keys').locator('tbody tr');

@@ -13,12 +13,13 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
       d.showModal();
     } else if (!props.open && d.open) d.close();
   }, [props.open]);
-  // closed before it leaves the page; the focus goes back to what opened it, when that is still there
+  // closed before it leaves the page; the focus goes back to what opened it, or to the page's heading when
+  // that has gone with what the dialog removed (a deleted row)
   useEffect(() => {
     const d = ref.current;
     return () => {
       if (d?.open) d.close();
-      if (opener.current?.isConnected) opener.current.focus();
+      giveBack(opener.current);
     };
   }, []);
   const titleId = `dialog-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
@@ -27,7 +28,7 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
       ref={ref}
       aria-labelledby={titleId}
       onClose={() => {
-        if (opener.current?.isConnected) opener.current.focus();
+        giveBack(opener.current);
         props.onClose();
       }}
     >
@@ -42,6 +43,15 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
       )}
     </dialog>
   );
+}
+
+function giveBack(opener: HTMLElement | null) {
+  if (opener?.isConnected) return opener.focus();
+  const heading = document.querySelector<HTMLElement>('main h2');
+  if (heading && !document.activeElement?.closest('main')) {
+    heading.tabIndex = -1;
+    heading.focus();
+  }
 }
 
 /** Asks before something that cannot be undone; the cancel button has the focus first. */
