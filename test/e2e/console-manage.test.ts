@@ -350,6 +350,20 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await checked.goto(`${app.url}/#/library`);
     await checked.reload();
     await checked.addScriptTag({ content: script });
+    const check = async (what: string) => {
+      const result = await checked.evaluate(async () => {
+        const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+        return {
+          passed: r.passes.length as number,
+          violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
+        };
+      });
+      expect(result.passed, what).toBeGreaterThan(10);
+      expect(
+        result.violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
+        what,
+      ).toEqual([]);
+    };
     // one document: the pages are reached through the nav, as a person would
     for (const [section, ready] of [
       ['Library', 'tr[data-media]'],
@@ -358,19 +372,15 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     ]) {
       await checked.getByRole('link', { name: section, exact: true }).click();
       await checked.locator(ready).first().waitFor();
-      const result = await checked.evaluate(async () => {
-        const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-        return {
-          passed: r.passes.length as number,
-          violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
-        };
-      });
-      expect(result.passed).toBeGreaterThan(10);
-      expect(
-        result.violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
-        section,
-      ).toEqual([]);
+      await check(section);
     }
+    // a dialog's form, open over the page
+    await checked.getByRole('link', { name: 'Presets', exact: true }).click();
+    await checked.getByRole('button', { name: 'Edit music of Brand look' }).click();
+    await checked.getByRole('dialog', { name: 'Music of Brand look' }).waitFor();
+    await check('the music dialog');
+    await checked.keyboard.press('Escape');
+    await checked.getByRole('dialog').waitFor({ state: 'hidden' });
     await context.close();
   });
 
