@@ -235,6 +235,7 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await dialog.getByLabel('Logo image (from your library)').selectOption({ label: 'image.png' });
     await dialog.getByLabel('Corner').selectOption('bottom-left');
     await dialog.getByLabel('Width (% of the frame, 5-50)').fill('20');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-preset-logo.png') });
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expectVisible(logo.getByText('image.png, bottom-left'));
@@ -257,8 +258,10 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await page.getByRole('link', { name: 'Library' }).click();
     await row('data-media', imageId).getByRole('button', { name: 'Delete image.png' }).click();
     await page.getByRole('dialog', { name: 'Delete image.png?' }).getByRole('button', { name: 'Delete' }).click();
-    await expectVisible(row('data-media', imageId).getByRole('alert').filter({ hasText: 'is still used by' }));
-    expect(await row('data-media', imageId).getByRole('alert').innerText()).toContain('Brand look');
+    const refused = page.locator(`[data-media-error="${imageId}"]`).getByRole('alert');
+    await expectVisible(refused);
+    expect(await refused.innerText()).toMatch(/^image\.png was not deleted: is still used by preset "Brand look" \([\w-]+\): remove it from them first$/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-delete-refused.png') });
     expect((await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { id } }', { id: imageId })).body.data?.userMediaEntry.id).toBe(imageId);
 
     // the new-project form offers the preset
@@ -283,6 +286,8 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await expect.poll(() => entries.count()).toBe(1);
     expect(await entries.first().innerText()).toMatch(/api\s+\+3\s+operator grant/);
     expect(await ledger.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-account.png') });
     await ledger.getByRole('button', { name: 'Newer' }).click();
     await expect.poll(() => entries.count()).toBe(10);
 
@@ -327,7 +332,6 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await expectVisible(delivery.locator('[data-status=delivered]'));
     expect(await delivery.getByTestId('attempts').innerText()).toBe('1 · HTTP 200');
     const before = (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).deliveredAt!;
-    await page.screenshot({ path: path.join(ARTIFACTS, 'console-account.png') });
     await delivery.getByRole('button', { name: 'Redeliver project.completed' }).click();
     await expect.poll(() => inbox.received.length, { timeout: 15_000 }).toBe(2);
     expect(inbox.received[1].headers['webhook-id']).toBe(inbox.received[0].headers['webhook-id']);

@@ -188,50 +188,60 @@ function MediaRow({ media: m, onDeleted }: { media: UserMedia; onDeleted: () => 
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
+    setError(null);
     const r = await remove({ id: m.id });
     setAsking(false);
-    if (r.error) setError(r.error);
+    // refused while something uses it: the answer names what
+    if (r.error) setError(new Error(`${m.fileName} was not deleted: ${r.error.message.replace(/^\[GraphQL\] (Invalid request: id: )?/, '')}`));
     else onDeleted();
   };
   return (
-    <tr data-media={m.id}>
-      <td>
-        {m.type === 'IMAGE' && m.status === 'ready' ? (
-          <img className="thumb" src={m.url} alt="" loading="lazy" />
-        ) : (
-          <span className="thumb icon" aria-hidden="true">
-            {ICONS[m.type]}
+    <>
+      <tr data-media={m.id}>
+        <td>
+          {m.type === 'IMAGE' && m.status === 'ready' ? (
+            <img className="thumb" src={m.url} alt="" loading="lazy" />
+          ) : (
+            <span className="thumb icon" aria-hidden="true">
+              {ICONS[m.type]}
+            </span>
+          )}
+        </td>
+        <td>
+          <span className="file-name">{m.fileName}</span>
+        </td>
+        <td>{m.type.toLowerCase()}</td>
+        <td>
+          <span className={`status ${MEDIA_STATUS[m.status]}`} data-status={m.status}>
+            {m.status}
           </span>
-        )}
-      </td>
-      <td>
-        <span className="file-name">{m.fileName}</span>
-      </td>
-      <td>{m.type.toLowerCase()}</td>
-      <td>
-        <span className={`status ${MEDIA_STATUS[m.status]}`} data-status={m.status}>
-          {m.status}
-        </span>
-        {m.failureReason && <small className="error"> {m.failureReason}</small>}
-      </td>
-      <td data-testid="media-facts">{facts(m).join(' · ') || '—'}</td>
-      <td>{when(m.createdAt)}</td>
-      <td>
-        <button type="button" className="secondary outline" aria-label={`Delete ${m.fileName}`} onClick={() => setAsking(true)}>
-          Delete
-        </button>
-        <ErrorNote error={error} />
-        <Confirm
-          open={asking}
-          title={`Delete ${m.fileName}?`}
-          confirm="Delete"
-          busy={fetching}
-          onConfirm={() => void confirm()}
-          onCancel={() => setAsking(false)}
-        >
-          <p>The file is removed from your library and from storage. A project, preset or theme that uses it keeps it from being deleted.</p>
-        </Confirm>
-      </td>
-    </tr>
+          {m.failureReason && <small className="error"> {m.failureReason}</small>}
+        </td>
+        <td data-testid="media-facts">{facts(m).join(' · ') || '—'}</td>
+        <td>{when(m.createdAt)}</td>
+        <td>
+          <button type="button" className="secondary outline" aria-label={`Delete ${m.fileName}`} onClick={() => setAsking(true)}>
+            Delete
+          </button>
+          <Confirm
+            open={asking}
+            title={`Delete ${m.fileName}?`}
+            confirm="Delete"
+            busy={fetching}
+            onConfirm={() => void confirm()}
+            onCancel={() => setAsking(false)}
+          >
+            <p>The file is removed from your library and from storage. A project, preset or theme that uses it keeps it from being deleted.</p>
+          </Confirm>
+        </td>
+      </tr>
+      {!!error && (
+        <tr className="row-note" data-media-error={m.id}>
+          <td colSpan={7}>
+            <ErrorNote error={error} />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }

@@ -227,8 +227,7 @@ function PresetRow({ preset: p, choices }: { preset: Preset; choices: MediaChoic
                     type="button"
                     className="secondary outline small"
                     aria-label={`Remove ${KIND_LABEL[kind].toLowerCase()} of ${p.name}`}
-                    disabled={busy}
-                    onClick={() => void save({ [kind]: null })}
+                    onClick={() => void (busy || save({ [kind]: null }))}
                   >
                     Remove
                   </button>
