@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     expect(gone.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
-  it('saves a project as a preset, edits and switches its saved media, and applies it to a new project', async () => {
+  it('saves a project as a preset, edits and switches its saved media, and makes a new project with it', async () => {
     await page.getByRole('link', { name: 'Presets' }).click();
     await expectVisible(page.getByText('No preset yet'));
     await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Brand talk' });
@@ -264,10 +264,22 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-delete-refused.png') });
     expect((await gql(app, user.key, 'query($id: ID!) { userMediaEntry(id: $id) { id } }', { id: imageId })).body.data?.userMediaEntry.id).toBe(imageId);
 
-    // the new-project form offers the preset
-    await page.getByRole('link', { name: 'New project' }).click();
-    await page.getByLabel('Preset').selectOption({ label: 'Brand look' });
-    expect(await page.getByLabel('Preset').inputValue()).toBe(presetId);
+    // a new project made with the preset
+    const files = await serveFolder(fx.dir);
+    try {
+      await page.getByRole('link', { name: 'New project' }).click();
+      await page.getByLabel('Title').fill('With the brand look');
+      await page.getByLabel('Preset').selectOption({ label: 'Brand look' });
+      await page.getByRole('button', { name: 'From a URL' }).click();
+      await page.getByLabel('Video URL (a public mp4 or mov file)').fill(files.url('clip.mp4'));
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.waitForURL(/#\/projects\/[\w-]+$/);
+    } finally {
+      await files.close();
+    }
+    const made = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+    const project = (await gql(app, user.key, 'query($id: ID!) { project(id: $id) { title presetId } }', { id: made })).body.data.project;
+    expect(project).toEqual({ title: 'With the brand look', presetId });
   });
 
   it('shows the balances and the ledger, creates and revokes a key, and redelivers a webhook', async () => {
