@@ -59,7 +59,8 @@ async function builtConsole(): Promise<void> {
     statSync(path.join(ROOT, 'web/vite.config.ts')).mtimeMs,
   );
   if (existsSync(page) && statSync(page).mtimeMs >= sources) return;
-  await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT });
+  // built as `npm install` builds it: the test runner's NODE_ENV=test would make React's development bundle
+  await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 let app: TestApp;

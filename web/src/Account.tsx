@@ -126,23 +126,29 @@ function ApiKeys() {
   const [{ data, fetching, error }, refetch] = useQuery<{ apiKeys: ApiKey[] }>({ query: API_KEYS, requestPolicy: 'cache-and-network' });
   const [created, create] = useMutation<{ createApiKey: { apiKey: string; key: ApiKey } }>(CREATE_API_KEY);
   const [secret, setSecret] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const keys = data?.apiKeys ?? [];
   const issue = async () => {
     const r = await create({});
     if (r.data) {
-      setCopied(false);
+      setCopied(null);
       setSecret(r.data.createApiKey.apiKey);
       reload();
     }
   };
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  // the clipboard is there on https and on this machine; elsewhere the key is selected, for the user to copy
   const copy = async () => {
     if (!secret) return;
-    await navigator.clipboard.writeText(secret).then(
-      () => setCopied(true),
-      () => setCopied(false),
+    const done = await (navigator.clipboard?.writeText(secret) ?? Promise.reject()).then(
+      () => true,
+      () => false,
     );
+    if (!done) {
+      const code = document.querySelector('[data-testid=new-key]');
+      if (code) getSelection()?.selectAllChildren(code);
+    }
+    setCopied(done ? 'yes' : 'no');
   };
   return (
     <div data-testid="api-keys">
@@ -178,9 +184,15 @@ function ApiKeys() {
           <code data-testid="new-key">{secret}</code>
         </p>
         <button type="button" className="secondary" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy the key'}
+          {copied === 'yes' ? 'Copied' : 'Copy the key'}
         </button>{' '}
-        <span role="status">{copied ? 'The key is on the clipboard.' : ''}</span>
+        <span role="status">
+          {copied === 'yes'
+            ? 'The key is on the clipboard.'
+            : copied === 'no'
+              ? 'This browser keeps its clipboard closed: the key is selected, copy it with Ctrl+C.'
+              : ''}
+        </span>
       </Dialog>
     </div>
   );
