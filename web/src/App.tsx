@@ -8,6 +8,9 @@ import { Projects } from './Projects.tsx';
 import { Publications } from './Publications.tsx';
 import { go, useRoute } from './route.ts';
 import { Stats } from './Stats.tsx';
+import { Account } from './Account.tsx';
+import { Library } from './Library.tsx';
+import { Presets } from './Presets.tsx';
 import { ErrorNote } from './ui.tsx';
 
 export function App() {
@@ -87,6 +90,9 @@ const SECTIONS = [
   { path: 'new', label: 'New project' },
   { path: 'publications', label: 'Publications' },
   { path: 'stats', label: 'Statistics' },
+  { path: 'library', label: 'Library' },
+  { path: 'presets', label: 'Presets' },
+  { path: 'account', label: 'Account' },
 ];
 
 function Shell({ apiKey, onSignOut }: { apiKey: string; onSignOut: () => void }) {
@@ -97,6 +103,9 @@ function Shell({ apiKey, onSignOut }: { apiKey: string; onSignOut: () => void })
   else if (section === 'new') page = <NewProject apiKey={apiKey} />;
   else if (section === 'publications') page = <Publications />;
   else if (section === 'stats') page = <Stats />;
+  else if (section === 'library') page = <Library apiKey={apiKey} />;
+  else if (section === 'presets') page = <Presets />;
+  else if (section === 'account') page = <Account />;
   else page = <Projects />;
   return (
     <>

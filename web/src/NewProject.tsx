@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { uploadMutation, type Upload, type UploadProgress } from './api.ts';
 import { CREATE_MAGIC_CLIPS, CREATE_PROJECT, LANGUAGES, UPLOAD_MAGIC_CLIPS, UPLOAD_PROJECT, type ProjectSummary } from './documents.ts';
+import { PRESET_NAMES } from './documents-manage.ts';
 import { go } from './route.ts';
 import { ErrorNote } from './ui.tsx';
 
@@ -19,6 +20,8 @@ export function NewProject({ apiKey }: { apiKey: string }) {
   const [kind, setKind] = useState<Kind>('edit');
   const [title, setTitle] = useState('');
   const [language, setLanguage] = useState('en');
+  const [{ data: presetList }] = useQuery<{ presets: { edges: { node: { id: string; name: string } }[] } }>({ query: PRESET_NAMES });
+  const [presetId, setPresetId] = useState('');
   const [url, setUrl] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -33,17 +36,19 @@ export function NewProject({ apiKey }: { apiKey: string }) {
     setError(null);
     setBusy(true);
     const input = { title: title.trim() || file?.name || 'Untitled', language };
+    // a preset applies to a captioned edit
+    const edit = kind === 'edit' && presetId ? { ...input, presetId } : input;
     try {
       let id: string;
       if (source === 'file') {
         if (!file) throw new Error('Choose a video file (mp4 or mov)');
         setProgress({ loaded: 0, total: file.size });
         const [query, field] = kind === 'edit' ? [UPLOAD_PROJECT, 'uploadProject'] : [UPLOAD_MAGIC_CLIPS, 'uploadMagicClips'];
-        upload.current = uploadMutation<Record<string, { id: string }>>(apiKey, query, { input }, 'file', file, setProgress);
+        upload.current = uploadMutation<Record<string, { id: string }>>(apiKey, query, { input: kind === 'edit' ? edit : input }, 'file', file, setProgress);
         const answer = (await upload.current.done) as Record<string, { id: string }>;
         id = answer[field].id;
       } else if (kind === 'edit') {
-        const r = await createProject({ input: { ...input, videoUrl: url.trim() } });
+        const r = await createProject({ input: { ...edit, videoUrl: url.trim() } });
         if (r.error) throw r.error;
         id = r.data!.createProject.id;
       } else {
@@ -89,6 +94,19 @@ export function NewProject({ apiKey }: { apiKey: string }) {
               ))}
             </select>
           </label>
+          {kind === 'edit' && (
+            <label>
+              Preset
+              <select name="presetId" value={presetId} onChange={(e) => setPresetId(e.target.value)}>
+                <option value="">None</option>
+                {presetList?.presets.edges.map(({ node: p }) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
         </div>
         <div role="group">
           <button type="button" className={source === 'file' ? '' : 'outline'} onClick={() => setSource('file')}>
