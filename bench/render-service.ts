@@ -25,7 +25,13 @@ export interface ServiceRender {
   workerNodeMiB: number;
   workerNodeIdleMiB: number;
   ffmpegMiB: number;
+  /** one 1080x1920 frame through POST /v1/projects/{id}/preview with an unsaved template: median and slowest of the runs, seconds */
+  previewSeconds: number;
+  previewMaxSeconds: number;
 }
+
+/** Frames of the editor's live preview asked in turn, each a request to the PNG's last byte. */
+const PREVIEW_RUNS = 7;
 
 export async function renderThroughService(dir: string, names: { clip: string; music: string; broll: string }): Promise<ServiceRender> {
   const files = await serveFolder(dir);
@@ -64,6 +70,21 @@ export async function renderThroughService(dir: string, names: { clip: string; m
         });
         const transcribed = await waitProject(svc, apiKey, project.id, (p) => p.status !== 'processing' && p.status !== 'transcribing', 600_000);
         if (transcribed.status !== 'completed') throw new Error(`project ${transcribed.status}: ${transcribed.failureReason}`);
+
+        // the editor's live view: one frame with a change not saved, at several seconds of the output
+        const previews: number[] = [];
+        for (let i = 0; i < PREVIEW_RUNS; i++) {
+          const p0 = performance.now();
+          const r = await fetch(new URL(`/v1/projects/${project.id}/preview`, svc.url), {
+            method: 'POST',
+            headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+            body: JSON.stringify({ time: 5 + i * 7, width: 1080, height: 1920, templateName: i % 2 ? 'neon' : 'classic' }),
+          });
+          const png = Buffer.from(await r.arrayBuffer());
+          if (r.status !== 200 || png.length < 1000) throw new Error(`preview: ${r.status} ${png.toString().slice(0, 200)}`);
+          previews.push((performance.now() - p0) / 1000);
+        }
+        previews.sort((a, b) => a - b);
 
         const tree = () => descendants(worker.pid!);
         const node = () =>
@@ -107,7 +128,15 @@ export async function renderThroughService(dir: string, names: { clip: string; m
         const done = await call('GET', `/v1/projects/${project.id}`);
         if (!done.downloadUrl) throw new Error('no downloadUrl after the export');
         const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', done.downloadUrl]);
-        return { seconds, outputSeconds: Number(stdout.trim()), workerNodeMiB: nodePeak / 1024, workerNodeIdleMiB, ffmpegMiB: ffPeak / 1024 };
+        return {
+          seconds,
+          outputSeconds: Number(stdout.trim()),
+          workerNodeMiB: nodePeak / 1024,
+          workerNodeIdleMiB,
+          ffmpegMiB: ffPeak / 1024,
+          previewSeconds: previews[previews.length >> 1],
+          previewMaxSeconds: previews[previews.length - 1],
+        };
       } finally {
         await stopProcess(worker);
         await svc.stop();

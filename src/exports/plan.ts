@@ -137,7 +137,8 @@ export async function buildExportPlan(
   const keep = await keptSegments(project, words, meta.duration, fps);
 
   const style = await captionStyleOf(app, project);
-  const source = await inputFile(files, sourceKey, "The project's source video");
+  // a still reads its two frames where the source is (a remote store's URL, read by range), not a copy
+  const source = await inputFile(still ? (key) => app.storage.mediaSource(key, 600) : files, sourceKey, "The project's source video");
   const hook = await exportHook(app, project, words, source, meta, style, exp, still);
   const captions = await captionLayer(
     style,

@@ -102,8 +102,12 @@ export async function previewFrame(app: App, userId: string, projectId: string, 
     const { at } = sourceInstant(plan.keep, t);
     const span = 2 / fps;
     const start = Math.max(0, Math.min(at, meta.duration - span));
+    // only what shows at that instant: no other item or sticker is opened
+    const shows = (a: number, b: number) => a <= t + span && b >= t;
     const graph = buildRenderGraph({
       ...plan,
+      overlays: plan.overlays?.filter((o) => shows(o.start, o.end)),
+      stickers: plan.stickers?.filter((k) => k.windows.some((w) => shows(w.start, w.end))),
       source: { ...plan.source, window: { start, duration: span } },
       keep: [{ start: 0, end: span }],
       startAt: t - (at - start),
