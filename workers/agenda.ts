@@ -64,6 +64,13 @@ const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, 
 const TABLE = JOBS_TABLE;
 const CHANNEL = JOBS_CHANNEL;
 
+/** Whether the job names a project that is gone (a run that failed because of it stopped, it did not fail). */
+async function projectDeleted(app: App, job: Job<Record<string, unknown>>): Promise<boolean> {
+  const projectId = job.attrs.data?.projectId;
+  if (typeof projectId !== 'string') return false;
+  return (await app.db.project.count({ where: { id: projectId } }).catch(() => 1)) === 0;
+}
+
 /** How often a run over a project looks whether the project is still there. */
 export const PROJECT_CHECK_MS = 2000;
 
@@ -187,7 +194,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
           );
           jobLog[level]({ durationMs: Math.round(performance.now() - t0) }, 'job finished');
         } catch (err) {
-          if (stop.signal.aborted) {
+          if (stop.signal.aborted || (await projectDeleted(app, job))) {
             // its project was deleted: nothing to retry, nothing to report
             jobLog.info({ durationMs: Math.round(performance.now() - t0) }, 'job stopped: its project was deleted');
             return;

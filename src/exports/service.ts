@@ -136,8 +136,8 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
     });
     await finishExport(app, exp.id, { key, previewKey, duration });
   } catch (e) {
-    // stopped: the project is gone with its exports
-    if (ctx.signal?.aborted) throw e;
+    // stopped: the project is gone with its exports (deleted while its render ran)
+    if (ctx.signal?.aborted || !(await app.db.project.count({ where: { id: project.id } }))) throw e;
     ctx.log.error({ err: e, exportId }, 'export failed');
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
   }

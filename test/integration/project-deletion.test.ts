@@ -129,10 +129,13 @@ describe('DELETE /v1/projects/{id}', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     // the project's row is looked up every 2 s: a busy machine gets more
     await eventually(async () => expect(await rendering()).toBe(''), 15_000);
-    await eventually(
-      async () => expect(logs.lines.filter((l) => l.projectId === id).map((l) => l.msg)).toContain('job stopped: its project was deleted'),
-      15_000,
-    );
+    await eventually(async () => {
+      const said = logs.lines.filter((l) => l.projectId === id).map((l) => `${l.msg} ${l.job ?? ''} ${l.reason ?? ''} ${l.err?.message ?? ''}`);
+      expect(
+        said.some((m) => m.startsWith('job stopped: its project was deleted')),
+        said.join('\n'),
+      ).toBe(true);
+    }, 15_000);
     expect(await app.runtime.app.jobs.jobsFor({ projectId: id }, [JOB_NAMES.renderExport, JOB_NAMES.processProject])).toEqual([]);
     expect(existsSync(folderOf(id))).toBe(false);
     // the worker is free for the next render
