@@ -17,7 +17,7 @@ import {
   type TimelineItem,
 } from './documents-editor.ts';
 import { storedKey } from './api.ts';
-import { clock, ErrorNote } from './ui.tsx';
+import { ErrorNote } from './ui.tsx';
 
 type Catalog = {
   captionTemplates: Template[];
@@ -33,9 +33,15 @@ export function Editor({ id, onSaved }: { id: string; onSaved: () => void }) {
   const [{ data, error }, refetch] = useQuery<{ project: EditorProject }>({ query: EDITOR_PROJECT, variables: { id }, requestPolicy: 'network-only' });
   const [catalog] = useQuery<Catalog>({ query: EDITOR_CATALOG });
   const project = data?.project;
-  const saved = () => {
-    refetch({ requestPolicy: 'network-only' });
-    onSaved();
+  // which part was saved last: the parts are laid anew from the saved project, the note stays
+  const [savedPart, setSavedPart] = useState<string | null>(null);
+  const saved: Saved = {
+    part: savedPart,
+    done: (part) => {
+      setSavedPart(part);
+      refetch({ requestPolicy: 'network-only' });
+      onSaved();
+    },
   };
   if (!project) return <ErrorNote error={error} />;
   return (
@@ -48,20 +54,24 @@ export function Editor({ id, onSaved }: { id: string; onSaved: () => void }) {
   );
 }
 
+interface Saved {
+  part: string | null;
+  done: (part: string) => void;
+}
+
 /** Sends some fields through updateProject; says what happened. */
-function useSave(id: string, onSaved: () => void) {
+function useSave(id: string, part: string, saved: Saved) {
   const [state, update] = useMutation(UPDATE_PROJECT);
   const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState(false);
+  const [sent, setSent] = useState(false);
   const save = async (input: Record<string, unknown>) => {
     setError(null);
-    setDone(false);
+    setSent(true);
     const r = await update({ id, input });
     if (r.error) return setError(r.error);
-    setDone(true);
-    onSaved();
+    saved.done(part);
   };
-  return { save, saving: state.fetching, error, done };
+  return { save, saving: state.fetching, error, done: saved.part === part && !(sent && state.fetching) };
 }
 
 function SaveRow({
@@ -99,13 +109,13 @@ function spokenAt(words: EditorWord[], t: number): number {
   return words.findIndex((w) => w.type !== 'silence' && t >= w.startTime && t < w.endTime);
 }
 
-function TranscriptEditor({ project, onSaved }: { project: EditorProject; onSaved: () => void }) {
+function TranscriptEditor({ project, onSaved }: { project: EditorProject; onSaved: Saved }) {
   const [words, setWords] = useState<EditorWord[]>(() => project.words ?? []);
   const [selected, setSelected] = useState<number | null>(null);
   const [time, setTime] = useState(0);
   const [changed, setChanged] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
-  const { save, saving, error, done } = useSave(project.id, onSaved);
+  const { save, saving, error, done } = useSave(project.id, 'transcript', onSaved);
   const spoken = spokenAt(words, time);
   const edit = (next: EditorWord[], select: number | null = selected) => {
     setWords(next);
@@ -185,7 +195,7 @@ function TranscriptEditor({ project, onSaved }: { project: EditorProject; onSave
           )}
           <p>
             <small>
-              at <time data-testid="editor-time">{clock(time)}</time>
+              at <time data-testid="editor-time">{time.toFixed(1)} s</time>
             </small>
           </p>
         </div>
@@ -298,7 +308,7 @@ function usePreview(id: string, body: PreviewBody) {
 
 const hex = (c: string | null | undefined, fallback: string) => (c && /^#[0-9a-f]{6}/i.test(c) ? c.slice(0, 7) : fallback);
 
-function StylePanel({ project, catalog, onSaved }: { project: EditorProject; catalog: Catalog | undefined; onSaved: () => void }) {
+function StylePanel({ project, catalog, onSaved }: { project: EditorProject; catalog: Catalog | undefined; onSaved: Saved }) {
   const s = project.captionStyle;
   const [template, setTemplate] = useState(project.templateName);
   const [fill, setFill] = useState(hex(s.fill, '#ffffff'));
@@ -316,7 +326,9 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
   const duration = project.videoMetaData?.duration ?? 1;
   const firstWord = project.words?.find((w) => w.type === 'word');
   const [time, setTime] = useState(round(firstWord ? (firstWord.startTime + firstWord.endTime) / 2 : 0));
-  const { save, saving, error, done } = useSave(project.id, onSaved);
+  const { save, saving, error, done } = useSave(project.id, 'style', onSaved);
+  const [stills, setStills] = useState(0);
+  const still = () => setStills((n) => n + 1);
 
   const style = styled ? { fill, outline: { color: outline }, activeWord: { color: active }, font: { size }, layout: { positionY: position } } : undefined;
   const hookTitle: HookTitle | false = hookOn
@@ -340,10 +352,15 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
           <fieldset>
             <legend>Caption template</legend>
             <div className="templates" role="radiogroup" aria-label="Caption template">
-              {(catalog?.captionTemplates ?? []).map((t) => (
+              {(catalog?.captionTemplates ?? []).map((t, i) => (
                 <label key={t.name} className={`template${t.name === template ? ' chosen' : ''}`} title={t.description}>
                   <input type="radio" name="template" value={t.name} checked={t.name === template} onChange={() => setTemplate(t.name)} />
-                  <img src={t.previewUrl} alt={`${t.name} captions`} loading="lazy" width={90} height={160} />
+                  {/* two stills at a time: each is rendered on its first fetch, and the browser's few connections stay free for the rest */}
+                  {i < stills + 2 ? (
+                    <img src={t.previewUrl} alt={`${t.name} captions`} width={90} height={160} onLoad={still} onError={still} />
+                  ) : (
+                    <span className="still-placeholder" />
+                  )}
                   <span>{t.name}</span>
                 </label>
               ))}
@@ -440,10 +457,10 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
   );
 }
 
-function EffectsPanel({ project, onSaved }: { project: EditorProject; onSaved: () => void }) {
+function EffectsPanel({ project, onSaved }: { project: EditorProject; onSaved: Saved }) {
   const [pace, setPace] = useState(project.removeSilencePace ?? '');
   const [badTakes, setBadTakes] = useState(project.removeBadTakes);
-  const { save, saving, error, done } = useSave(project.id, onSaved);
+  const { save, saving, error, done } = useSave(project.id, 'effects', onSaved);
   return (
     <article data-testid="effects">
       <header>
@@ -480,7 +497,7 @@ function EffectsPanel({ project, onSaved }: { project: EditorProject; onSaved: (
   );
 }
 
-function Timeline({ project, catalog, onSaved }: { project: EditorProject; catalog: Catalog | undefined; onSaved: () => void }) {
+function Timeline({ project, catalog, onSaved }: { project: EditorProject; catalog: Catalog | undefined; onSaved: Saved }) {
   const duration = project.videoMetaData?.duration ?? 10;
   const library = catalog?.userMedia.edges.map((e) => e.node).filter((m) => m.status === 'ready') ?? [];
   const visuals = library.filter((m) => m.type === 'VIDEO' || m.type === 'IMAGE');
@@ -489,7 +506,7 @@ function Timeline({ project, catalog, onSaved }: { project: EditorProject; catal
   const [music, setMusic] = useState(project.music?.userMediaId ?? '');
   const [volume, setVolume] = useState(project.music?.volume ?? 30);
   const [adding, setAdding] = useState('');
-  const { save, saving, error, done } = useSave(project.id, onSaved);
+  const { save, saving, error, done } = useSave(project.id, 'timeline', onSaved);
   const name = (id: string) => library.find((m) => m.id === id)?.fileName ?? id.slice(0, 8);
   const set = (i: number, patch: Partial<TimelineItem>) => setItems(items.map((it, j) => (j === i ? { ...it, ...patch } : it)));
   const add = () => {

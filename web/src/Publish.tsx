@@ -82,7 +82,9 @@ export function PublishForm({ projectId }: { projectId: string }) {
               return (
                 <label key={k}>
                   <input type="checkbox" checked={k in members} disabled={!account} onChange={(e) => toggle(k, e.target.checked)} />
-                  {k} <small>{account ? (account.handle ?? account.connector) : 'not connected'}</small>
+                  <span>
+                    {k} <small>{account ? (account.handle ?? account.connector) : 'not connected'}</small>
+                  </span>
                 </label>
               );
             })}
@@ -155,8 +157,14 @@ function MemberField({
       ) : (
         <input {...common} onChange={(e) => onChange(e.target.value)} />
       )}
-      <small id={hint} className={problem ? 'error' : 'count'}>
-        {problem ? `${f.label} ${problem}` : count}
+      <small id={hint} className="count">
+        {count}
+        {problem && (
+          <span className="error">
+            {count ? ' · ' : ''}
+            {f.label} {problem}
+          </span>
+        )}
       </small>
     </div>
   );
@@ -169,7 +177,10 @@ export function PublicationPage({ id }: { id: string }) {
     variables: { id },
     requestPolicy: 'cache-and-network',
   });
-  const p = data?.publication;
+  const [refunded, setRefunded] = useState<number | null>(null);
+  // a cancelled publication is removed: the page keeps what it read
+  const [kept, setKept] = useState<PublicationDetail | null>(null);
+  const p = kept ?? data?.publication;
   const [sub] = useSubscription<{ publicationUpdates: PublicationUpdate }>({
     query: PUBLICATION_UPDATES,
     variables: { publicationId: id },
@@ -178,20 +189,19 @@ export function PublicationPage({ id }: { id: string }) {
   const live = sub.data?.publicationUpdates;
   const [cancelling, cancel] = useMutation(CANCEL_PUBLICATION);
   const [cancelError, setCancelError] = useState<unknown>(null);
-  const [refunded, setRefunded] = useState<number | null>(null);
   if (!p)
     return (
       <section aria-busy={!error}>
         <ErrorNote error={error} />
       </section>
     );
-  const status = live?.status ?? p.status;
+  const status = kept ? 'cancelled' : (live?.status ?? p.status);
   const doCancel = async () => {
     setCancelError(null);
     const r = await cancel({ id });
     if (r.error) return setCancelError(r.error);
+    setKept({ ...p, status: 'cancelled' });
     setRefunded(r.data.cancelPublication.refundedCredits);
-    refetch({ requestPolicy: 'network-only' });
   };
   return (
     <section data-publication={p.id}>
@@ -201,9 +211,11 @@ export function PublicationPage({ id }: { id: string }) {
         </h2>
         <p>
           <Status value={status} testId="publication-status" />{' '}
-          <button type="button" className="secondary outline" onClick={() => refetch({ requestPolicy: 'network-only' })}>
-            Refresh
-          </button>
+          {!kept && (
+            <button type="button" className="secondary outline" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+              Refresh
+            </button>
+          )}
         </p>
       </hgroup>
       <p>
@@ -217,7 +229,7 @@ export function PublicationPage({ id }: { id: string }) {
           </button>
         </p>
       )}
-      {refunded != null && <p role="status">Cancelled: {refunded} credits given back.</p>}
+      {refunded != null && <p role="status">Cancelled: nothing will be posted, {refunded} credits given back.</p>}
       <ErrorNote error={cancelError} />
       <table className="striped" data-testid="posts">
         <thead>
