@@ -259,6 +259,14 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** A /v1 error answer as one line: `{ error: CODE, message, details? }` (src/http/errors.ts); `{ error: { code, message } }` read too. */
+function restError(answer: unknown, status: number): string {
+  const a = answer as { error?: string | { code?: string; message?: string }; message?: string } | null;
+  if (!a?.error) return `HTTP ${status}`;
+  const [code, message] = typeof a.error === 'string' ? [a.error, a.message] : [a.error.code, a.error.message];
+  return `${code}: ${message ?? ''}`;
+}
+
 interface PreviewBody {
   time: number;
   templateName?: string;
@@ -286,8 +294,7 @@ function usePreview(id: string, body: PreviewBody) {
           signal: abort.signal,
         });
         if (!r.ok) {
-          const answer = (await r.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-          throw new Error(answer?.error ? `${answer.error.code}: ${answer.error.message}` : `HTTP ${r.status}`);
+          throw new Error(restError(await r.json().catch(() => null), r.status));
         }
         const url = URL.createObjectURL(await r.blob());
         setImage((old) => {
