@@ -273,6 +273,7 @@ interface PreviewBody {
   style?: Record<string, unknown>;
   hookTitle?: HookTitle | false;
   width?: number;
+  height?: number;
 }
 
 /** One frame of the project as it would export, from POST /v1/projects/{id}/preview; the last image stays until the next arrives. */
@@ -313,6 +314,15 @@ function usePreview(id: string, body: PreviewBody) {
   return { image, loading: loading || wanted !== key, error };
 }
 
+/** A small frame of the source's shape: at most 360 wide, each side at least 100 (the preview's bounds). */
+function previewSize(meta: EditorProject['videoMetaData']): { width?: number; height?: number } {
+  if (!meta?.width || !meta.height) return {};
+  const width = Math.min(360, meta.width);
+  const height = Math.round((width * meta.height) / meta.width);
+  if (height >= 100) return { width: Math.max(100, width), height };
+  return { width: Math.max(100, Math.round((100 * meta.width) / meta.height)), height: 100 };
+}
+
 const hex = (c: string | null | undefined, fallback: string) => (c && /^#[0-9a-f]{6}/i.test(c) ? c.slice(0, 7) : fallback);
 
 function StylePanel({ project, catalog, onSaved }: { project: EditorProject; catalog: Catalog | undefined; onSaved: Saved }) {
@@ -341,7 +351,7 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
   const hookTitle: HookTitle | false = hookOn
     ? { ...(hookText.trim() ? { text: hookText.trim() } : {}), ...(hookTemplate ? { template: hookTemplate } : {}), top: hookTop, size: hookSize }
     : false;
-  const preview = usePreview(project.id, { time, templateName: template, ...(style ? { style } : {}), hookTitle, width: 360 });
+  const preview = usePreview(project.id, { time, templateName: template, ...(style ? { style } : {}), hookTitle, ...previewSize(project.videoMetaData) });
   const touch =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
