@@ -135,13 +135,22 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
     expect(saved.words.find((w: { id: string }) => w.id === target.id)?.text).toBe('Zebra');
 
     // the next export, followed live on the page
-    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
-    await expect.poll(() => exportButton.isEnabled()).toBe(true);
-    await exportButton.click();
+    // the export dialog: a shape or a custom size (the source's here, for the frames to compare), and the frame rate
+    const sizeButton = page.getByRole('button', { name: 'Size and frame rate…' });
+    await expect.poll(() => sizeButton.isEnabled()).toBe(true);
+    await sizeButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await expectVisible(dialog.getByText('9:16 (vertical), 1080×1920'));
+    await dialog.getByLabel('Custom size').check();
+    await dialog.getByLabel('Width').fill('320');
+    await dialog.getByLabel('Height').fill('240');
+    await dialog.getByLabel('Frames per second').fill('30');
+    await dialog.getByRole('button', { name: 'Start render' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await expect
       .poll(
         async () => {
-          const alert = page.locator('article', { has: exportButton }).getByRole('alert');
+          const alert = page.locator('article', { has: sizeButton }).getByRole('alert');
           if (await alert.count()) throw new Error(`the export was refused: ${await alert.first().innerText()}`);
           return page.locator('[data-testid=exports] tbody tr').count();
         },
@@ -149,6 +158,7 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
       )
       .toBe(2);
     await expectVisible(page.locator('[data-testid=exports] tbody tr').first().locator('[data-status=completed]'), 40_000);
+    await expectVisible(page.locator('[data-testid=exports] tbody tr').first().getByText('320×240 at 30 fps'));
     const after = (await gql(app, user.key, PROJECT, { id: projectId })).body.data.project;
     const download = async (url: string, name: string) => {
       const file = path.join(app.dataDir, name);

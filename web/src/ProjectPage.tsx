@@ -157,7 +157,10 @@ function DeleteProject({ id, title }: { id: string; title: string }) {
         Delete project
       </button>
       <Dialog open={asking} onClose={() => setAsking(false)} title="Delete this project?">
-        <p>“{title}” and its files (source, renders, captions) are deleted for good.</p>
+        <p>
+          “{title}” and its files (source, renders, previews) are deleted for good, and its scheduled publications are cancelled with their credits given back.
+          Posts already published stay listed.
+        </p>
         <ErrorNote error={error} />
         <footer>
           <button type="button" className="secondary" onClick={() => setAsking(false)}>
