@@ -256,16 +256,16 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
   });
 
   it('connects an account through the platform and comes back to the console seeing it connected; disconnects it', async () => {
-    await page.goto(`${app.url}/#/accounts`);
+    await page.goto(`${app.url}/#/profiles`);
     const row = page.locator(`[data-profile="${profileId}"] tr[data-platform=prosocial]`);
     await row.getByRole('button', { name: 'Connect prosocial' }).click();
     // through the platform's consent page and the service's callback, back here
-    await page.waitForURL((u) => u.origin === new URL(app.url).origin && u.hash === '#/accounts' && u.pathname === '/', { timeout: 15_000 });
+    await page.waitForURL((u) => u.origin === new URL(app.url).origin && u.hash === '#/profiles' && u.pathname === '/', { timeout: 15_000 });
     await expectVisible(page.getByTestId('oauth-outcome').filter({ hasText: 'Your prosocial account is connected' }));
     await expectVisible(row.locator('[data-status=connected]'));
     await expectVisible(page.locator(`[data-profile="${profileId}"] tr[data-platform=microblog]`).getByText('sandbox account'));
     expect(new URL(page.url()).search).toBe('');
-    await shot('console-accounts', page.getByRole('heading', { name: 'Accounts' }), true);
+    await shot('console-accounts', page.getByRole('heading', { name: 'Profiles' }), true);
     const account = await app.runtime.app.db.socialAccount.findUniqueOrThrow({ where: { profileId_platform: { profileId, platform: 'prosocial' } } });
     expect(account.status).toBe('connected');
 

@@ -26,7 +26,7 @@ export function Accounts() {
   return (
     <section>
       <hgroup className="title-row">
-        <h2>Accounts</h2>
+        <h2>Profiles</h2>
         <p>
           <button type="button" className="secondary outline" aria-busy={fetching} onClick={reread}>
             Refresh
@@ -60,7 +60,7 @@ function ProfileAccounts({ profile, platforms, onChange }: { profile: Profile; p
   const start = async (platform: string) => {
     setError(null);
     setBusy(platform);
-    const returnUrl = `${location.origin}${location.pathname}#/accounts`;
+    const returnUrl = `${location.origin}${location.pathname}#/profiles`;
     const r = await connect({ profileId: profile.id, platform, returnUrl });
     setBusy(null);
     if (r.error) return setError(r.error);

@@ -91,7 +91,7 @@ const SECTIONS = [
   { path: 'projects', label: 'Projects' },
   { path: 'new', label: 'New project' },
   { path: 'publications', label: 'Publications' },
-  { path: 'accounts', label: 'Accounts' },
+  { path: 'profiles', label: 'Profiles' },
   { path: 'stats', label: 'Statistics' },
   { path: 'library', label: 'Library' },
   { path: 'presets', label: 'Presets' },
@@ -106,7 +106,7 @@ function Shell({ apiKey, onSignOut }: { apiKey: string; onSignOut: () => void })
   else if (section === 'new') page = <NewProject apiKey={apiKey} />;
   else if (section === 'publications' && id) page = <PublicationPage id={id} />;
   else if (section === 'publications') page = <Publications />;
-  else if (section === 'accounts') page = <Accounts />;
+  else if (section === 'profiles') page = <Accounts />;
   else if (section === 'stats') page = <Stats />;
   else if (section === 'library') page = <Library apiKey={apiKey} />;
   else if (section === 'presets') page = <Presets />;

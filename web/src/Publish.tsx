@@ -47,12 +47,12 @@ export function PublishForm({ projectId }: { projectId: string }) {
     <article data-testid="publish-form">
       <header className="title-row">
         <strong>Publish</strong>
-        <a href="#/accounts">Accounts</a>
+        <a href="#/profiles">Connect platforms</a>
       </header>
       <ErrorNote error={error} />
       {data && profiles.length === 0 ? (
         <Empty>
-          No profile yet: add one under <a href="#/accounts">Accounts</a>, and connect its accounts.
+          No profile yet: add one under <a href="#/profiles">Profiles</a>, and connect its platforms.
         </Empty>
       ) : (
         <form
