@@ -12,6 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,18 @@ const IMAGES = path.join(ROOT, 'docs/images');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`console-editor.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the tests are skipped`);
+
+/** axe-core's browser script: the project's devDependency, or a copy named by AXE_CORE_DIR. */
+function axeScript(): string | null {
+  try {
+    return createRequire(path.join(ROOT, 'package.json')).resolve('axe-core/axe.min.js');
+  } catch {
+    const copy = process.env.AXE_CORE_DIR && path.join(process.env.AXE_CORE_DIR, 'axe.min.js');
+    return copy && existsSync(copy) ? copy : null;
+  }
+}
+const AXE = axeScript();
+if (!AXE) console.warn('console-editor.test.ts: axe-core is not installed (npm install -D axe-core): the accessibility checks are skipped');
 
 function newest(dir: string): number {
   let t = 0;
@@ -272,6 +285,49 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
     await row.getByRole('button', { name: 'Disconnect prosocial' }).click();
     await expectVisible(row.locator('[data-status=disconnected]'));
     await expectVisible(row.getByRole('button', { name: 'Connect prosocial' }));
+  });
+
+  it.skipIf(!AXE)('has no serious accessibility problem in the editor, the publish form, a publication and the profiles page', async () => {
+    const script = await fs.readFile(AXE!, 'utf8');
+    // the page's policy allows no inline script: this context lets the checker's in
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    try {
+      const checked = await context.newPage();
+      await checked.goto(app.url);
+      await checked.evaluate((key) => localStorage.setItem('clipcast.apiKey', key), user.key);
+      await checked.goto(`${app.url}/#/projects/${projectId}`);
+      await checked.reload();
+      await checked.addScriptTag({ content: script });
+      const check = async (what: string) => {
+        const result = await checked.evaluate(async () => {
+          const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+          return {
+            passed: r.passes.length as number,
+            violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
+          };
+        });
+        expect(result.passed, what).toBeGreaterThan(10);
+        expect(
+          result.violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
+          what,
+        ).toEqual([]);
+      };
+      await checked.getByTestId('editor').getByRole('button', { name: 'Zebra', exact: true }).click();
+      await checked
+        .getByTestId('publish-form')
+        .getByRole('checkbox', { name: /socialnet/ })
+        .check();
+      await check('the project page');
+      await checked.getByRole('link', { name: 'Publications', exact: true }).click();
+      await checked.locator('tr[data-publication] a', { hasText: 'published' }).first().click();
+      await checked.getByTestId('posts').waitFor();
+      await check('a publication');
+      await checked.getByRole('link', { name: 'Profiles', exact: true }).click();
+      await checked.locator(`[data-profile="${profileId}"]`).waitFor();
+      await check('the profiles page');
+    } finally {
+      await context.close();
+    }
   });
 
   it('deletes a project after asking, and it is gone from the list with its files', async () => {
