@@ -2,10 +2,12 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Provider } from 'urql';
 import { connect, forgetKey, queryWithKey, storedKey, storeKey } from './api.ts';
 import { WHOAMI } from './documents.ts';
+import { Accounts } from './Accounts.tsx';
 import { NewProject } from './NewProject.tsx';
 import { ProjectPage } from './ProjectPage.tsx';
 import { Projects } from './Projects.tsx';
 import { Publications } from './Publications.tsx';
+import { PublicationPage } from './Publish.tsx';
 import { go, useRoute } from './route.ts';
 import { Stats } from './Stats.tsx';
 import { Account } from './Account.tsx';
@@ -89,6 +91,7 @@ const SECTIONS = [
   { path: 'projects', label: 'Projects' },
   { path: 'new', label: 'New project' },
   { path: 'publications', label: 'Publications' },
+  { path: 'profiles', label: 'Profiles' },
   { path: 'stats', label: 'Statistics' },
   { path: 'library', label: 'Library' },
   { path: 'presets', label: 'Presets' },
@@ -101,7 +104,9 @@ function Shell({ apiKey, onSignOut }: { apiKey: string; onSignOut: () => void })
   let page;
   if (section === 'projects' && id) page = <ProjectPage id={id} />;
   else if (section === 'new') page = <NewProject apiKey={apiKey} />;
+  else if (section === 'publications' && id) page = <PublicationPage id={id} />;
   else if (section === 'publications') page = <Publications />;
+  else if (section === 'profiles') page = <Accounts />;
   else if (section === 'stats') page = <Stats />;
   else if (section === 'library') page = <Library apiKey={apiKey} />;
   else if (section === 'presets') page = <Presets />;

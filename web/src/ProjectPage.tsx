@@ -2,7 +2,11 @@ import { useEffect, useState } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { saveText } from './api.ts';
 import { CAPTIONS, EXPORT_PROJECT, PROJECT, TERMINAL, type Export, type MagicClip, type Project, type Word } from './documents.ts';
+import { Dialog, Editor, RenderDialog } from './Editor.tsx';
+import { DELETE_PROJECT } from './documents-editor.ts';
 import { stepLabel, useProjectLive } from './live.ts';
+import { PublishForm } from './Publish.tsx';
+import { go } from './route.ts';
 import { clock, Empty, ErrorNote, Progress, seconds, Status, when } from './ui.tsx';
 
 const slug = (title: string) =>
@@ -27,6 +31,7 @@ export function ProjectPage({ id }: { id: string }) {
   const [exporting, startExport] = useMutation(EXPORT_PROJECT);
   const [exportError, setExportError] = useState<unknown>(null);
   const [captionError, setCaptionError] = useState<unknown>(null);
+  const [rendering, setRendering] = useState(false);
 
   if (!project) {
     return (
@@ -90,6 +95,9 @@ export function ProjectPage({ id }: { id: string }) {
                 aria-busy={exporting.fetching}
               >
                 Export
+              </button>{' '}
+              <button type="button" className="secondary" onClick={() => setRendering(true)} disabled={working || project.transcriptionStatus !== 'COMPLETED'}>
+                Size and frame rate…
               </button>
             </span>
           </header>
@@ -114,13 +122,56 @@ export function ProjectPage({ id }: { id: string }) {
           </p>
           <ErrorNote error={captionError} />
           <Exports exports={project.exports} live={status === 'exporting' ? percent : undefined} />
+          <RenderDialog projectId={project.id} fps={project.videoMetaData?.fps ?? 30} open={rendering} onClose={() => setRendering(false)} onStarted={reread} />
         </article>
       )}
+
+      {project.kind === 'edit' && project.transcriptionStatus === 'COMPLETED' && <Editor id={project.id} onSaved={reread} />}
+
+      {project.kind === 'edit' && project.downloadUrl && <PublishForm projectId={project.id} />}
 
       {project.kind === 'magic_clips' && <Clips clips={project.magicClips} working={working} />}
 
       {project.words && project.words.length > 0 && <Transcript words={project.words} />}
+
+      <DeleteProject id={project.id} title={project.title} />
     </section>
+  );
+}
+
+/** The project's delete button, asking first; back to the list once it is gone. */
+function DeleteProject({ id, title }: { id: string; title: string }) {
+  const [asking, setAsking] = useState(false);
+  const [state, remove] = useMutation(DELETE_PROJECT);
+  const [error, setError] = useState<unknown>(null);
+  const confirm = async () => {
+    setError(null);
+    const r = await remove({ id });
+    if (r.error) return setError(r.error);
+    setAsking(false);
+    go('projects');
+  };
+  return (
+    <div className="danger-zone">
+      <button type="button" className="secondary outline" onClick={() => setAsking(true)}>
+        Delete project
+      </button>
+      <Dialog open={asking} onClose={() => setAsking(false)} title="Delete this project?">
+        <p>
+          “{title}” and its files (source, renders, previews) are deleted for good, and its scheduled publications are cancelled with their credits given back.
+          Posts already published stay listed.
+        </p>
+        <ErrorNote error={error} />
+        <footer>
+          <button type="button" className="secondary" onClick={() => setAsking(false)}>
+            Keep it
+          </button>{' '}
+          <button type="button" className="danger" onClick={confirm} aria-busy={state.fetching} disabled={state.fetching}>
+            Delete for good
+          </button>
+        </footer>
+      </Dialog>
+    </div>
   );
 }
 

@@ -47,7 +47,9 @@ function PublicationRow({ publication: p }: { publication: Publication }) {
         <a href={`#/projects/${p.project.id}`}>{p.project.title}</a>
         <br />
         <small>
-          {p.scheduled ? 'scheduled for' : 'published'} {when(p.publishedAt)}
+          <a href={`#/publications/${p.id}`}>
+            {p.scheduled ? 'scheduled for' : 'published'} {when(p.publishedAt)}
+          </a>
         </small>
       </td>
       <td>
