@@ -10,23 +10,9 @@ import { PLATFORM_KEYS } from '../catalog/platforms.js';
 import { UUID_PATTERN } from '../ids.js';
 import { bool, dateTime, fields, isPlainObject, issue, oneOf, postText, storableString, SENT } from '../validation.js';
 
-/** Texts the spec leaves without a limit get the platform's own (docs/publishing.md). */
-export const POST_LIMITS = {
-  videoshareTitle: 100,
-  videoshareDescription: 5000,
-  videoshareTags: 50,
-  tag: 100,
-  shortvideoContent: 2200,
-  photoshareContent: 2200,
-  microblogContent: 280,
-  socialnetContent: 5000,
-  prosocialContent: 3000,
-  firstComment: 2200,
-} as const;
+import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, POST_LIMITS, PRIVACY_LEVELS } from './post-limits.js';
 
-export const PRIVACY_LEVELS = ['public', 'friends', 'followers', 'private'] as const;
-export const COMMERCIAL_CONTENT_TYPES = ['brand_organic', 'brand_content'] as const;
-export const PHOTOSHARE_FORMATS = ['reel', 'story'] as const;
+export { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, POST_LIMITS, PRIVACY_LEVELS };
 
 const firstComment = postText(POST_LIMITS.firstComment).meta({ description: `posted as the first comment, 1-${POST_LIMITS.firstComment} characters` });
 

@@ -6,17 +6,13 @@
 // flow (a local imitation) and the browser comes back to the console; a
 // project is deleted with its files. Screenshots go to test-artifacts/ and
 // docs/images/.
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIR } from '../../src/http/console.js';
+import { ARTIFACTS, axeScriptFor, builtConsole, CHROMIUM, chromiumFor, DOC_IMAGES } from '../support/browser.js';
 import { connectSandboxAccount } from '../../src/publishing/accounts.js';
 import { createProfile } from '../../src/publishing/profiles.js';
 import type { PlatformFake } from '../fakes/server.js';
@@ -24,40 +20,8 @@ import { startPlatformFake } from '../fakes/prosocial.js';
 import { createUser, gql, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
 import { frameAt, frameDiff, mediaFixtures, serveFolder, type FileServer } from '../support/media.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ARTIFACTS = path.join(ROOT, 'test-artifacts');
-const IMAGES = path.join(ROOT, 'docs/images');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`console-editor.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the tests are skipped`);
-
-/** axe-core's browser script: the project's devDependency, or a copy named by AXE_CORE_DIR. */
-function axeScript(): string | null {
-  try {
-    return createRequire(path.join(ROOT, 'package.json')).resolve('axe-core/axe.min.js');
-  } catch {
-    const copy = process.env.AXE_CORE_DIR && path.join(process.env.AXE_CORE_DIR, 'axe.min.js');
-    return copy && existsSync(copy) ? copy : null;
-  }
-}
-const AXE = axeScript();
-if (!AXE) console.warn('console-editor.test.ts: axe-core is not installed (npm install -D axe-core): the accessibility checks are skipped');
-
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true }))
-    t = Math.max(t, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs);
-  return t;
-}
-
-/** web/dist, built again when web/ changed since it was built. */
-async function builtConsole(): Promise<void> {
-  const page = path.join(CONSOLE_DIR, 'index.html');
-  const sources = Math.max(newest(path.join(ROOT, 'web/src')), statSync(path.join(ROOT, 'web/index.html')).mtimeMs);
-  if (existsSync(page) && statSync(page).mtimeMs >= sources) return;
-  await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT });
-}
+const hasChromium = chromiumFor('console-editor.test.ts');
+const AXE = axeScriptFor('console-editor.test.ts');
 
 const PROJECT = `query($id: ID!) { project(id: $id) { status downloadUrl words { id text type startTime endTime } exports { id status downloadUrl } } }`;
 
@@ -77,7 +41,7 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
     if (locator) await locator.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     const file = path.join(ARTIFACTS, `${name}.png`);
     await page.screenshot({ path: file });
-    if (docs) await fs.copyFile(file, path.join(IMAGES, `${name}.png`));
+    if (docs && DOC_IMAGES) await fs.copyFile(file, path.join(DOC_IMAGES, `${name}.png`));
   }
 
   beforeAll(async () => {

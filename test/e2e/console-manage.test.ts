@@ -5,63 +5,20 @@
 // ledger, an API key created and revoked, a webhook redelivered; every page
 // checked with axe-core and worked with the keyboard. Screenshots go to
 // test-artifacts/.
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIR } from '../../src/http/console.js';
+import { ARTIFACTS, axeScriptFor, builtConsole, CHROMIUM, chromiumFor } from '../support/browser.js';
 import { grantBalances } from '../../src/credits/ledger.js';
 import { enqueueWebhook } from '../../src/webhooks/service.js';
 import { createUser, eventually, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 import { mediaFixtures, serveFolder, type Fixtures } from '../support/media.js';
 import { webhookInbox, type WebhookInbox } from '../support/webhooks.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ARTIFACTS = path.join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(`console-manage.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped`);
-
-/** axe-core's browser script: the project's devDependency, or a copy named by AXE_CORE_DIR. */
-function axeScript(): string | null {
-  try {
-    return createRequire(path.join(ROOT, 'package.json')).resolve('axe-core/axe.min.js');
-  } catch {
-    const copy = process.env.AXE_CORE_DIR && path.join(process.env.AXE_CORE_DIR, 'axe.min.js');
-    return copy && existsSync(copy) ? copy : null;
-  }
-}
-const AXE = axeScript();
-if (!AXE) console.warn('console-manage.test.ts: axe-core is not installed (npm install -D axe-core): the accessibility checks are skipped');
-
-/** The newest modification time of the files under a folder. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true }))
-    t = Math.max(t, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs);
-  return t;
-}
-
-/** web/dist as `npm install` leaves it, built again when web/ changed since (a developer's tree). */
-async function builtConsole(): Promise<void> {
-  const page = path.join(CONSOLE_DIR, 'index.html');
-  const sources = Math.max(
-    newest(path.join(ROOT, 'web/src')),
-    statSync(path.join(ROOT, 'web/index.html')).mtimeMs,
-    statSync(path.join(ROOT, 'web/vite.config.ts')).mtimeMs,
-  );
-  if (existsSync(page) && statSync(page).mtimeMs >= sources) return;
-  // built as `npm install` builds it: the test runner's NODE_ENV=test would make React's development bundle
-  await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
-}
+const hasChromium = chromiumFor('console-manage.test.ts');
+const AXE = axeScriptFor('console-manage.test.ts');
 
 let app: TestApp;
 

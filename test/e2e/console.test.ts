@@ -3,16 +3,14 @@
 // upload a talk with a progress bar, follow it to completed over the
 // subscription, export it, play the result, download its captions, read the
 // publications and the statistics, sign out. Screenshots go to test-artifacts/.
-import { execFile } from 'node:child_process';
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIR, registerConsole } from '../../src/http/console.js';
+import { ARTIFACTS, builtConsole, CHROMIUM, chromiumFor, ROOT } from '../support/browser.js';
+import { registerConsole } from '../../src/http/console.js';
 import { connectSandboxAccount } from '../../src/publishing/accounts.js';
 import { createProfile } from '../../src/publishing/profiles.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
@@ -20,32 +18,7 @@ import { mediaFixtures, serveFolder, type Fixtures } from '../support/media.js';
 import { SAMPLE_POSTS } from '../support/publishing.js';
 import { rawRequest } from '../support/raw.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ARTIFACTS = path.join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`console.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped`);
-
-/** The newest modification time of the files under a folder. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true }))
-    t = Math.max(t, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs);
-  return t;
-}
-
-/** web/dist as `npm install` leaves it, built again when web/ changed since (a developer's tree). */
-async function builtConsole(): Promise<void> {
-  const page = path.join(CONSOLE_DIR, 'index.html');
-  const sources = Math.max(
-    newest(path.join(ROOT, 'web/src')),
-    statSync(path.join(ROOT, 'web/index.html')).mtimeMs,
-    statSync(path.join(ROOT, 'web/vite.config.ts')).mtimeMs,
-  );
-  if (existsSync(page) && statSync(page).mtimeMs >= sources) return;
-  await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT });
-}
+const hasChromium = chromiumFor('console.test.ts');
 
 let app: TestApp;
 

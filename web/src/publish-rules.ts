@@ -1,28 +1,14 @@
 // The service's rules for a publish body, checked in the browser as the user
-// types. The platform keys come from the service's own catalogue; the limits
-// and the checks mirror src/publishing/schemas.ts and publish.ts (which use
-// zod and the database, so they are not bundled): keep them in step.
+// types. The platform keys and the limits are the service's own (its catalogue
+// and src/publishing/post-limits.ts); the checks mirror src/publishing/schemas.ts
+// and publish.ts, which use zod and the database and are not bundled
+// (test/unit/console-publish-rules.test.ts holds them to the same answers).
 import { PLATFORM_KEYS } from '../../src/catalog/platforms.ts';
+import { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, POST_LIMITS, PRIVACY_LEVELS } from '../../src/publishing/post-limits.ts';
 
 export { PLATFORM_KEYS };
 
-/** POST_LIMITS of src/publishing/schemas.ts. */
-export const POST_LIMITS = {
-  videoshareTitle: 100,
-  videoshareDescription: 5000,
-  videoshareTags: 50,
-  tag: 100,
-  shortvideoContent: 2200,
-  photoshareContent: 2200,
-  microblogContent: 280,
-  socialnetContent: 5000,
-  prosocialContent: 3000,
-  firstComment: 2200,
-} as const;
-
-export const PRIVACY_LEVELS = ['public', 'friends', 'followers', 'private'] as const;
-export const COMMERCIAL_CONTENT_TYPES = ['brand_organic', 'brand_content'] as const;
-export const PHOTOSHARE_FORMATS = ['reel', 'story'] as const;
+export { COMMERCIAL_CONTENT_TYPES, PHOTOSHARE_FORMATS, POST_LIMITS, PRIVACY_LEVELS };
 
 /** Characters as the platforms count them: Unicode code points. */
 export const codePoints = (s: string) => {
