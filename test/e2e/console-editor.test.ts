@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, axeScriptFor, builtConsole, CHROMIUM, chromiumFor, DOC_IMAGES } from '../support/browser.js';
+import { ARTIFACTS, axeScriptFor, builtConsole, CHROMIUM, chromiumFor, DOC_IMAGES, expectAccessible } from '../support/browser.js';
 import { connectSandboxAccount } from '../../src/publishing/accounts.js';
 import { createProfile } from '../../src/publishing/profiles.js';
 import type { PlatformFake } from '../fakes/server.js';
@@ -262,20 +262,7 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
       await checked.goto(`${app.url}/#/projects/${projectId}`);
       await checked.reload();
       await checked.addScriptTag({ content: script });
-      const check = async (what: string) => {
-        const result = await checked.evaluate(async () => {
-          const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-          return {
-            passed: r.passes.length as number,
-            violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
-          };
-        });
-        expect(result.passed, what).toBeGreaterThan(10);
-        expect(
-          result.violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
-          what,
-        ).toEqual([]);
-      };
+      const check = (what: string) => expectAccessible(checked, what);
       await checked.getByTestId('editor').getByRole('button', { name: 'Zebra', exact: true }).click();
       await checked
         .getByTestId('publish-form')

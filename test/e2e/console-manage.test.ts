@@ -10,7 +10,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, axeScriptFor, builtConsole, CHROMIUM, chromiumFor } from '../support/browser.js';
+import { ARTIFACTS, axeScriptFor, builtConsole, CHROMIUM, chromiumFor, expectAccessible } from '../support/browser.js';
 import { grantBalances } from '../../src/credits/ledger.js';
 import { enqueueWebhook } from '../../src/webhooks/service.js';
 import { createUser, eventually, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
@@ -324,20 +324,7 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     await checked.goto(`${app.url}/#/library`);
     await checked.reload();
     await checked.addScriptTag({ content: script });
-    const check = async (what: string) => {
-      const result = await checked.evaluate(async () => {
-        const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-        return {
-          passed: r.passes.length as number,
-          violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
-        };
-      });
-      expect(result.passed, what).toBeGreaterThan(10);
-      expect(
-        result.violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
-        what,
-      ).toEqual([]);
-    };
+    const check = (what: string) => expectAccessible(checked, what);
     // one document: the pages are reached through the nav, as a person would
     for (const [section, ready] of [
       ['Library', 'tr[data-media]'],

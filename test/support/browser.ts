@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { CONSOLE_DIR } from '../../src/http/console.js';
 
 const run = promisify(execFile);
@@ -58,4 +60,23 @@ export async function builtConsole(): Promise<void> {
   if (existsSync(page) && statSync(page).mtimeMs >= sources) return;
   // built as `npm install` builds it: the test runner's NODE_ENV=test would make React's development bundle
   await run(process.execPath, [path.join(ROOT, 'scripts/build-console.mjs')], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+}
+
+/**
+ * Checks the page as it is now with axe-core (its script added to the page
+ * first): some rules pass, and no violation is serious or critical.
+ */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const result = await page.evaluate(async () => {
+    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return {
+      passed: r.passes.length as number,
+      violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) })),
+    };
+  });
+  expect(result.passed, what).toBeGreaterThan(10);
+  expect(
+    result.violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
+    what,
+  ).toEqual([]);
 }
