@@ -61,5 +61,5 @@ export async function captionLayer(style: CaptionStyle, o: CaptionLayerOptions, 
   const captions = buildCaptions({ ...o, style, salient });
   const assPath = path.join(dir, 'captions.ass');
   await fs.writeFile(assPath, captions.ass);
-  return { assPath, fontsDir: fontsDir(dir, [style.font.family], fontFiles), stickers: emojiStickers(captions.emoji) };
+  return { assPath, fontsDir: fontsDir(dir, [style.font.family], fontFiles, captions.ass), stickers: emojiStickers(captions.emoji) };
 }

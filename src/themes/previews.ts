@@ -95,7 +95,7 @@ export async function renderStylePreview(
     background: null,
     at: hook ? 1.2 : previewAt(style),
     assPath,
-    fontsDir: fontsDir(dir, [style.font.family], fontFiles),
+    fontsDir: fontsDir(dir, [style.font.family], fontFiles, captions.ass),
     stickers,
     out,
   });

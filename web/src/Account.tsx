@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Confirm, Dialog } from './dialog.tsx';
 import {
@@ -16,7 +16,7 @@ import {
   type WebhookDelivery,
 } from './documents-manage.ts';
 import { Pager } from './Library.tsx';
-import { ErrorNote, Listing, number, when } from './ui.tsx';
+import { ErrorNote, Listing, useRereadWhile, number, when } from './ui.tsx';
 
 const PAGE = 10;
 
@@ -247,14 +247,10 @@ function Deliveries() {
     requestPolicy: 'cache-and-network',
   });
   const deliveries = data?.webhookDeliveries.edges.map((e) => e.node) ?? [];
-  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
   // a delivery still being attempted: read again until it has ended
   const pending = deliveries.some((d) => d.status === 'pending');
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => refetch({ requestPolicy: 'network-only' }), 1000);
-    return () => clearInterval(t);
-  }, [pending, refetch]);
+  useRereadWhile(pending, reload);
   return (
     <div data-testid="deliveries">
       <Listing

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { uploadMutation, type Upload, type UploadProgress } from './api.ts';
 import { Confirm } from './dialog.tsx';
 import { CREATE_USER_MEDIA, DELETE_USER_MEDIA, UPLOAD_USER_MEDIA, USER_MEDIA, type MediaType, type PageInfo, type UserMedia } from './documents-manage.ts';
-import { ErrorNote, Listing, when } from './ui.tsx';
+import { ErrorNote, Listing, useRereadWhile, when } from './ui.tsx';
 
 const PAGE = 25;
 
@@ -40,14 +40,10 @@ export function Library({ apiKey }: { apiKey: string }) {
     requestPolicy: 'cache-and-network',
   });
   const entries = data?.userMedia.edges.map((e) => e.node) ?? [];
-  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
   // a file being fetched or probed: read again until it is ready or failed
   const pending = entries.some((e) => e.status === 'pending');
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => refetch({ requestPolicy: 'network-only' }), 1000);
-    return () => clearInterval(t);
-  }, [pending, refetch]);
+  useRereadWhile(pending, reload);
 
   return (
     <>

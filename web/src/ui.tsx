@@ -1,5 +1,5 @@
 // Small pieces the pages share.
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 
 const STATUS_CLASS: Record<string, string> = {
   completed: 'ok',
@@ -92,4 +92,13 @@ export function Listing(props: {
       )}
     </section>
   );
+}
+
+/** Reads a list again every second while `pending` (a file being fetched, a delivery being attempted), until it has settled. */
+export function useRereadWhile(pending: boolean, reread: () => void) {
+  useEffect(() => {
+    if (!pending) return;
+    const t = setInterval(reread, 1000);
+    return () => clearInterval(t);
+  }, [pending, reread]);
 }

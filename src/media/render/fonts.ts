@@ -67,15 +67,53 @@ export function templateFonts(): string[] {
   return [...new Set([...CAPTION_TEMPLATES.map((t) => t.style.font.family), ...HOOK_TITLE_TEMPLATES.map((t) => t.font)])].sort();
 }
 
+/** The script fallbacks (SCRIPT_FONTS) and the letters each one draws. */
+const SCRIPT_LETTERS: ReadonlyArray<[family: string, letters: RegExp]> = [
+  ['Noto Sans CJK JP', /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/],
+  ['Noto Sans Arabic', /[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]/],
+  ['Noto Sans Devanagari', /[\u0900-\u097f]/],
+  ['Noto Sans Thai', /[\u0e00-\u0e7f]/],
+  ['Noto Sans Hebrew', /[\u0590-\u05ff]/],
+  ['Noto Sans Bengali', /[\u0980-\u09ff]/],
+  ['Noto Sans Tamil', /[\u0b80-\u0bff]/],
+  // last: Greek, Cyrillic, Latin beyond its Extended-B block, and what else the families above lack
+  ['Noto Sans', /[^\u0000-\u024f\u2000-\u206f\u20a0-\u20cf]/],
+];
+
+/**
+ * The families an ASS file draws with: its styles' fonts, its `\fn` overrides,
+ * and the script fallbacks of the letters its lines hold.
+ */
+export function assFamilies(ass: string): string[] {
+  const families = new Set<string>();
+  for (const m of ass.matchAll(/^Style:\s*[^,]*,([^,]+),/gm)) families.add(m[1].trim());
+  for (const m of ass.matchAll(/\\fn([^\\}]+)/g)) families.add(m[1].trim());
+  const lines = ass
+    .split('\n')
+    .filter((l) => l.startsWith('Dialogue:'))
+    .join('\n');
+  let rest = lines;
+  for (const [family, letters] of SCRIPT_LETTERS) {
+    if (letters.test(rest)) families.add(family);
+    // what a script's own font draws needs no general fallback
+    rest = rest.replace(new RegExp(letters.source, 'g'), '');
+  }
+  return [...families];
+}
+
 /**
  * A folder in `workDir` (a job's folder, inWorkDir in jobs/work-dir.ts: it goes
  * with the job's other files) with links to the installed files of `families`
  * (default: every template font and any extra families given, e.g. user theme
  * fonts), and to `files` (fonts of the user's library, copied into the job's
- * folder), for `ass=...:fontsdir=`: libass reads every file of the folder.
+ * folder), for `ass=...:fontsdir=`: libass reads every file of the folder,
+ * all of it, at every run. Given the ASS text, only the families it draws with
+ * are linked (assFamilies): a render in one Latin family reads a few files,
+ * not the 60 MB of every template's and every script's.
  */
-export function fontsDir(workDir: string, extraFamilies: readonly string[] = [], files: readonly string[] = []): string {
-  const wanted = new Set([...templateFonts(), ...SCRIPT_FONTS, ...extraFamilies].map((f) => f.toLowerCase()));
+export function fontsDir(workDir: string, extraFamilies: readonly string[] = [], files: readonly string[] = [], ass?: string): string {
+  const families = ass === undefined ? [...templateFonts(), ...SCRIPT_FONTS] : assFamilies(ass);
+  const wanted = new Set([...families, ...extraFamilies].map((f) => f.toLowerCase()));
   const dir = fs.mkdtempSync(path.join(workDir, 'fonts-'));
   const used = new Set<string>();
   for (const font of installedFonts()) {
