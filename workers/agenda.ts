@@ -64,11 +64,11 @@ const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, 
 const TABLE = JOBS_TABLE;
 const CHANNEL = JOBS_CHANNEL;
 
-/** Whether the job names a project that is gone (a run that failed because of it stopped, it did not fail). */
-async function projectDeleted(app: App, job: Job<Record<string, unknown>>): Promise<boolean> {
+/** Whether the job names a project and it exists (a database that does not answer: yes). */
+async function projectExists(app: App, job: Job<Record<string, unknown>>): Promise<boolean> {
   const projectId = job.attrs.data?.projectId;
   if (typeof projectId !== 'string') return false;
-  return (await app.db.project.count({ where: { id: projectId } }).catch(() => 1)) === 0;
+  return (await app.db.project.count({ where: { id: projectId } }).catch(() => 1)) > 0;
 }
 
 /** How often a run over a project looks whether the project is still there. */
@@ -177,7 +177,9 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         running.add(jobId);
         jobLog[level]({ attempt }, 'job started');
         const stop = new AbortController();
-        const unwatch = stopWhenProjectDeleted(app, job, stop);
+        // a run over a project that exists now stops once it is deleted (one that never existed fails as any run)
+        const watched = await projectExists(app, job);
+        const unwatch = watched ? stopWhenProjectDeleted(app, job, stop) : () => {};
         try {
           await withLog(jobLog, () =>
             def.handler(job, {
@@ -194,7 +196,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
           );
           jobLog[level]({ durationMs: Math.round(performance.now() - t0) }, 'job finished');
         } catch (err) {
-          if (stop.signal.aborted || (await projectDeleted(app, job))) {
+          if (stop.signal.aborted || (watched && !(await projectExists(app, job)))) {
             // its project was deleted: nothing to retry, nothing to report
             jobLog.info({ durationMs: Math.round(performance.now() - t0) }, 'job stopped: its project was deleted');
             return;

@@ -396,12 +396,16 @@ export type UpdateProjectInput = {
   captionPositionX?: number | null | undefined;
   /** vertical caption position, percent from the top, 0-80 */
   captionPositionY?: number | null | undefined;
+  /** denoise and level the voice */
+  cleanAudio?: boolean | null | undefined;
   /** no burnt-in captions */
   disableCaptions?: boolean | null | undefined;
   /** true: the default AI hook title; false: none; or an object {text, template, top, size} (each optional) */
   hookTitle?: unknown;
   /** At least one item. Media over the video, none overlapping: {type: "user-media", userMediaId, startTime, endTime, layout?} for a VIDEO or IMAGE file of your library, or {type: "ai-broll", prompt (1-2500 characters), startTime, endTime (at most 12 s later), layout?} (3 AI credits each); layout is one of cover, contain, rounded, square, split-50-50, split-35-65, split-50-50-bordered, split-35-65-bordered, pip-top-right, pip-bottom-right (images: cover, contain, rounded, square) */
   items?: unknown;
+  /** punch-in zooms on stressed words */
+  magicZooms?: boolean | null | undefined;
   /** Background music */
   music?: ProjectMusicInput | null | undefined;
   /** keep only the last take of a repeated phrase */

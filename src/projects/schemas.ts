@@ -400,6 +400,8 @@ export const updateShape = {
   style: projectStyle,
   removeSilencePace,
   removeBadTakes,
+  magicZooms: bool().meta({ description: 'punch-in zooms on stressed words', extension: 'changing zooms after creation, beyond SPEC.md' }),
+  cleanAudio: bool().meta({ description: 'denoise and level the voice', extension: 'changing clean audio after creation, beyond SPEC.md' }),
   disableCaptions,
   captionPositionY,
   captionPositionX,

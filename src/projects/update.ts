@@ -105,7 +105,8 @@ export async function withUpdate(app: App, read: ProjectUpdateRead): Promise<Pro
 /** The row changes of an update read against its project: derived hook text and bad takes included. */
 async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.ProjectUpdateManyMutationInput> {
   const { project, body, words, hookTitle, music, items } = read;
-  const { removeSilencePace, removeBadTakes, disableCaptions, captionPositionY, captionPositionX, templateName, userThemeId, style } = body;
+  const { removeSilencePace, removeBadTakes, magicZooms, cleanAudio, disableCaptions, captionPositionY, captionPositionX, templateName, userThemeId, style } =
+    body;
   const current = wordsOf(project);
 
   // `true` (or an object without text) asks for the default hook: written from the transcript as it will be
@@ -125,6 +126,8 @@ async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.Pro
     ...(badTakes === null ? { badTakes: Prisma.DbNull } : badTakes ? { badTakes: badTakesColumn.write(badTakes) } : {}),
     ...(removeSilencePace !== undefined ? { removeSilencePace } : {}),
     ...(removeBadTakes !== undefined ? { removeBadTakes } : {}),
+    ...(magicZooms !== undefined ? { magicZooms } : {}),
+    ...(cleanAudio !== undefined ? { cleanAudio } : {}),
     ...(disableCaptions !== undefined ? { disableCaptions } : {}),
     ...(captionPositionY !== undefined ? { captionPositionY } : {}),
     ...(captionPositionX !== undefined ? { captionPositionX } : {}),

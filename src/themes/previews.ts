@@ -19,6 +19,7 @@ import { buildCaptions, emojiStickers, type HookTitle } from '../media/render/ca
 import { fontsDir } from '../media/render/fonts.js';
 import { renderStill } from '../media/render/still.js';
 import type { TimedWord, WordLook } from '../media/transcript.js';
+import type { Storage } from '../storage/storage.js';
 
 export const PREVIEW_FRAME = { width: 540, height: 960 } as const;
 /** Raise to render every stored preview again (a renderer change that alters pictures). */
@@ -46,12 +47,15 @@ export function previewAt(style: CaptionStyle): number {
   return FIRST_WORD_AT + word * WORD_SECONDS + Math.max(0.3, style.entrance.duration / 1000 + 0.05) * (word === 0 ? 1 : 0.6);
 }
 
-const rendering = new Map<string, Promise<void>>();
-/** Stills this process knows are stored: a list of templates with their previews asks storage nothing after the first time. */
-const stored = new Set<string>();
+/** Per store (one per app; several apps may share a process, as tests do): stills being rendered, and stills known to be stored. */
+const known = new WeakMap<Storage, { rendering: Map<string, Promise<void>>; stored: Set<string> }>();
 
-/** The URL of the stored still `key`, rendering it first when it is not stored yet (once per process at a time). */
+/** The URL of the stored still `key`, rendering it first when it is not stored yet (once per process and store at a time). */
 async function storedStill(app: App, key: string, render: (out: string, dir: string) => Promise<void>): Promise<string> {
+  let mine = known.get(app.storage);
+  if (!mine) known.set(app.storage, (mine = { rendering: new Map(), stored: new Set() }));
+  const { rendering, stored } = mine;
+  // a list of templates with their previews asks storage nothing after the first time
   if (!stored.has(key) && !(await app.storage.stat(key))) {
     let pending = rendering.get(key);
     if (!pending) {

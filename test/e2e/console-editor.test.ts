@@ -186,6 +186,18 @@ describe.skipIf(!hasChromium)('the project editor, publishing and accounts in Ch
     const after = await pixels();
     expect(after.length === before.length && after.every((v, i) => v === before[i])).toBe(false);
     await shot('console-style', panel, true);
+
+    // the look kept as a theme: chosen at once, and the project takes it when the style is saved
+    await panel.getByPlaceholder('Theme name').fill('Launch look');
+    await panel.getByRole('button', { name: 'Save as a theme' }).click();
+    const theme = panel.getByRole('radio', { name: /Launch look/ });
+    await expect.poll(() => theme.isChecked(), { timeout: 10_000 }).toBe(true);
+    await panel.getByRole('button', { name: 'Save style' }).click();
+    const saved = async () =>
+      (await gql(app, user.key, 'query($id: ID!) { project(id: $id) { userThemeId } userThemes { id name basedOn } }', { id: projectId })).body.data;
+    await expect.poll(async () => (await saved()).project.userThemeId, { timeout: 10_000 }).toBeTruthy();
+    const { project, userThemes } = await saved();
+    expect(userThemes).toEqual([{ id: project.userThemeId, name: 'Launch look', basedOn: expect.any(String) }]);
   });
 
   it('publishes to a sandbox account with the rules checked as the user types, and shows the post published', async () => {

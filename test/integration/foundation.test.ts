@@ -100,6 +100,15 @@ describe('catalogue reads through both doors', () => {
     expect(g.body.data.captionTemplate).toMatchObject({ name: t.name, style: { emoji: 'keywords' } });
     // an unknown name
     expect(await request(app, 'GET', '/v1/templates/nope', { key: user.key })).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } });
+    // another service in this process, with a store of its own, stores its own still: what one knows is stored is not the other's
+    const other = await startTestApp({ role: 'server' });
+    try {
+      const still = await fetch(new URL(`/previews/caption/${t.name}.png`, other.url));
+      expect(still.status).toBe(200);
+      expect(new URL(still.url).origin).toBe(new URL(other.url).origin);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('GET /v1/hook-title/templates/{name} answers a hook template with a PNG still; there are twelve', async () => {

@@ -152,6 +152,8 @@ describe('PUT /v1/projects/{id}: other fields', () => {
     const input = {
       removeSilencePace: 'fast',
       removeBadTakes: true,
+      magicZooms: true,
+      cleanAudio: true,
       disableCaptions: true,
       captionPositionY: 80,
       captionPositionX: 0,
@@ -171,6 +173,12 @@ describe('PUT /v1/projects/{id}: other fields', () => {
       music: { userMediaId: audioId, volume: 30, fade: false, startFromTime: 0 },
       items: [input.items[0], { ...input.items[1] }],
     });
+    // zooms and clean audio (extensions) go off again, and only a boolean is taken
+    expect((await put(user.key, id, { magicZooms: false, cleanAudio: false })).status).toBe(200);
+    expect(await waitProject(user.key, id, () => true)).toMatchObject({ magicZooms: false, cleanAudio: false });
+    const bad = await put(user.key, id, { magicZooms: 'yes', cleanAudio: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['cleanAudio', 'magicZooms']);
   });
 
   it('hookTitle true writes the default hook from words the engine was sure of; a word the user edits is sure; false removes it', async () => {

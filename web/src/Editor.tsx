@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import {
+  CREATE_THEME,
   EDITOR_CATALOG,
   EDITOR_PROJECT,
   EXPORT_WITH,
@@ -15,6 +16,7 @@ import {
   type LibraryEntry,
   type Template,
   type TimelineItem,
+  type UserTheme,
 } from './documents-editor.ts';
 import { storedKey } from './api.ts';
 import { ErrorNote } from './ui.tsx';
@@ -24,6 +26,7 @@ type Catalog = {
   hookTitleTemplates: Template[];
   music: { id: string; name: string; duration: number | null }[];
   userMedia: { edges: { node: LibraryEntry }[] };
+  userThemes: UserTheme[];
 };
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -328,6 +331,12 @@ const hex = (c: string | null | undefined, fallback: string) => (c && /^#[0-9a-f
 function StylePanel({ project, catalog, onSaved }: { project: EditorProject; catalog: Catalog | undefined; onSaved: Saved }) {
   const s = project.captionStyle;
   const [template, setTemplate] = useState(project.templateName);
+  // one of your themes in place of the template (a template chosen clears it)
+  const [themeId, setThemeId] = useState(project.userThemeId ?? '');
+  const [made, setMade] = useState<UserTheme[]>([]);
+  const themes = [...(catalog?.userThemes ?? []), ...made];
+  const [themeName, setThemeName] = useState('');
+  const [themeState, createTheme] = useMutation(CREATE_THEME);
   const [fill, setFill] = useState(hex(s.fill, '#ffffff'));
   const [outline, setOutline] = useState(hex(s.outline.color, '#000000'));
   const [active, setActive] = useState(hex(s.activeWord.color, '#ffd400'));
@@ -351,7 +360,18 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
   const hookTitle: HookTitle | false = hookOn
     ? { ...(hookText.trim() ? { text: hookText.trim() } : {}), ...(hookTemplate ? { template: hookTemplate } : {}), top: hookTop, size: hookSize }
     : false;
-  const preview = usePreview(project.id, { time, templateName: template, ...(style ? { style } : {}), hookTitle, ...previewSize(project.videoMetaData) });
+  const look = themeId ? { userThemeId: themeId } : { templateName: template };
+  const preview = usePreview(project.id, { time, ...look, ...(style ? { style } : {}), hookTitle, ...previewSize(project.videoMetaData) });
+  const saveTheme = async () => {
+    const r = await createTheme({ input: { name: themeName.trim(), basedOn: template, ...(style ? { style } : {}) } });
+    const theme = r.data?.createUserTheme as UserTheme | undefined;
+    if (!theme) return;
+    setMade((m) => [...m, theme]);
+    setThemeId(theme.id);
+    // the theme holds these changes now: the project's own are cleared when it is saved
+    setStyled(false);
+    setThemeName('');
+  };
   const touch =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
@@ -371,7 +391,16 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
             <div className="templates" role="radiogroup" aria-label="Caption template">
               {(catalog?.captionTemplates ?? []).map((t, i) => (
                 <label key={t.name} className={`template${t.name === template ? ' chosen' : ''}`} title={t.description}>
-                  <input type="radio" name="template" value={t.name} checked={t.name === template} onChange={() => setTemplate(t.name)} />
+                  <input
+                    type="radio"
+                    name="template"
+                    value={t.name}
+                    checked={!themeId && t.name === template}
+                    onChange={() => {
+                      setTemplate(t.name);
+                      setThemeId('');
+                    }}
+                  />
                   {/* two stills at a time: each is rendered on its first fetch, and the browser's few connections stay free for the rest */}
                   {i < stills + 2 ? (
                     <img src={t.previewUrl} alt={`${t.name} captions`} width={90} height={160} onLoad={still} onError={still} />
@@ -382,6 +411,31 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
                 </label>
               ))}
             </div>
+          </fieldset>
+          <fieldset className="themes">
+            <legend>Your themes</legend>
+            {themes.length > 0 && (
+              <div role="radiogroup" aria-label="Your themes">
+                {themes.map((t) => (
+                  <label key={t.id}>
+                    <input type="radio" name="theme" value={t.id} checked={themeId === t.id} onChange={() => setThemeId(t.id)} />
+                    {t.name} <small>({t.basedOn ?? 'classic'})</small>
+                  </label>
+                ))}
+              </div>
+            )}
+            <label>
+              Save the template and the changes below as a theme
+              <input type="text" value={themeName} maxLength={100} placeholder="Theme name" onChange={(e) => setThemeName(e.target.value)} />
+            </label>
+            <button type="button" className="secondary" disabled={!themeName.trim() || themeState.fetching} onClick={() => void saveTheme()}>
+              Save as a theme
+            </button>
+            {themeState.error && (
+              <small className="error" role="alert">
+                {themeState.error.graphQLErrors[0]?.message ?? themeState.error.message}
+              </small>
+            )}
           </fieldset>
           <fieldset className="theme">
             <legend>Your changes to the style</legend>
@@ -450,7 +504,7 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
             saving={saving}
             done={done}
             error={error}
-            onSave={() => save({ templateName: template, ...(style ? { style } : { style: null }), hookTitle })}
+            onSave={() => save({ ...look, ...(style ? { style } : { style: null }), hookTitle })}
           />
         </div>
         <figure className="preview">
@@ -477,6 +531,8 @@ function StylePanel({ project, catalog, onSaved }: { project: EditorProject; cat
 function EffectsPanel({ project, onSaved }: { project: EditorProject; onSaved: Saved }) {
   const [pace, setPace] = useState(project.removeSilencePace ?? '');
   const [badTakes, setBadTakes] = useState(project.removeBadTakes);
+  const [zooms, setZooms] = useState(project.magicZooms);
+  const [clean, setClean] = useState(project.cleanAudio);
   const { save, saving, error, done } = useSave(project.id, 'effects', onSaved);
   return (
     <article data-testid="effects">
@@ -497,18 +553,21 @@ function EffectsPanel({ project, onSaved }: { project: EditorProject; onSaved: S
           <input type="checkbox" checked={badTakes} onChange={(e) => setBadTakes(e.target.checked)} />
           Remove bad takes (keep the last take of a repeated phrase)
         </label>
-        <p>
-          <small>
-            Zooms: {project.magicZooms ? 'on' : 'off'} · clean audio: {project.cleanAudio ? 'on' : 'off'} (chosen when the project is created)
-          </small>
-        </p>
+        <label>
+          <input type="checkbox" checked={zooms} onChange={(e) => setZooms(e.target.checked)} />
+          Zoom in on stressed words
+        </label>
+        <label>
+          <input type="checkbox" checked={clean} onChange={(e) => setClean(e.target.checked)} />
+          Clean audio (denoise and level the voice)
+        </label>
       </div>
       <SaveRow
         label="Save effects"
         saving={saving}
         done={done}
         error={error}
-        onSave={() => save({ removeBadTakes: badTakes, ...(pace ? { removeSilencePace: pace } : {}) })}
+        onSave={() => save({ removeBadTakes: badTakes, magicZooms: zooms, cleanAudio: clean, ...(pace ? { removeSilencePace: pace } : {}) })}
       />
     </article>
   );

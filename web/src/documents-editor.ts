@@ -97,6 +97,19 @@ export const EDITOR_CATALOG = gql`
     hookTitleTemplates { name description previewUrl }
     music { id name duration }
     userMedia(first: 100) { edges { node { id fileName type status } } }
+    userThemes { id name basedOn }
+  }
+`;
+
+export interface UserTheme {
+  id: string;
+  name: string;
+  basedOn: string | null;
+}
+
+export const CREATE_THEME = gql`
+  mutation EditorCreateTheme($input: UserThemeInput!) {
+    createUserTheme(input: $input) { id name basedOn }
   }
 `;
 
