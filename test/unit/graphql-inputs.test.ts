@@ -96,6 +96,8 @@ describe('typed inputs of the mutations, by introspection', () => {
       style: 'CaptionStyleInput',
       removeSilencePace: 'String',
       removeBadTakes: 'Boolean',
+      magicZooms: 'Boolean',
+      cleanAudio: 'Boolean',
       disableCaptions: 'Boolean',
       captionPositionY: 'Float',
       captionPositionX: 'Float',
