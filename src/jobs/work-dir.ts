@@ -14,8 +14,19 @@ export const workDirOf = (dataDir: string) => path.join(dataDir, 'tmp');
 /** The file in each job's folder that names the process working in it (src/writer.ts). */
 const OWNER = '.owner';
 
+/** A process writes its tag within moments of creating `.owner`: one still empty after this was killed in between. */
+const EMPTY_OWNER_MS = 10_000;
+
 /** Whether `entry` is a job folder whose process, on this host, has died (a file, or a folder without an owner, is not). */
-const ownerDied = async (entry: string) => deadWriter(await fs.readFile(path.join(entry, OWNER), 'utf8').catch(() => ''));
+async function ownerDied(entry: string): Promise<boolean> {
+  const file = path.join(entry, OWNER);
+  const tag = await fs.readFile(file, 'utf8').catch(() => null);
+  if (tag === null) return false;
+  if (tag.trim() !== '') return deadWriter(tag);
+  // killed between creating the tag's file and writing it
+  const st = await fs.stat(file).catch(() => null);
+  return st !== null && Date.now() - st.mtimeMs > EMPTY_OWNER_MS;
+}
 
 /**
  * Removes each entry of the work dir (a file, or a folder with all it holds)

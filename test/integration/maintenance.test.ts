@@ -192,6 +192,9 @@ describe('leftovers of cut-off writes', () => {
       const dead = await leftover(dataDir, 'tmp/export-e1.0dead000/.owner', 1000, `${await deadPid()}@${HOST_TAG}`);
       const live = await leftover(dataDir, 'tmp/export-e1.11ve0000/.owner', 1000, WRITER_TAG);
       const other = await leftover(dataDir, 'tmp/export-e2.0dead000/.owner', 1000, `${await deadPid()}@${HOST_TAG}`);
+      // a run killed between creating its tag's file and writing it: empty for a minute, it is dead; a moment ago, maybe not
+      const empty = await leftover(dataDir, 'tmp/export-e3.0empty00/.owner', 60_000, '');
+      const fresh = await leftover(dataDir, 'tmp/export-e3.0fresh00/.owner', 0, '');
       let inside: string[] = [];
       const seen = await inWorkDir(dataDir, 'export-e1', async (dir) => {
         inside = await fs.readdir(tmp);
@@ -200,7 +203,9 @@ describe('leftovers of cut-off writes', () => {
       expect(seen.owner).toBe(WRITER_TAG);
       expect(path.basename(seen.dir)).toMatch(/^export-e1\.[0-9a-f]{8}$/);
       // during the run: its own folder beside the live run's; the dead runs, of this work and another, are gone
-      expect(inside.sort()).toEqual([path.basename(seen.dir), 'export-e1.11ve0000'].sort());
+      expect(inside.sort()).toEqual([path.basename(seen.dir), 'export-e1.11ve0000', 'export-e3.0fresh00'].sort());
+      expect(await exists(empty)).toBe(false);
+      expect(await exists(fresh)).toBe(true);
       expect(await exists(dead)).toBe(false);
       expect(await exists(live)).toBe(true);
       expect(await exists(other)).toBe(false);
