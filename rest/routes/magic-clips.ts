@@ -20,12 +20,22 @@ const CLIPS_RECORD = [
   'minClipLength',
   'maxClipLength',
   'faceTracking',
+  'clipCount',
+  'topic',
+  'range',
+  'aspectRatio',
+  'style',
+  'hookTitle',
+  'clipsNote',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof MagicClipsRecordFragment>;
 
-/** The Magic-clips project of SPEC.md (202 on creation): webhookUrl only when given; the clip settings it was made with. */
-export const magicClipsRecord = pipe(only(CLIPS_RECORD), withoutNulls(['webhookUrl']));
+/** The Magic-clips project of SPEC.md (202 on creation): webhookUrl and the extensions only when given; the clip settings it was made with. */
+export const magicClipsRecord = pipe(
+  only(CLIPS_RECORD),
+  withoutNulls(['webhookUrl', 'clipCount', 'topic', 'range', 'aspectRatio', 'style', 'hookTitle', 'clipsNote']),
+);
 
 const CLIPS_ERRORS = {
   FORBIDDEN: 'you have no clips subscription',

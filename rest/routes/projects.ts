@@ -32,6 +32,8 @@ const DETAILS = ['transcriptionStatus', 'failureReason', 'videoMetaData', 'words
 /** A word's look, only where one is set. */
 const WORD_LOOK = ['color', 'emphasis', 'emoji', 'hidden'];
 const OUTPUTS = ['downloadUrl', 'directUrl', 'previewUrl'];
+/** A magic-clips project's own settings: not an edit's. */
+const CLIP_SETTINGS = ['minClipLength', 'maxClipLength', 'faceTracking', 'clipCount', 'topic', 'range', 'aspectRatio', 'clipsNote'];
 
 /** Each of these members only when it is there. */
 const present = (keys: string[]) => pipe(only(keys), withoutNulls());
@@ -45,11 +47,7 @@ const details = pipe(present(DETAILS), member('words', withoutNulls(WORD_LOOK)))
 const fullRecord = either(
   (p) => p.kind === 'magic_clips',
   merged(magicClipsRecord, details, only(['magicClips'])),
-  merged(
-    pipe(without([...DETAILS, ...OUTPUTS, 'kind', 'magicClips', 'minClipLength', 'maxClipLength', 'faceTracking']), projectRecord),
-    details,
-    present(OUTPUTS),
-  ),
+  merged(pipe(without([...DETAILS, ...OUTPUTS, 'kind', 'magicClips', ...CLIP_SETTINGS]), projectRecord), details, present(OUTPUTS)),
 );
 
 export const projectRoutes = [

@@ -41,6 +41,8 @@ export interface ViralityScores {
 export interface AudioFeatures {
   /** seconds per value */
   step: number;
+  /** seconds of the source at the first value (a range of the source was measured); 0 when left out */
+  offset?: number;
   loudness: Float32Array;
   pitch: Float32Array;
 }
@@ -51,6 +53,8 @@ export interface ClipScoringContext {
   /** the whole source's sound; null when it could not be measured */
   audio: AudioFeatures | null;
   language: string;
+  /** what the creator wants the clips to be about */
+  topic?: string | null;
   /** the project's clip length bounds (seconds); story_quality prefers the middle. Default SCORING_RULES.story.defaultLengths */
   minLength?: number;
   maxLength?: number;
@@ -60,6 +64,8 @@ export interface ClipScore {
   scores: ViralityScores;
   /** 1-100 characters */
   title: string;
+  /** how strongly it is about the scoring context's topic, 0-1 (a scorer that judges it; else the offline match is used) */
+  topicMatch?: number;
 }
 
 export interface ClipScorer {
@@ -173,6 +179,8 @@ interface SentenceFeatures {
   /** sum of |AFINN score| over its words */
   emotion: number;
   exclamations: number;
+  /** what a reason quotes (English): the first number, claim word, contrast connective; the feeling words and names */
+  quotes: { number?: string; claim?: string; contrast?: string; feelings: string[]; names: string[] };
 }
 
 const SUMMED = ['words', 'complete', 'entities', 'connectives', 'emotion', 'exclamations'] as const;
@@ -210,6 +218,8 @@ const lists = (rules: Rules) => ({
   connectives: new Set<string>(rules.words.connectives),
 });
 const LISTS = lists(SCORING_RULES);
+/** Connectives that turn a story: what a reason calls "a turn". */
+const CONTRASTS = new Set(['but', 'however', 'although', 'though', 'yet', 'instead', 'despite', 'whereas', 'actually', 'suddenly', 'turns']);
 
 const ENDS_SENTENCE = /[.!?…。！？]["'”’»)\]]*$/u;
 const spokenTokens = (text: string) => text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
@@ -236,6 +246,7 @@ function sentenceFeatures(text: string, tools: EnglishTools | null): SentenceFea
     connectives: 0,
     emotion: 0,
     exclamations: (text.match(/[!！]/g) ?? []).length,
+    quotes: { number: text.match(/\p{N}[\p{N},.]*/u)?.[0]?.replace(/[,.]$/, ''), feelings: [], names: [] },
   };
   if (!tools || tokens.length === 0) return f;
 
@@ -249,18 +260,38 @@ function sentenceFeatures(text: string, tools: EnglishTools | null): SentenceFea
   const lemmas = doc.tokens().out(its.lemma as never) as string[];
 
   f.question ||= normal.slice(0, SCORING_RULES.hook.openerWords).some((w, i) => LISTS.openers.has(w) && (i === 0 || LISTS.fillers.has(normal[0])));
-  f.number ||= pos.some((p, i) => p === 'NUM' && norms[i] !== 'one');
+  const spelledNumber = pos.findIndex((p, i) => p === 'NUM' && norms[i] !== 'one');
+  f.number ||= spelledNumber >= 0;
+  if (spelledNumber >= 0) f.quotes.number ??= norms[spelledNumber];
   f.directAddress = normal.some((w) => LISTS.direct.has(w));
   // superlatives: "biggest" (its lemma is "big"), or a claim word
-  f.strongClaim = normal.some((w) => LISTS.claims.has(w)) || norms.some((w, i) => /est$/.test(w) && lemmas[i] !== w && (pos[i] === 'ADJ' || pos[i] === 'ADV'));
+  const superlative = norms.find((w, i) => /est$/.test(w) && lemmas[i] !== w && (pos[i] === 'ADJ' || pos[i] === 'ADV'));
+  const claim = normal.find((w) => LISTS.claims.has(w)) ?? superlative;
+  f.strongClaim = claim !== undefined;
+  f.quotes.claim = claim;
+  f.quotes.contrast = normal.find((w) => CONTRASTS.has(w));
   f.danglingStart = LISTS.danglingStart.has(normal[0]);
   if (!punctuatedEnd) f.complete = LISTS.danglingEnd.has(normal[normal.length - 1]) ? 0 : SCORING_RULES.unpunctuatedEnd;
   // runs of proper nouns ("New York") count once, like the tagger's entities (dates, amounts, percentages)
+  const tokenTexts = doc.tokens().out() as string[];
   let runs = 0;
-  for (let i = 0; i < pos.length; i++) if (pos[i] === 'PROPN' && pos[i - 1] !== 'PROPN') runs++;
-  f.entities = runs + doc.entities().length();
+  for (let i = 0; i < pos.length; i++) {
+    if (pos[i] !== 'PROPN' || pos[i - 1] === 'PROPN') continue;
+    runs++;
+    let j = i;
+    while (pos[j + 1] === 'PROPN') j++;
+    // a sentence's first word is tagged a name by its capital alone
+    if (i > 0 || j > i) f.quotes.names.push(tokenTexts.slice(i, j + 1).join(' '));
+  }
+  const entities = doc.entities();
+  f.entities = runs + entities.length();
+  f.quotes.names.push(...(entities.out() as string[]));
   f.connectives = normal.filter((w) => LISTS.connectives.has(w)).length;
-  for (const c of afinn.analyze(trimmed).calculation) for (const v of Object.values(c)) f.emotion += Math.abs(v);
+  for (const c of afinn.analyze(trimmed).calculation)
+    for (const [word, v] of Object.entries(c)) {
+      f.emotion += Math.abs(v);
+      if (Math.abs(v) >= 2 && !f.quotes.feelings.includes(word)) f.quotes.feelings.push(word);
+    }
   return f;
 }
 
@@ -294,8 +325,10 @@ class SoundStats {
     this.median = levels.length ? levels[levels.length >> 1] : floor;
   }
 
-  private range(start: number, end: number): [number, number] {
+  private range(sourceStart: number, sourceEnd: number): [number, number] {
     const n = this.audio.loudness.length;
+    const offset = this.audio.offset ?? 0;
+    const [start, end] = [sourceStart - offset, sourceEnd - offset];
     const a = Math.min(n, Math.max(0, Math.floor(start / this.audio.step + 1e-9)));
     const b = Math.min(n, Math.max(a, Math.ceil(end / this.audio.step - 1e-9)));
     return [a, b];
@@ -308,6 +341,27 @@ class SoundStats {
     if (count <= 0) return { count: 0, mean: 0, std: 0 };
     const mean = (sums[1][b] - sums[1][a]) / count;
     return { count, mean, std: Math.sqrt(Math.max(0, (sums[2][b] - sums[2][a]) / count - mean * mean)) };
+  }
+
+  /**
+   * The loudest `span` seconds of [start, end): where they start (seconds of
+   * the source) and their mean level against the source's median (dB);
+   * quieter steps count as the speech floor. Null for a range shorter than `span`.
+   */
+  peak(start: number, end: number, span = 1): { at: number; aboveMedian: number } | null {
+    const [a, b] = this.range(start, end);
+    const n = Math.max(1, Math.round(span / this.audio.step));
+    if (b - a < n) return null;
+    const floor = SCORING_RULES.speechFloorDb;
+    const level = (i: number) => Math.max(floor, this.audio.loudness[i]);
+    let sum = 0;
+    for (let i = a; i < a + n; i++) sum += level(i);
+    let best = { from: a, sum };
+    for (let i = a + n; i < b; i++) {
+      sum += level(i) - level(i - n);
+      if (sum > best.sum) best = { from: i - n + 1, sum };
+    }
+    return { at: (this.audio.offset ?? 0) + best.from * this.audio.step, aboveMedian: best.sum / n - this.median };
   }
 
   /** loudness of the speech steps (dBFS) */
@@ -421,6 +475,47 @@ export class SentenceRater {
     return { total: totalOf(scores), ...scores };
   }
 
+  /** What the scores of `sentences[first..last]` were made from, for its reasons (src/ai/clip-reasons.ts). */
+  facts(first: number, last: number): WindowFacts {
+    const R = SCORING_RULES;
+    const start = this.sentences[first].start;
+    const end = this.sentences[last].end;
+    const hook: WindowFacts['hook'] = { directAddress: false };
+    for (let i = first; i <= last && (i === first || this.sentences[i].start < start + R.hook.seconds); i++) {
+      const f = this.features[i];
+      if (f.question && hook.question === undefined) hook.question = this.sentences[i].text;
+      if (f.number && hook.number === undefined) hook.number = f.quotes.number;
+      hook.directAddress ||= this.isEnglish && f.directAddress;
+      if (this.isEnglish && f.strongClaim && hook.claim === undefined) hook.claim = f.quotes.claim;
+    }
+    const range = this.features.slice(first, last + 1);
+    const voice = this.sound
+      ? {
+          hookAboveMedian:
+            this.sound.loudness(start, start + R.hook.seconds).count > 0 ? this.sound.loudness(start, start + R.hook.seconds).mean - this.sound.median : null,
+          peak: this.sound.peak(start, end),
+          loudnessStd: this.sound.loudness(start, end).std,
+          pitchStd: this.sound.pitch(start, end).count >= 2 ? this.sound.pitch(start, end).std : null,
+        }
+      : null;
+    return {
+      start,
+      end,
+      sentences: last - first + 1,
+      completeSentences: range.filter((f) => f.complete === 1).length,
+      hook,
+      selfContainedStart: this.isEnglish && !this.features[first].danglingStart,
+      completeEnd: this.features[last].complete === 1,
+      names: [...new Set(range.flatMap((f) => f.quotes.names))],
+      contrast: range.find((f) => f.quotes.contrast)?.quotes.contrast,
+      connectives: this.sum('connectives', first, last),
+      feelings: [...new Set(range.flatMap((f) => f.quotes.feelings))],
+      exclamations: this.sum('exclamations', first, last),
+      voice,
+      isEnglish: this.isEnglish,
+    };
+  }
+
   /**
    * A title from the run's strongest sentence (a question, a number, direct
    * address, a claim, feeling, names; a title-like length), leading filler
@@ -458,6 +553,30 @@ export class SentenceRater {
       'Untitled clip'
     );
   }
+}
+
+/** What a window's scores were made from, in the words and numbers its reasons quote. */
+export interface WindowFacts {
+  /** seconds of the source */
+  start: number;
+  end: number;
+  sentences: number;
+  /** sentences ending on . ! ? */
+  completeSentences: number;
+  /** what its first seconds hold: the question sentence, the number, "you", the claim word */
+  hook: { question?: string; number?: string; directAddress: boolean; claim?: string };
+  selfContainedStart: boolean;
+  completeEnd: boolean;
+  names: string[];
+  /** the first connective that turns the story ("but") */
+  contrast?: string;
+  connectives: number;
+  /** words of strong feeling (AFINN |score| >= 2) */
+  feelings: string[];
+  exclamations: number;
+  /** the sound, when measured: the hook's level and the loudest second against the source's median (dB), the spread of loudness (dB) and pitch (semitones) */
+  voice: { hookAboveMedian: number | null; peak: { at: number; aboveMedian: number } | null; loudnessStd: number; pitchStd: number | null } | null;
+  isEnglish: boolean;
 }
 
 /** Sentence features by text and the sound's running sums, shared by the raters of one scoring call. */

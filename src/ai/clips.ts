@@ -4,7 +4,8 @@
  * chosen with CLIP_SCORER=openai. The candidate windows go out in batches as
  * JSON; the answer must be JSON `{"clips":[{"index":i,"hook_strength":n,
  * "shareability":n,"story_quality":n,"emotional_impact":n,"title":"…"}]}` with
- * one entry per window, scores 0-100 and titles of 1-100 characters; `total`
+ * one entry per window, scores 0-100 and titles of 1-100 characters (and,
+ * when the creator gave a topic, `topic_relevance` 0-100); `total`
  * is the offline scorer's documented weighting of the four. Any failure (HTTP
  * error, timeout, an answer that is not exactly that) scores every window with
  * the offline scorer instead, so the scores of one project share one scale.
@@ -34,6 +35,10 @@ const SYSTEM_PROMPT = [
   'Answer with JSON only: {"clips":[{"index":<index>,"hook_strength":<0-100>,"shareability":<0-100>,"story_quality":<0-100>,"emotional_impact":<0-100>,"title":"<title>"}]}, one entry for every clip.',
 ].join(' ');
 
+/** What the prompt adds when the creator gives a topic. */
+const TOPIC_PROMPT =
+  'The request names a topic: give each clip also "topic_relevance" (0-100), how much the clip is about that topic (100: wholly about it, 0: not at all).';
+
 /** The answer's scores and titles in index order, or null unless it has exactly one valid entry for each of `count` clips. */
 export function parseClipScores(content: unknown, count: number): ClipScore[] | null {
   if (typeof content !== 'string') return null;
@@ -62,6 +67,8 @@ export function parseClipScores(content: unknown, count: number): ClipScore[] | 
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100) return null;
       scores[key] = Math.round(v);
     }
+    const relevance = e.topic_relevance;
+    if (relevance !== undefined && (typeof relevance !== 'number' || !Number.isFinite(relevance) || relevance < 0 || relevance > 100)) return null;
     if (typeof e.title !== 'string') return null;
     const title = e.title
       .replace(/\s+/g, ' ')
@@ -69,7 +76,7 @@ export function parseClipScores(content: unknown, count: number): ClipScore[] | 
       .replace(/^["'“”‘’]+|["'“”‘’]+$/g, '')
       .trim();
     if (title.length < 1 || title.length > CLIP_TITLE_MAX_CHARS) return null;
-    out[index as number] = { scores: { total: totalOf(scores), ...scores }, title };
+    out[index as number] = { scores: { total: totalOf(scores), ...scores }, title, ...(typeof relevance === 'number' ? { topicMatch: relevance / 100 } : {}) };
   }
   return out as ClipScore[];
 }
@@ -83,7 +90,7 @@ export class ChatCompletionsClipScorer implements ClipScorer {
     if (windows.length === 0) return [];
     try {
       const out: ClipScore[] = [];
-      for (const batch of this.batches(windows)) out.push(...(await this.ask(batch, ctx.language, signal)));
+      for (const batch of this.batches(windows)) out.push(...(await this.ask(batch, ctx, signal)));
       return out;
     } catch (e) {
       if (signal?.aborted) throw e;
@@ -110,14 +117,14 @@ export class ChatCompletionsClipScorer implements ClipScorer {
     return out;
   }
 
-  private async ask(batch: readonly ClipWindow[], language: string, signal: AbortSignal | undefined): Promise<ClipScore[]> {
+  private async ask(batch: readonly ClipWindow[], { language, topic }: ClipScoringContext, signal: AbortSignal | undefined): Promise<ClipScore[]> {
     const clips = batch.map((w, index) => ({ index, seconds: Math.round((w.end - w.start) * 10) / 10, transcript: w.text }));
     const content = await chatCompletion(this.opts, {
       temperature: 0,
       json: true,
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: JSON.stringify({ language, clips }) },
+        { role: 'system', content: topic ? `${SYSTEM_PROMPT} ${TOPIC_PROMPT}` : SYSTEM_PROMPT },
+        { role: 'user', content: JSON.stringify({ language, ...(topic ? { topic } : {}), clips }) },
       ],
       signal,
       timeoutMs: 90_000,

@@ -9,6 +9,11 @@ import { inputFromSchema } from './inputs.js';
 import { ProjectKindEnum, ProjectType } from './projects.js';
 import { uploadedFile } from './uploads.js';
 import type { Project } from '../generated/prisma/client.ts';
+import type { Word } from '../media/transcript.js';
+import { transcriptText } from '../ai/hook.js';
+import { wordsOf } from '../projects/service.js';
+import { clipRangeColumn } from '../magic-clips/settings.js';
+import { clipHookColumn } from '../projects/clip-records.js';
 
 const ViralityScoresType = builder.objectRef<ViralityScores>('ViralityScores').implement({
   description: 'How likely a clip is to do well, each score 0-100 (the README lists the rules)',
@@ -21,6 +26,28 @@ const ViralityScoresType = builder.objectRef<ViralityScores>('ViralityScores').i
   }),
 });
 
+const ClipRangeType = builder.objectRef<{ startTime: number; endTime: number }>('ClipRange').implement({
+  description: 'A part of a source video, in seconds',
+  fields: (t) => ({ startTime: t.exposeFloat('startTime'), endTime: t.exposeFloat('endTime') }),
+});
+
+/** A project's words, read once per request however many of its clips ask. */
+const wordsByRequest = new WeakMap<Context, Map<string, Promise<Word[]>>>();
+function projectWords(ctx: Context, projectId: string): Promise<Word[]> {
+  let byProject = wordsByRequest.get(ctx);
+  if (!byProject) wordsByRequest.set(ctx, (byProject = new Map()));
+  let words = byProject.get(projectId);
+  if (!words) {
+    words = ctx.app.db.project.findUnique({ where: { id: projectId }, select: { transcript: true } }).then((p) => (p ? (wordsOf(p) ?? []) : []));
+    byProject.set(projectId, words);
+  }
+  return words;
+}
+
+/** The text of the words inside a clip's window. */
+const clipText = (words: readonly Word[], clip: { startTime: number; endTime: number }) =>
+  transcriptText(words.filter((w) => w.startTime >= clip.startTime - 1e-6 && w.endTime <= clip.endTime + 1e-6));
+
 export const MagicClipType = builder.prismaObject('MagicClip', {
   description: 'One clip of a magic-clips project: a scored, captioned vertical video of one moment of the source',
   fields: (t) => ({
@@ -30,6 +57,22 @@ export const MagicClipType = builder.prismaObject('MagicClip', {
     endTime: t.exposeFloat('endTime', { description: 'where the clip ends in the source, seconds' }),
     duration: t.exposeFloat('duration', { description: 'seconds' }),
     viralityScores: t.field({ type: ViralityScoresType, resolve: (c) => scoresOf(c) }),
+    viralityReasons: t.exposeStringList('viralityReasons', {
+      description: 'why the clip scored as it did: two to four short sentences naming what the scores were made from (an extension of SPEC.md)',
+    }),
+    rank: t.exposeInt('rank', {
+      description: "1 = the project's best clip: about the topic first when one was given, then by total score (an extension of SPEC.md)",
+    }),
+    topicMatch: t.exposeFloat('topicMatch', { nullable: true, description: 'how much the clip is about the project’s topic, 0-1; null without a topic' }),
+    hookTitle: t.string({
+      nullable: true,
+      description: 'the hook title drawn over the clip’s first seconds, written from its words; null when the project asks for none',
+      resolve: (c) => clipHookColumn.read(c.hookTitle)?.text ?? null,
+    }),
+    transcript: t.string({
+      description: 'the words the clip holds, as one text',
+      resolve: async (c, _a, ctx) => clipText(await projectWords(ctx, c.projectId), c),
+    }),
     status: t.exposeString('status', { description: 'processing, completed or failed' }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
     previewUrl: t.string({ nullable: true, description: 'a small 360x640 preview', resolve: (c, _a, ctx) => clipUrls(ctx.app.storage, c).previewUrl }),
@@ -43,6 +86,25 @@ builder.prismaObjectFields(ProjectType, (t) => ({
   minClipLength: t.exposeInt('minClipLength', { nullable: true, description: 'magic clips: the shortest clip, seconds' }),
   maxClipLength: t.exposeInt('maxClipLength', { nullable: true, description: 'magic clips: the longest clip, seconds' }),
   faceTracking: t.exposeBoolean('faceTracking', { nullable: true, description: "magic clips: the speaker's face kept in frame" }),
+  clipCount: t.exposeInt('clipCount', { nullable: true, description: 'magic clips: how many clips were asked for; null: one per 3 minutes of source' }),
+  topic: t.exposeString('clipTopic', { nullable: true, description: 'magic clips: what the clips should be about' }),
+  range: t.field({
+    type: ClipRangeType,
+    nullable: true,
+    description: 'magic clips: the part of the source the clips come from; null: all of it',
+    resolve: (p) => {
+      const range = clipRangeColumn.read(p.clipRange);
+      return range ? { startTime: range.start, endTime: range.end } : null;
+    },
+  }),
+  aspectRatio: t.exposeString('aspectRatio', {
+    nullable: true,
+    description: 'magic clips: the clips’ shape asked for, 1:1, 4:5, 16:9 or 9:16; null: 9:16, as SPEC.md makes them',
+  }),
+  clipsNote: t.exposeString('clipsNote', {
+    nullable: true,
+    description: 'magic clips: what the clips could not be as asked (fewer moments than clipCount), in words',
+  }),
   magicClips: t.relation('magicClips', {
     description: 'magic clips: the clips, in the order of the source',
     query: { orderBy: [{ startTime: 'asc' }, { id: 'asc' }] },

@@ -19,9 +19,10 @@ import { fail, move } from '../projects/lifecycle.js';
 import { isPassingFailure } from '../projects/ingest.js';
 import { metaOf } from '../projects/service.js';
 import { progressReporter } from '../projects/state.js';
-import { cropPathOf } from './crop-path.js';
+import { cropPathOf, cropSize } from './crop-path.js';
+import { clipFrame } from './settings.js';
 import { trackFaces } from '../media/vision/face-track.js';
-import { CLIP_SIZE, renderClip } from './render.js';
+import { renderClip } from './render.js';
 import type { CropPath } from './types.js';
 
 /** MagicClip.cropPath: the face analysis of the clip's window, `{ none: true }` when it found no face, null before it ran */
@@ -94,6 +95,10 @@ async function cropFor(app: App, project: Project, clip: MagicClip, source: () =
   const stored = cropPathColumn.read(clip.cropPath);
   if (stored) return 'none' in stored ? null : stored;
   const meta = metaOf(project)!;
+  const frame = clipFrame(project.aspectRatio);
+  const outputAspect = frame.width / frame.height;
+  // a shape as wide as the source's (or wider) shows all of it: nothing to follow
+  if (cropSize(meta.width, meta.height, outputAspect).width >= meta.width - 1) return null;
   const duration = clip.endTime - clip.startTime;
   const t0 = performance.now();
   const { samples, shotChanges } = await trackFaces(
@@ -115,9 +120,7 @@ async function cropFor(app: App, project: Project, clip: MagicClip, source: () =
   );
   await ctx.touch(0);
   const found = faces > 0;
-  const path = found
-    ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect: CLIP_SIZE.width / CLIP_SIZE.height, duration })
-    : null;
+  const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect, duration }) : null;
   await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: cropPathColumn.write(path ?? { none: true }) } });
   return path;
 }

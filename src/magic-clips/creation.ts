@@ -11,9 +11,13 @@ import type { AuthUser } from '../auth/authenticate.js';
 import { paymentRequired } from '../credits/shortfall.js';
 import { forbidden } from '../errors.js';
 import { creationSettings, readCreationBody, type CreationSettings } from '../projects/kinds.js';
+import type { StyleOverride } from '../catalog/caption-style.js';
+import type { HookTitle } from '../projects/references.js';
+import { checkStyleFont } from '../themes/fonts.js';
 import { findUserTheme } from '../themes/service.js';
+import { hookTitleOf } from '../projects/creation.js';
 import { onVideoPlatform } from './source.js';
-import { CLIP_LENGTH, createMagicClipsBody, uploadMagicClipsBody } from './schemas.js';
+import { CLIP_LENGTH, createMagicClipsBody, uploadMagicClipsBody, type ClipAspectRatio } from './schemas.js';
 
 /** One clip credit per project (SPEC.md, Limits). */
 export const CLIP_CREDITS_PER_PROJECT = 1;
@@ -23,6 +27,16 @@ export interface MagicClipsSettings extends CreationSettings {
   minClipLength: number;
   maxClipLength: number;
   faceTracking: boolean;
+  /** null: one clip per 3 minutes of source (clipCountFor) */
+  clipCount: number | null;
+  topic: string | null;
+  /** seconds of the source */
+  range: { start: number; end: number } | null;
+  /** null: 9:16, SPEC.md's shape */
+  aspectRatio: ClipAspectRatio | null;
+  style?: StyleOverride;
+  /** the look of every clip's own hook (its text is written per clip); null: none */
+  hookTitle: HookTitle | null;
 }
 
 /**
@@ -47,7 +61,11 @@ export async function readMagicClipsBody(app: App, user: AuthUser, input: unknow
     e.add('videoshareUrl', `must be a video page or file on a video platform (${app.config.videoPlatformHosts.join(', ')})`, body.videoshareUrl);
   }
   const userThemeId = ok('userThemeId') ? (body.userThemeId as string) : undefined;
-  if (userThemeId && !(await findUserTheme(app.db, user.id, userThemeId))) e.add('userThemeId', 'is not one of your user themes', userThemeId);
+  const [theme] = await Promise.all([
+    userThemeId ? findUserTheme(app.db, user.id, userThemeId) : null,
+    checkStyleFont(app.db, user.id, body.style, 'style.font.family', e),
+  ]);
+  if (userThemeId && !theme) e.add('userThemeId', 'is not one of your user themes', userThemeId);
   e.throwIfAny();
 
   const b = parsed!;
@@ -59,5 +77,11 @@ export async function readMagicClipsBody(app: App, user: AuthUser, input: unknow
     // a shortest clip above the default longest one raises the longest to it
     maxClipLength: b.maxClipLength ?? Math.max(CLIP_LENGTH.defaultMax, minClipLength),
     faceTracking: b.faceTracking ?? true,
+    clipCount: b.clipCount ?? null,
+    topic: b.topic?.trim() || null,
+    range: b.range ? { start: b.range.startTime, end: b.range.endTime } : null,
+    aspectRatio: b.aspectRatio ?? null,
+    style: (b.style ?? undefined) as StyleOverride | undefined,
+    hookTitle: hookTitleOf(b.hookTitle as Parameters<typeof hookTitleOf>[0]) ?? null,
   };
 }

@@ -10,9 +10,17 @@ import { buildRenderGraph, type RenderPlan } from '../media/render/graph.js';
 import { keepSegments } from '../media/render/timeline.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
 import type { CropPath } from './types.js';
+import { CLIP_FRAMES, clipFrame } from './settings.js';
+import { clipHookColumn } from '../projects/clip-records.js';
+import type { CaptionStyle } from '../catalog/caption-style.js';
+import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/hook-title-templates.js';
+import type { HookTitle } from '../media/render/captions.js';
+import { hookFace, hookTopFor } from '../projects/hook-placement.js';
+import { hookTitleColumn } from '../projects/references.js';
+import { metaOf } from '../projects/service.js';
 
-/** Clips are vertical full HD (SPEC.md's 9:16), at the source's frame rate (30 when it has none). */
-export const CLIP_SIZE = { width: 1080, height: 1920 } as const;
+/** SPEC.md's clips are vertical full HD (9:16), at the source's frame rate (30 when it has none); a project may ask for another shape (settings.ts). */
+export const CLIP_SIZE = CLIP_FRAMES['9:16'];
 /** libx264's CRF of a clip (exports use 20). */
 export const CLIP_CRF = 23;
 /** The preview's longer side: 360x640. */
@@ -35,7 +43,7 @@ export interface ClipRender {
 export async function renderClip(
   app: App,
   project: Project,
-  clip: Pick<MagicClip, 'startTime' | 'endTime'>,
+  clip: Pick<MagicClip, 'startTime' | 'endTime' | 'hookTitle'>,
   source: string,
   crop: CropPath | null,
   dir: string,
@@ -45,13 +53,14 @@ export async function renderClip(
   const fps = clipFps(meta.fps);
   const start = clip.startTime;
   const length = clip.endTime - clip.startTime;
-  const { width, height } = CLIP_SIZE;
+  const { width, height } = clipFrame(project.aspectRatio);
 
   // the source's words, timed on the clip: the window is the one kept stretch
   const style = await captionStyleOf(app, project);
+  const hook = await clipHook(project, clip, source, crop, style, { width, height });
   const captions = await captionLayer(
     style,
-    { words, keep: [{ start, end: clip.endTime }], width, height, language: project.language, captions: true },
+    { words, keep: [{ start, end: clip.endTime }], width, height, language: project.language, captions: true, hook },
     dir,
     await libraryFontFiles(app.db, project.userId, style.font.family, localFiles(app.storage, dir)),
   );
@@ -81,4 +90,30 @@ export async function renderClip(
     },
   );
   return { video, preview, duration: graph.duration };
+}
+
+/**
+ * The clip's own hook in the project's hook look, its top placed off the
+ * speaker's head over the clip's first seconds (as the frame shows it: through
+ * the crop when the face is followed) and off the captions; null without one.
+ */
+async function clipHook(
+  project: Project,
+  clip: Pick<MagicClip, 'startTime' | 'hookTitle'>,
+  source: string,
+  crop: CropPath | null,
+  style: CaptionStyle,
+  out: { width: number; height: number },
+): Promise<HookTitle | null> {
+  const look = hookTitleColumn.read(project.hookTitle);
+  const text = clipHookColumn.read(clip.hookTitle)?.text;
+  if (!look || !text) return null;
+  const meta = metaOf(project)!;
+  const face = look.autoTop ? await hookFace(source, meta, clip.startTime) : null;
+  // through a crop, the frame shows the crop's window at the clip's start
+  const key = crop?.keys[0];
+  const seen = crop && key ? { width: crop.width, height: crop.height } : { width: meta.width, height: meta.height };
+  const box = face && crop && key ? { ...face, x: face.x - key.x, y: face.y - key.y } : face;
+  const top = hookTopFor({ ...look, text, ...(box ? { face: box } : { face: null }) }, { style, captions: true, source: seen, out });
+  return { text, template: findHookTitleTemplate(look.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE, top, size: look.size };
 }

@@ -18,6 +18,9 @@ import { MAX_PROJECT_SECONDS } from '../projects/settings.js';
 import { createFromUpload, createFromUrl, type UploadedFile } from '../projects/source.js';
 import { CLIP_CREDITS_PER_PROJECT, readMagicClipsBody, type MagicClipsSettings } from './creation.js';
 import { fetchClipSource } from './source.js';
+import { clipRangeColumn } from './settings.js';
+import { hookTitleColumn } from '../projects/references.js';
+import { projectStyleColumn } from '../themes/columns.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -30,6 +33,12 @@ function projectData(s: MagicClipsSettings): Partial<Prisma.ProjectUncheckedCrea
     faceTracking: s.faceTracking,
     sourceUrl: s.videoshareUrl ?? null,
     dictionary: [],
+    clipCount: s.clipCount,
+    clipTopic: s.topic,
+    clipRange: s.range ? clipRangeColumn.write(s.range) : undefined,
+    aspectRatio: s.aspectRatio,
+    captionStyle: s.style ? projectStyleColumn.write(s.style) : undefined,
+    hookTitle: s.hookTitle ? hookTitleColumn.write(s.hookTitle) : undefined,
   };
 }
 

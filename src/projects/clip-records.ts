@@ -4,6 +4,7 @@
  * which the lifecycle sends whatever the kind, so it sits with projects.
  */
 import type { ViralityScores } from '../ai/clip-scoring.js';
+import { z } from 'zod';
 import { jsonColumn } from '../db/json.js';
 import type { MagicClip } from '../generated/prisma/client.ts';
 import type { Storage } from '../storage/storage.js';
@@ -27,6 +28,9 @@ export function clipUrls(storage: Pick<Storage, 'url'>, clip: Pick<MagicClip, 't
 /** MagicClip.viralityScores: the scores the record and its webhook show, in the webhook's schema */
 export const viralityScoresColumn = jsonColumn<ViralityScores>('MagicClip.viralityScores', magicClipPayload.shape.viralityScores);
 
+/** MagicClip.hookTitle: the clip's own hook, written from its words; the render places it off the face and the captions */
+export const clipHookColumn = jsonColumn<{ text: string } | null>('MagicClip.hookTitle', z.object({ text: z.string().min(1) }).nullable());
+
 export const scoresOf = (clip: Pick<MagicClip, 'viralityScores'>) => viralityScoresColumn.read(clip.viralityScores);
 
 /** The Magic clip record of SPEC.md (the completion webhook, GET /v1/projects/{id}). */
@@ -36,6 +40,11 @@ export function clipRecord(storage: Pick<Storage, 'url'>, clip: MagicClip) {
     title: clip.title,
     duration: clip.duration,
     viralityScores: scoresOf(clip),
+    viralityReasons: clip.viralityReasons,
+    rank: clip.rank,
+    startTime: clip.startTime,
+    endTime: clip.endTime,
+    hookTitle: clipHookColumn.read(clip.hookTitle)?.text ?? null,
     status: clip.status,
     ...clipUrls(storage, clip),
   };

@@ -21,11 +21,11 @@ const HOOK_SECONDS = 3.5;
 /** A face box is the face; the head around it (hair, chin) is this much more above and below, as a share of its height. */
 const HEAD_MARGIN = 0.25;
 
-/** The speaker's head over the first seconds: the union of the faces found, in source display pixels; null when none. */
-export async function hookFace(source: string, meta: Pick<VideoMeta, 'width' | 'height' | 'duration'>): Promise<Box | null> {
-  const duration = Math.min(HOOK_SECONDS, meta.duration);
+/** The speaker's head over the first seconds (from `start`, seconds of the source): the union of the faces found, in source display pixels; null when none. */
+export async function hookFace(source: string, meta: Pick<VideoMeta, 'width' | 'height' | 'duration'>, start = 0): Promise<Box | null> {
+  const duration = Math.min(HOOK_SECONDS, meta.duration - start);
   if (!(duration > 0)) return null;
-  const { samples } = await trackFaces({ path: source, start: 0, duration, width: meta.width, height: meta.height }, { fps: 2 });
+  const { samples } = await trackFaces({ path: source, start, duration, width: meta.width, height: meta.height }, { fps: 2 });
   const faces = samples.flatMap((s) => (s.face ? [s.face] : []));
   if (!faces.length) return null;
   const x0 = Math.min(...faces.map((f) => f.x));

@@ -160,6 +160,8 @@ export interface TranscribeSourceInput {
   report: IngestReport;
   /** reads the extracted sound (16 kHz mono WAV) before it is deleted: magic clips measure the voice */
   inspectAudio?: (wavPath: string) => Promise<void>;
+  /** only this part of the source (seconds) is heard; the words keep the source's times */
+  window?: { start: number; end: number };
 }
 
 export interface TranscribedSource {
@@ -173,22 +175,33 @@ export interface TranscribedSource {
  * Extracts the source's sound to a temporary WAV, measures it, and
  * transcribes it; the WAV is gone when this returns.
  */
+const round = (t: number) => Math.round(t * 1000) / 1000;
+/** A range of the source shorter than this (it starts at or past the end) has nothing to hear. */
+const MIN_HEARD_SECONDS = 0.5;
+
 export async function transcribeSource(app: IngestApp, input: TranscribeSourceInput): Promise<TranscribedSource> {
   const { meta, report } = input;
   return inWorkDir(app.config.dataDir, `transcribe-${input.projectId}`, async (dir) => {
     const wav = path.join(dir, 'audio.wav');
     await report('extract', 0);
     const source = await input.files(input.key);
-    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) => extractAudio(source, wav, { signal, source: meta }));
+    const from = input.window ? Math.min(input.window.start, meta.duration) : 0;
+    const heard = input.window ? Math.max(0, Math.min(input.window.end, meta.duration) - from) : meta.duration;
+    if (input.window && heard < MIN_HEARD_SECONDS) {
+      throw new ProjectFailure(`range starts at ${input.window.start} s, but the video lasts ${meta.duration.toFixed(1)} s`, true);
+    }
+    const sound = await step('audio extraction', STEP_TIMEOUTS.extract, (signal) =>
+      extractAudio(source, wav, { signal, source: meta, ...(input.window ? { window: { start: from, duration: heard } } : {}) }),
+    );
     const quietThreshold = quietThresholdFor(sound.loudness);
     const audioLevels: AudioLevels = {
       loudness: sound.loudness,
       peak: sound.peak,
-      quiet: sound.hasAudio ? await quietRanges(wav, quietThreshold) : [],
+      quiet: sound.hasAudio ? (await quietRanges(wav, quietThreshold)).map((q) => ({ start: q.start + from, end: q.end + from })) : [],
       quietThreshold,
     };
     await report('transcribe', 0);
-    const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(meta.duration * 2));
+    const limit = Math.max(STEP_TIMEOUTS.transcribe, Math.ceil(heard * 2));
     const words = await step('transcription', limit, (signal) =>
       input.transcriber.transcribe(wav, {
         language: input.language,
@@ -198,7 +211,8 @@ export async function transcribeSource(app: IngestApp, input: TranscribeSourceIn
       }),
     );
     if (sound.hasAudio) await input.inspectAudio?.(wav);
-    const transcript = postProcess(words, { dictionary: input.dictionary, duration: meta.duration });
+    const transcript = postProcess(words, { dictionary: input.dictionary, duration: heard });
+    if (from > 0) for (const w of transcript) [w.startTime, w.endTime] = [round(w.startTime + from), round(w.endTime + from)];
     return { transcript, audioLevels };
   });
 }

@@ -147,7 +147,7 @@ export async function withTranscribedSource<T>(
   kind: ProjectKindDef,
   report: IngestReport,
   then: (project: Project, meta: VideoMeta, files: LocalFiles) => Promise<T>,
-  opts: { inspectAudio?: (wavPath: string) => Promise<void> } = {},
+  opts: { inspectAudio?: (wavPath: string) => Promise<void>; window?: { start: number; end: number } | null } = {},
 ): Promise<T | null> {
   let project = stored;
   if (!project.sourceKey) {
@@ -165,7 +165,7 @@ export async function withTranscribedSource<T>(
       if (project.status === 'processing') project = (await move(app, project, 'transcribe')) ?? project;
       if (project.status !== 'transcribing') return null;
     }
-    if (!wordsOf(project)) project = await transcribe(app, project, kind, meta, files, report, opts.inspectAudio);
+    if (!wordsOf(project)) project = await transcribe(app, project, kind, meta, files, report, opts);
     return then(project, meta, files);
   });
 }
@@ -178,7 +178,7 @@ async function transcribe(
   meta: VideoMeta,
   files: LocalFiles,
   report: IngestReport,
-  inspectAudio?: (wavPath: string) => Promise<void>,
+  { inspectAudio, window }: { inspectAudio?: (wavPath: string) => Promise<void>; window?: { start: number; end: number } | null },
 ): Promise<Project> {
   const { transcript, audioLevels } = await transcribeSource(app, {
     projectId: project.id,
@@ -190,6 +190,7 @@ async function transcribe(
     transcriber: reusingTranscripts(app, project.userId, app.transcriber),
     report,
     inspectAudio,
+    ...(window ? { window } : {}),
   });
   return app.db.project.update({
     where: { id: project.id },

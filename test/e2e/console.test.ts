@@ -255,10 +255,52 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     }
   });
 
-  it('shows the clips of a magic-clips project, best score first, with their scores and playable previews', async () => {
+  it('makes magic clips with the controls a creator sets: how many, about what, from where, in which shape, a hook each', async () => {
+    const db = app.runtime.app.db;
+    // a credit for the project, and one so that the wrong range is judged (a caller without credit is refused first)
+    await db.user.update({ where: { id: user.id }, data: { clipsSubscription: true, clipCredits: { increment: 2 } } });
+    await page.goto(`${app.url}/#/new`);
+    await page.getByLabel('Title').fill('Steered clips');
+    await page.getByLabel('Magic clips').check();
+    await page.getByLabel('How many').fill('4');
+    await page.getByLabel('Shape').selectOption('4:5');
+    await page.getByLabel('About (clips about it come first)').fill('pricing');
+    await page.getByLabel('From (m:ss)').fill('1:30');
+    await page.getByLabel('To (m:ss)').fill('12:00');
+    await page.getByLabel('A hook title on each clip').check();
+    await page.getByRole('button', { name: 'From a URL' }).click();
+    await page.getByLabel(/Video page or file URL/).fill('https://vimeo.com/76979871');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/#\/projects\/[\w-]+$/);
+    const id = page.url().split('/').pop()!;
+    const stored = await db.project.findUniqueOrThrow({ where: { id } });
+    expect(stored).toMatchObject({ kind: 'magic_clips', clipCount: 4, clipTopic: 'pricing', clipRange: { start: 90, end: 720 }, aspectRatio: '4:5' });
+    expect(stored.hookTitle).toMatchObject({ autoTop: true });
+    // a wrong control is refused in the service's words, on the form
+    await page.goto(`${app.url}/#/new`);
+    await page.getByLabel('Magic clips').check();
+    await page.getByLabel('From (m:ss)').fill('2:00');
+    await page.getByLabel('To (m:ss)').fill('1:00');
+    await page.getByRole('button', { name: 'From a URL' }).click();
+    await page.getByLabel(/Video page or file URL/).fill('https://vimeo.com/76979871');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await expectVisible(page.getByText('must be greater than range.startTime (120)'));
+  });
+
+  it('shows the clips of a magic-clips project, best first, with their scores, reasons and playable previews', async () => {
     const db = app.runtime.app.db;
     const project = await db.project.create({
-      data: { userId: user.id, kind: 'magic_clips', title: 'Long talk', language: 'en', templateName: 'classic', status: 'completed' },
+      data: {
+        userId: user.id,
+        kind: 'magic_clips',
+        title: 'Long talk',
+        language: 'en',
+        templateName: 'classic',
+        status: 'completed',
+        clipTopic: 'hiring',
+        clipCount: 3,
+        clipsNote: 'You asked for 3 clips; the source has 2 distinct moments of whole sentences lasting 15-60 s.',
+      },
     });
     const scores = (total: number) => ({ total, hook_strength: total - 5, emotional_impact: total - 10, shareability: total + 3, story_quality: total - 1 });
     for (const [i, [title, total]] of (
@@ -277,6 +319,13 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
           endTime: i * 20 + 18,
           duration: 18,
           viralityScores: scores(total),
+          // the opening is about the topic: first, whatever its score
+          rank: i + 1,
+          viralityReasons:
+            i === 0
+              ? ['About “hiring”: says “hired”', 'Opens with a question: “Why did I hire my friends?”']
+              : ['Names a number in the first 3 seconds (“ten”)', 'Ends on a complete sentence'],
+          ...(i === 0 ? { hookTitle: { text: 'Why I hired my friends' } } : {}),
           status: 'completed',
           previewKey,
           outputKey: previewKey,
@@ -286,17 +335,25 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await page.goto(`${app.url}/#/projects/${project.id}`);
     const cards = page.locator('article.clip');
     await expect.poll(() => cards.count()).toBe(2);
-    expect(await cards.locator('strong').allInnerTexts()).toEqual(['The best moment', 'The opening']);
-    expect(await cards.locator('.score').allInnerTexts()).toEqual(['87', '41']);
-    const first = cards.first().locator('.scores li');
-    expect(await first.locator('span:first-child').allInnerTexts()).toEqual(['hook', 'emotion', 'shareability', 'story']);
-    expect(await first.locator('span:last-child').allInnerTexts()).toEqual(['82', '77', '90', '86']);
+    await expectVisible(page.getByText('You asked for 3 clips; the source has 2 distinct moments'));
+    expect(await cards.locator('strong').allInnerTexts()).toEqual(['#1 The opening', '#2 The best moment']);
+    expect(await cards.locator('.score').allInnerTexts()).toEqual(['41', '87']);
+    expect(await cards.first().locator('.reasons li').allInnerTexts()).toEqual([
+      'About “hiring”: says “hired”',
+      'Opens with a question: “Why did I hire my friends?”',
+    ]);
+    expect(await cards.first().locator('.hook').innerText()).toBe('Hook: “Why I hired my friends”');
+    expect(await cards.nth(1).locator('.hook').count()).toBe(0);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Order' }).locator('option').first().innerText()).toBe('about “hiring” first, then best score');
+    const best = cards.nth(1).locator('.scores li');
+    expect(await best.locator('span:first-child').allInnerTexts()).toEqual(['hook', 'emotion', 'shareability', 'story']);
+    expect(await best.locator('span:last-child').allInnerTexts()).toEqual(['82', '77', '90', '86']);
     // the previews are the stored files, playable in place
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLVideoElement>('article.clip video')].every((v) => v.readyState >= 1 && v.videoWidth > 0),
     );
     await page.getByRole('combobox', { name: 'Order' }).selectOption('source');
-    expect(await cards.locator('strong').allInnerTexts()).toEqual(['The opening', 'The best moment']);
+    expect(await cards.locator('strong').allInnerTexts()).toEqual(['#1 The opening', '#2 The best moment']);
   });
 
   it('signs out: the key leaves the browser', async () => {

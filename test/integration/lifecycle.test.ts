@@ -133,6 +133,7 @@ describe('side effects by kind', () => {
         endTime: 31,
         duration: 30,
         viralityScores: { total: 80, shareability: 78, hook_strength: 85, story_quality: 74, emotional_impact: 81 },
+        rank: 1,
         status: 'completed',
         outputKey: 'c.mp4',
         previewKey: 'c.jpg',

@@ -153,6 +153,74 @@ describe('POST /v1/projects/magic-clips', () => {
     expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field })] });
   });
 
+  it.each([
+    ['clipCount 0', { clipCount: 0 }, 'clipCount', 'must be an integer from 1 to 20'],
+    ['clipCount 21', { clipCount: 21 }, 'clipCount', 'must be an integer from 1 to 20'],
+    ['clipCount not whole', { clipCount: 2.5 }, 'clipCount', 'must be an integer from 1 to 20'],
+    ['an empty topic', { topic: '' }, 'topic', undefined],
+    ['a topic over 200 characters', { topic: 'x'.repeat(201) }, 'topic', undefined],
+    ['a topic that is no text', { topic: 7 }, 'topic', undefined],
+    ['range not an object', { range: [0, 60] }, 'range', 'must be an object {startTime, endTime}'],
+    ['range without endTime', { range: { startTime: 0 } }, 'range.endTime', 'is required'],
+    ['range starting below 0', { range: { startTime: -1, endTime: 60 } }, 'range.startTime', undefined],
+    ['range ending before it starts', { range: { startTime: 60, endTime: 30 } }, 'range.endTime', 'must be greater than range.startTime (60)'],
+    ['range shorter than the shortest clip', { range: { startTime: 10, endTime: 20 } }, 'range', 'must last at least minClipLength (15 s); it lasts 10 s'],
+    ['range with an unknown field', { range: { startTime: 0, endTime: 60, step: 1 } }, 'range.step', 'is not a known field'],
+    ['an aspectRatio not offered', { aspectRatio: '3:2' }, 'aspectRatio', 'must be one of: 9:16, 1:1, 4:5, 16:9'],
+    ['a style field out of range', { style: { font: { size: 1000 } } }, 'style.font.size', undefined],
+    ['a style font not installed', { style: { font: { family: 'No Such Face' } } }, 'style.font.family', undefined],
+    ['hookTitle with its own text', { hookTitle: { text: 'One for all' } }, 'hookTitle.text', "is written for each clip from the clip's words; leave it out"],
+    ['hookTitle not a boolean or object', { hookTitle: 'yes' }, 'hookTitle', undefined],
+  ])('%s: 400 VALIDATION_ERROR on %s', async (_name, extra, field, message) => {
+    const before = [await clipCredits(user.id), await projectsOf(user.id)];
+    const r = await post(body(extra));
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ field, ...(message ? { message } : {}) })] });
+    expect([await clipCredits(user.id), await projectsOf(user.id)]).toEqual(before);
+  });
+
+  it('the controls beyond SPEC.md, all wrong at once: every one named, nothing stored', async () => {
+    const before = [await clipCredits(user.id), await projectsOf(user.id)];
+    const r = await post(body({ clipCount: 99, topic: '', range: { startTime: 50, endTime: 40 }, aspectRatio: 'square', hookTitle: { text: 'x' } }));
+    expect(r.status).toBe(400);
+    expect(fieldsOf(r)).toEqual(['aspectRatio', 'clipCount', 'hookTitle.text', 'range.endTime', 'topic']);
+    expect([await clipCredits(user.id), await projectsOf(user.id)]).toEqual(before);
+  });
+
+  it('keeps the controls given: count, topic, range, shape, caption style and a hook per clip', async () => {
+    const r = await post(
+      body({
+        clipCount: 5,
+        topic: '  sleep and recovery ',
+        range: { startTime: 30, endTime: 330.5 },
+        aspectRatio: '4:5',
+        templateName: 'classic',
+        style: { activeWord: { color: '#FFEE00' } },
+        hookTitle: { template: 'banner', size: 40 },
+      }),
+    );
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({
+      clipCount: 5,
+      topic: 'sleep and recovery',
+      range: { startTime: 30, endTime: 330.5 },
+      aspectRatio: '4:5',
+      style: { activeWord: { color: '#FFEE00' } },
+      hookTitle: { template: 'banner', size: 40 },
+    });
+    const got = await request(app, 'GET', `/v1/projects/${r.body.id}`, { key: user.key });
+    expect(got.body).toMatchObject({ clipCount: 5, topic: 'sleep and recovery', range: { startTime: 30, endTime: 330.5 }, aspectRatio: '4:5' });
+    const stored = await db().project.findUniqueOrThrow({ where: { id: r.body.id } });
+    expect(stored).toMatchObject({ clipCount: 5, clipTopic: 'sleep and recovery', clipRange: { start: 30, end: 330.5 }, aspectRatio: '4:5' });
+    expect(stored.hookTitle).toMatchObject({ template: 'banner', size: 40, autoTop: true });
+    // hookTitle true: the default look
+    const plain = await post(body({ hookTitle: true }));
+    expect(plain.body.hookTitle).toMatchObject({ template: expect.any(String), top: expect.any(Number), size: expect.any(Number) });
+    // left out, none of them shows, as SPEC.md's record has them not
+    const bare = await post(body());
+    for (const k of ['clipCount', 'topic', 'range', 'aspectRatio', 'style', 'hookTitle', 'clipsNote']) expect(bare.body).not.toHaveProperty(k);
+  });
+
   it('templateName and userThemeId together: both named', async () => {
     const r = await post(body({ templateName: 'classic', userThemeId: themeId }));
     expect(r.status).toBe(400);
@@ -233,6 +301,23 @@ describe('POST /v1/projects/magic-clips/upload', () => {
     expect([await clipCredits(user.id), await projectsOf(user.id), await sources()]).toEqual(before);
     expect(await projectsOf(noSub.id)).toBe(0);
     expect(await projectsOf(broke.id)).toBe(0);
+  });
+
+  it('takes the controls beyond SPEC.md and refuses them with the same words as REST', async () => {
+    const WITH =
+      'mutation($input: CreateMagicClipsInput!) { createMagicClips(input: $input) { id clipCount topic range { startTime endTime } aspectRatio hookTitle } }';
+    const r = await gql(app, user.key, WITH, {
+      input: body({ clipCount: 3, topic: 'habits', range: { startTime: 0, endTime: 90 }, aspectRatio: '1:1', hookTitle: true }),
+    });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.createMagicClips).toMatchObject({ clipCount: 3, topic: 'habits', range: { startTime: 0, endTime: 90 }, aspectRatio: '1:1' });
+    const bad = await gql(app, user.key, WITH, { input: body({ clipCount: 0, range: { startTime: 0, endTime: 5 }, aspectRatio: '2:1' }) });
+    const details = bad.body.errors![0].extensions!.details as Array<{ field: string; message: string }>;
+    const rest = await post(body({ clipCount: 0, range: { startTime: 0, endTime: 5 }, aspectRatio: '2:1' }));
+    expect(details.map((d) => [d.field, d.message]).sort()).toEqual(
+      rest.body.details.map((d: { field: string; message: string }) => [d.field, d.message]).sort(),
+    );
+    expect(details.map((d) => d.field).sort()).toEqual(['aspectRatio', 'clipCount', 'range']);
   });
 });
 

@@ -4,6 +4,8 @@
 // crop of the same source would have lost it.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +40,29 @@ let moving: MovingFace;
 let detector: FaceDetector;
 /** the face's box inside the 512 px picture, as the detector sees it on the picture alone */
 let faceInPicture: Face;
+let writer: { url: string; asked: string[]; close(): Promise<void> };
+
+/** An OpenAI-compatible chat-completions server whose answer is the first five words of the user's message it can read. */
+async function hookWriter(): Promise<typeof writer> {
+  const asked: string[] = [];
+  const server = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const user = (JSON.parse(body).messages as Array<{ role: string; content: string }>).find((m) => m.role === 'user')!.content;
+    asked.push(user);
+    // words the engine was unsure of come masked as [?]: left out, as a model is told to
+    const title = user
+      .split(/\s+/)
+      .filter((w) => !w.includes('[?]'))
+      .slice(0, 5)
+      .join(' ');
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: title } }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, asked, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 
 /** RGB24 frames of `file` at `fps` (frame k shows time k/fps), scaled to w x h. */
 async function framesOf(file: string, fps: number, w: number, h: number): Promise<Buffer[]> {
@@ -81,12 +106,18 @@ beforeAll(async () => {
   expect(talk.duration).toBeGreaterThan(18);
   expect(talk.duration).toBeLessThan(MOTION_SECONDS);
   files = await serveFolder(path.dirname(talk.path));
-  app = await startTestApp({ env: { VIDEO_PLATFORM_HOSTS: '127.0.0.1', RENDER_PRESET: 'ultrafast' } });
-  user = await createUser(app, { clipCredits: 1, clipsSubscription: true });
+  // hooks are written by a chat model (the offline writer takes only words the engine was sure of, few in a synthetic talk):
+  // a local stand-in that answers with the first words of the transcript it is sent
+  writer = await hookWriter();
+  app = await startTestApp({
+    env: { VIDEO_PLATFORM_HOSTS: '127.0.0.1', RENDER_PRESET: 'ultrafast', HOOK_WRITER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: writer.url },
+  });
+  user = await createUser(app, { clipCredits: 4, clipsSubscription: true });
 }, 60_000);
 afterAll(async () => {
   await detector?.close();
   await files?.close();
+  await writer?.close();
   await app?.stop();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
   if (talk) await fs.rm(path.dirname(talk.path), { recursive: true, force: true });
@@ -157,4 +188,66 @@ describe('a speaker who walks across the frame', () => {
     }
     expect(lostByCentredCrop, 'a centred crop would have kept the face in every frame').toBeGreaterThan(frames.length / 4);
   }, 120_000);
+
+  it.each([
+    ['1:1', 1080, 1080],
+    ['4:5', 1080, 1350],
+    ['16:9', 1920, 1080],
+  ] as const)(
+    'in %s: the frame of that shape, the face whole and near the middle, its own hook off the face',
+    async (aspectRatio, width, height) => {
+      const created = await request(app, 'POST', '/v1/projects/magic-clips', {
+        key: user.key,
+        json: {
+          title: `Walking talk ${aspectRatio}`,
+          language: 'en',
+          videoshareUrl: files.url('walking-talk.mp4'),
+          minClipLength: 15,
+          maxClipLength: 25,
+          aspectRatio,
+          hookTitle: true,
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      const p = await waitProject(app, user.key, created.body.id, (x) => x.status !== 'processing', 120_000);
+      expect(p.status, p.failureReason).toBe('completed');
+      expect(p.aspectRatio).toBe(aspectRatio);
+      const [clip] = p.magicClips;
+      // the hook is the clip's own: written from the clip's words (the unsure ones masked), not the whole source's
+      const tokens = (t: string) => t.split(/\s+/);
+      const asked = writer.asked.find(
+        (a) => tokens(a).length === tokens(clip.transcript).length && tokens(a).every((w, i) => w.includes('[?]') || w === tokens(clip.transcript)[i]),
+      );
+      expect(asked, `${clip.transcript}\n${writer.asked.join('\n')}`).toBeDefined();
+      expect(clip.hookTitle).toBe(
+        tokens(asked!)
+          .filter((w) => !w.includes('[?]'))
+          .slice(0, 5)
+          .join(' ')
+          .replace(/[,.]$/, ''),
+      );
+
+      const file = path.join(dir, `clip-${aspectRatio.replace(':', 'x')}.mp4`);
+      await fs.writeFile(file, Buffer.from(await (await fetch(clip.downloadUrl)).arrayBuffer()));
+      const info = await probe(file);
+      expect(info.video).toMatchObject({ width, height });
+      expect(Math.abs(info.duration! - clip.duration)).toBeLessThan(0.12);
+      // a quarter of the pixels, one frame a second: the hook is on screen over the first ones, and leaves the face whole
+      const [w, h] = [width / 2, height / 2];
+      const frames = await framesOf(file, 1, w, h);
+      for (const [t, rgb] of frames.entries()) {
+        const faces = await detector.detect(rgb, w, h);
+        expect(faces.length, `no face in the ${aspectRatio} clip at ${t} s`).toBeGreaterThanOrEqual(1);
+        const f = faces[0];
+        expect(f.x >= 0 && f.y >= 0 && f.x + f.w <= w && f.y + f.h <= h, `t=${t}`).toBe(true);
+        const cx = f.x + f.w / 2;
+        // 16:9 shows the whole source: the face is where the speaker walks, anywhere across it
+        if (aspectRatio !== '16:9') {
+          expect(cx, `t=${t}`).toBeGreaterThanOrEqual(0.2 * w);
+          expect(cx, `t=${t}`).toBeLessThanOrEqual(0.8 * w);
+        }
+      }
+    },
+    120_000,
+  );
 });

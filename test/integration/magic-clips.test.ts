@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClip } from '../../src/magic-clips/clips.js';
 import { probe } from '../../src/media/ffprobe.js';
-import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
+import { createUser, gql, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
 import { type FileServer, type Fixtures, H264_AAC, mediaFixtures, serveFolder } from '../support/media.js';
 import { readSse, subscribeSse } from '../support/sse.js';
 import { holdSecondPut } from '../support/overlap.js';
@@ -93,6 +93,11 @@ describe('a talk from a URL', () => {
       expect(inside(c.startTime), `clip ${i} starts inside a sentence`).toBeUndefined();
       expect(inside(c.endTime), `clip ${i} ends inside a sentence`).toBeUndefined();
       if (i > 0) expect(c.startTime).toBeGreaterThanOrEqual(clips[i - 1].endTime);
+      // why it scored so, in two to four sentences of its own; its words; its place in the ranking
+      expect(c.viralityReasons.length).toBeGreaterThanOrEqual(2);
+      expect(c.viralityReasons.length).toBeLessThanOrEqual(4);
+      expect(c.transcript.split(' ').length).toBeGreaterThan(10);
+      expect(c.rank).toBe(1 + clips.filter((o: any) => o.viralityScores.total > c.viralityScores.total).length);
       for (const k of ['total', 'shareability', 'hook_strength', 'story_quality', 'emotional_impact']) {
         expect(Number.isInteger(c.viralityScores[k]), k).toBe(true);
         expect(c.viralityScores[k]).toBeGreaterThanOrEqual(0);
@@ -123,6 +128,11 @@ describe('a talk from a URL', () => {
       title: expect.any(String),
       duration: expect.any(Number),
       viralityScores: expect.objectContaining({ total: expect.any(Number) }),
+      viralityReasons: expect.arrayContaining([expect.any(String), expect.any(String)]),
+      rank: expect.any(Number),
+      startTime: expect.any(Number),
+      endTime: expect.any(Number),
+      hookTitle: null,
       status: 'completed',
       previewUrl: expect.stringMatching(/^http/),
       downloadUrl: expect.stringMatching(/^http/),
@@ -141,6 +151,77 @@ describe('a talk from a URL', () => {
     const net = await db().creditLedger.aggregate({ where: { subjectId: id, kind: 'clip' }, _sum: { delta: true } });
     expect(net._sum.delta).toBe(-1);
   }, 300_000);
+});
+
+describe('a creator’s controls', () => {
+  it('range, clipCount and topic: only that part heard, clips inside it, as many as asked, the topic’s first', async () => {
+    // sentences 3 to 13 of the talk: its middle, about 40 s
+    const from = talk.sentences[3].start - 0.4;
+    const to = talk.sentences[13].end + 0.4;
+    const created = await request(app, 'POST', '/v1/projects/magic-clips', {
+      key: user.key,
+      json: {
+        title: 'Middle of the talk',
+        language: 'en',
+        videoshareUrl: files.url('talk.mp4'),
+        minClipLength: 15,
+        maxClipLength: 20,
+        faceTracking: false,
+        clipCount: 2,
+        topic: 'breakfast',
+        range: { startTime: from, endTime: to },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.id;
+    const p = await waitProject(app, user.key, id, (x) => x.status !== 'processing', 240_000);
+    expect(p.status, p.failureReason).toBe('completed');
+    expect(p).toMatchObject({ clipCount: 2, topic: 'breakfast', range: { startTime: from, endTime: to } });
+    expect(p.clipsNote).toBeUndefined();
+
+    // only the range was heard: no word of the stored transcript lies outside it, though the talk speaks before and after
+    const stored = await db().project.findUniqueOrThrow({ where: { id } });
+    const words = (stored.transcript as Array<{ type: string; startTime: number; endTime: number }>).filter((w) => w.type === 'word');
+    expect(words.length).toBeGreaterThan(20);
+    expect(Math.min(...words.map((w) => w.startTime))).toBeGreaterThanOrEqual(from);
+    expect(Math.max(...words.map((w) => w.endTime))).toBeLessThanOrEqual(to);
+
+    expect(p.magicClips).toHaveLength(2);
+    for (const c of p.magicClips) {
+      expect(c.startTime).toBeGreaterThanOrEqual(from);
+      expect(c.endTime).toBeLessThanOrEqual(to);
+      expect(c.status).toBe('completed');
+    }
+    // "Write down one tiny action and do it right after breakfast": the clip that holds it ranks first, and says why
+    const first = p.magicClips.find((c: any) => c.rank === 1);
+    expect(first.transcript.toLowerCase()).toContain('breakfast');
+    expect(first.viralityReasons[0]).toMatch(/^About “breakfast”: says “breakfast”/);
+
+    // GraphQL reads the same
+    const g = await gql(
+      app,
+      user.key,
+      'query($id: ID!) { project(id: $id) { clipCount topic range { startTime endTime } magicClips { id rank topicMatch viralityReasons transcript } } }',
+      { id },
+    );
+    expect(g.body.errors).toBeUndefined();
+    const byId = new Map(g.body.data.project.magicClips.map((c: any) => [c.id, c]));
+    for (const c of p.magicClips) expect(byId.get(c.id)).toMatchObject({ rank: c.rank, viralityReasons: c.viralityReasons, transcript: c.transcript });
+    expect((byId.get(first.id) as any).topicMatch).toBeGreaterThan(0.3);
+  }, 300_000);
+
+  it('a range past the end of the video fails the project with the reason; the credit stays spent, the range being the caller’s', async () => {
+    const before = await clipCredits(user.id);
+    const created = await request(app, 'POST', '/v1/projects/magic-clips', {
+      key: user.key,
+      json: { title: 'Past the end', language: 'en', videoshareUrl: files.url('talk.mp4'), faceTracking: false, range: { startTime: 4000, endTime: 4100 } },
+    });
+    expect(created.status).toBe(202);
+    const p = await waitProject(app, user.key, created.body.id, (x) => x.status !== 'processing', 120_000);
+    expect(p.status).toBe('failed');
+    expect(p.failureReason).toMatch(/^range starts at 4000 s, but the video lasts \d+\.\d s$/);
+    expect(await clipCredits(user.id)).toBe(before - 1);
+  }, 120_000);
 });
 
 describe('two runs of one clip that overlap (a lock that lapsed on a busy machine)', () => {

@@ -116,6 +116,10 @@ describe('GET /openapi.json', () => {
     const create = doc.components.schemas.CreateProjectBody;
     expect(create.properties.style['x-extension']).toEqual(expect.any(String));
     expect(create.properties.title['x-extension']).toBeUndefined();
+    const clips = doc.components.schemas.CreateMagicClipsBody;
+    for (const field of ['clipCount', 'topic', 'range', 'aspectRatio', 'style', 'hookTitle'])
+      expect(clips.properties[field]['x-extension'], field).toEqual(expect.any(String));
+    for (const field of ['minClipLength', 'faceTracking', 'videoshareUrl']) expect(clips.properties[field]['x-extension'], field).toBeUndefined();
     const update = doc.components.schemas.UpdateProjectBody;
     for (const field of ['templateName', 'userThemeId', 'style']) expect(update.properties[field]['x-extension'], field).toEqual(expect.any(String));
     expect(update.properties.removeBadTakes['x-extension']).toBeUndefined();

@@ -10,7 +10,8 @@ import { cropPathColumn } from '../../src/magic-clips/clips.js';
 import { sandboxCredentialsColumn } from '../../src/platforms/sandbox.js';
 import { postContentColumn, postProgressColumn } from '../../src/platforms/types.js';
 import { badTakesColumn } from '../../src/projects/bad-takes.js';
-import { viralityScoresColumn } from '../../src/projects/clip-records.js';
+import { clipHookColumn, viralityScoresColumn } from '../../src/projects/clip-records.js';
+import { clipRangeColumn } from '../../src/magic-clips/settings.js';
 import { hookTitleColumn, itemsColumn, musicColumn } from '../../src/projects/references.js';
 import { transcriptColumn, videoMetaColumn } from '../../src/projects/service.js';
 import { progressColumn } from '../../src/projects/state.js';
@@ -32,6 +33,8 @@ const meta = { width: 1080, height: 1920, duration: 8.5, fps: 30, rotation: 0, h
 const one = <T>(c: Case<T>) => c as Case<unknown>;
 
 const CASES: Case<unknown>[] = [
+  one({ codec: clipRangeColumn, value: { start: 30, end: 330.5 }, wrong: { start: 30, end: '330' }, at: 'end' }),
+  one({ codec: clipHookColumn, value: { text: 'The one habit that sticks' }, wrong: { text: '' }, at: 'text' }),
   one({
     codec: hookTitleColumn,
     value: { text: 'Watch this', template: 'banner', top: 20, size: 40 },

@@ -442,6 +442,39 @@ describe('chat-completions scorer', () => {
     expect(await new ChatCompletionsClipScorer({ baseUrl: gone.url, apiKey: 'k', model: 'm' }).score(windows, ctx)).toEqual(offline);
   });
 
+  it('with a topic: sends it, asks how much each clip is about it, and the answer ranks the clips', async () => {
+    // the model finds the third window about "leadership"
+    const server = await chatServer((clips) => ({
+      content: JSON.stringify({
+        clips: clips.map((c) => ({ ...entry(c.index, c.index === 0 ? 80 : 40), topic_relevance: c.transcript.includes('leadership') ? 90 : 5 })),
+      }),
+    }));
+    try {
+      const scorer = new ChatCompletionsClipScorer({ baseUrl: server.url, apiKey: 'k', model: 'm' });
+      const out = await scorer.score(windows, { ...ctx, topic: 'leadership' });
+      const body = server.requests[0].body;
+      expect(JSON.parse(body.messages[1].content)).toMatchObject({ language: 'en', topic: 'leadership' });
+      expect(body.messages[0].content).toContain('"topic_relevance" (0-100)');
+      expect(out.map((o) => o.topicMatch)).toEqual([0.05, 0.05, 0.9]);
+      // through findMoments: the model's relevance, not the offline match, decides what is about the topic
+      const found = await findMoments(talk(TALK), null, { minLength: 5, maxLength: 12, duration: 60, count: 3, topic: 'leadership', scorer, language: 'en' });
+      const first = found.clips.find((c) => c.rank === 1)!;
+      expect(first.text).toContain('leadership');
+      expect(first.topicMatch).toBe(0.9);
+      // an answer without relevance for a topic is still taken: the offline match stands in
+      const plain = await chatServer((clips) => ({ content: JSON.stringify({ clips: clips.map((c) => entry(c.index, 50)) }) }));
+      try {
+        const scored = await new ChatCompletionsClipScorer({ baseUrl: plain.url, apiKey: 'k', model: 'm' }).score(windows, { ...ctx, topic: 'leadership' });
+        expect(scored.every((o) => o.topicMatch === undefined && o.scores.total === 50)).toBe(true);
+      } finally {
+        await plain.close();
+      }
+      expect(parseClipScores(JSON.stringify({ clips: [{ ...entry(0, 50), topic_relevance: 101 }] }), 1)).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('parses only the exact shape', () => {
     expect(
       parseClipScores('```json\n{"clips":[{"index":0,"hook_strength":1,"shareability":2,"story_quality":3,"emotional_impact":4,"title":"Hi"}]}\n```', 1),
@@ -478,8 +511,9 @@ describe('findMoments', () => {
   const sentences = sentencesOf(words);
 
   it('clips start and end on sentence boundaries, fit the lengths, do not overlap and carry scores in range', async () => {
-    const clips = await findMoments(words, null, { minLength: 15, maxLength: 40, duration: 600, scorer: new OfflineClipScorer(), language: 'en' });
+    const { clips, note } = await findMoments(words, null, { minLength: 15, maxLength: 40, duration: 600, scorer: new OfflineClipScorer(), language: 'en' });
     expect(clips).toHaveLength(clipCountFor(600));
+    expect(note).toBeNull();
     for (const [i, c] of clips.entries()) {
       expect(sentences.some((s) => s.start === c.start)).toBe(true);
       expect(sentences.some((s) => s.end === c.end)).toBe(true);
@@ -493,13 +527,17 @@ describe('findMoments', () => {
       expect(inside.every((w) => w.startTime >= c.start && w.endTime <= c.end)).toBe(true);
     }
     // the same input gives the same clips
-    expect(await findMoments(words, null, { minLength: 15, maxLength: 40, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).toEqual(clips);
+    expect((await findMoments(words, null, { minLength: 15, maxLength: 40, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).clips).toEqual(
+      clips,
+    );
   });
 
   it('is empty when the speech is shorter than minLength', async () => {
     const short = talk(TALK.slice(0, 2));
-    expect(await findMoments(short, null, { minLength: 15, maxLength: 60, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).toEqual([]);
-    expect(await findMoments([], null, { minLength: 15, maxLength: 60, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).toEqual([]);
+    expect((await findMoments(short, null, { minLength: 15, maxLength: 60, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).clips).toEqual(
+      [],
+    );
+    expect((await findMoments([], null, { minLength: 15, maxLength: 60, duration: 600, scorer: new OfflineClipScorer(), language: 'en' })).clips).toEqual([]);
   });
 
   it("an hour's transcript sends at most a capped number of candidates to a chat scorer, whose ranking decides", async () => {
@@ -513,7 +551,7 @@ describe('findMoments', () => {
     });
     try {
       const started = performance.now();
-      const clips = await findMoments(hour, null, {
+      const { clips } = await findMoments(hour, null, {
         minLength: 15,
         maxLength: 300,
         duration: 3600,

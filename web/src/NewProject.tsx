@@ -24,6 +24,7 @@ export function NewProject({ apiKey }: { apiKey: string }) {
   const [presetId, setPresetId] = useState('');
   const [url, setUrl] = useState('');
   const [file, setFile] = useState<File | null>(null);
+  const [clips, setClips] = useState<ClipControls>(NO_CONTROLS);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -38,13 +39,14 @@ export function NewProject({ apiKey }: { apiKey: string }) {
     const input = { title: title.trim() || file?.name || 'Untitled', language };
     // a preset applies to a captioned edit
     const edit = kind === 'edit' && presetId ? { ...input, presetId } : input;
+    const magic = { ...input, ...clipInput(clips) };
     try {
       let id: string;
       if (source === 'file') {
         if (!file) throw new Error('Choose a video file (mp4 or mov)');
         setProgress({ loaded: 0, total: file.size });
         const [query, field] = kind === 'edit' ? [UPLOAD_PROJECT, 'uploadProject'] : [UPLOAD_MAGIC_CLIPS, 'uploadMagicClips'];
-        upload.current = uploadMutation<Record<string, { id: string }>>(apiKey, query, { input: kind === 'edit' ? edit : input }, 'file', file, setProgress);
+        upload.current = uploadMutation<Record<string, { id: string }>>(apiKey, query, { input: kind === 'edit' ? edit : magic }, 'file', file, setProgress);
         const answer = (await upload.current.done) as Record<string, { id: string }>;
         id = answer[field].id;
       } else if (kind === 'edit') {
@@ -52,7 +54,7 @@ export function NewProject({ apiKey }: { apiKey: string }) {
         if (r.error) throw r.error;
         id = r.data!.createProject.id;
       } else {
-        const r = await createClips({ input: { ...input, videoshareUrl: url.trim() } });
+        const r = await createClips({ input: { ...magic, videoshareUrl: url.trim() } });
         if (r.error) throw r.error;
         id = r.data!.createMagicClips.id;
       }
@@ -108,6 +110,7 @@ export function NewProject({ apiKey }: { apiKey: string }) {
             </label>
           )}
         </div>
+        {kind === 'magic_clips' && <ClipControlsFields value={clips} onChange={setClips} />}
         <div role="group">
           <button type="button" className={source === 'file' ? '' : 'outline'} onClick={() => setSource('file')}>
             Upload a file
@@ -141,5 +144,90 @@ export function NewProject({ apiKey }: { apiKey: string }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/** What a creator steers of magic clips; empty fields are left to the service. */
+interface ClipControls {
+  clipCount: string;
+  topic: string;
+  from: string;
+  to: string;
+  aspectRatio: string;
+  hookTitle: boolean;
+}
+const NO_CONTROLS: ClipControls = { clipCount: '', topic: '', from: '', to: '', aspectRatio: '9:16', hookTitle: false };
+
+/** "1:30", "90" or "90.5" as seconds; NaN for anything else. */
+const secondsOf = (text: string) => {
+  const parts = text.trim().split(':');
+  if (parts.length > 3 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) return Number.NaN;
+  return parts.reduce((s, p) => s * 60 + Number(p), 0);
+};
+
+/** The controls as the creation input takes them: only those given; a range needs both ends (the service words what is wrong). */
+function clipInput(c: ClipControls): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (c.clipCount.trim()) out.clipCount = Number(c.clipCount);
+  if (c.topic.trim()) out.topic = c.topic.trim();
+  if (c.from.trim() || c.to.trim()) out.range = { startTime: c.from.trim() ? secondsOf(c.from) : 0, endTime: secondsOf(c.to) };
+  if (c.aspectRatio !== '9:16') out.aspectRatio = c.aspectRatio;
+  if (c.hookTitle) out.hookTitle = true;
+  return out;
+}
+
+function ClipControlsFields({ value, onChange }: { value: ClipControls; onChange: (v: ClipControls) => void }) {
+  const set = (patch: Partial<ClipControls>) => onChange({ ...value, ...patch });
+  return (
+    <fieldset>
+      <legend>Clips</legend>
+      <div className="grid">
+        <label>
+          How many
+          <input
+            name="clipCount"
+            type="number"
+            min={1}
+            max={20}
+            placeholder="one per 3 minutes"
+            value={value.clipCount}
+            onChange={(e) => set({ clipCount: e.target.value })}
+          />
+        </label>
+        <label>
+          Shape
+          <select name="aspectRatio" value={value.aspectRatio} onChange={(e) => set({ aspectRatio: e.target.value })}>
+            <option value="9:16">9:16 vertical</option>
+            <option value="1:1">1:1 square</option>
+            <option value="4:5">4:5 portrait</option>
+            <option value="16:9">16:9 wide</option>
+          </select>
+        </label>
+      </div>
+      <label>
+        About (clips about it come first)
+        <input
+          name="topic"
+          maxLength={200}
+          placeholder="e.g. pricing, or sleep and recovery"
+          value={value.topic}
+          onChange={(e) => set({ topic: e.target.value })}
+        />
+      </label>
+      <div className="grid">
+        <label>
+          From (m:ss)
+          <input name="from" inputMode="decimal" placeholder="start of the video" value={value.from} onChange={(e) => set({ from: e.target.value })} />
+        </label>
+        <label>
+          To (m:ss)
+          <input name="to" inputMode="decimal" placeholder="end of the video" value={value.to} onChange={(e) => set({ to: e.target.value })} />
+        </label>
+      </div>
+      <label>
+        <input name="hookTitle" type="checkbox" checked={value.hookTitle} onChange={(e) => set({ hookTitle: e.target.checked })} /> A hook title on each clip,
+        written from its words
+      </label>
+    </fieldset>
   );
 }

@@ -130,7 +130,9 @@ export function ProjectPage({ id }: { id: string }) {
 
       {project.kind === 'edit' && project.downloadUrl && <PublishForm projectId={project.id} />}
 
-      {project.kind === 'magic_clips' && <Clips clips={project.magicClips} working={working} />}
+      {project.kind === 'magic_clips' && project.clipsNote && <p className="note">{project.clipsNote}</p>}
+
+      {project.kind === 'magic_clips' && <Clips clips={project.magicClips} working={working} topic={project.topic} shape={project.aspectRatio ?? '9:16'} />}
 
       {project.words && project.words.length > 0 && <Transcript words={project.words} />}
 
@@ -224,17 +226,18 @@ const SCORES: [keyof MagicClip['viralityScores'], string][] = [
   ['story_quality', 'story'],
 ];
 
-/** The clips, best first, each with its preview (played on hover) and its scores. */
-function Clips({ clips, working }: { clips: MagicClip[]; working: boolean }) {
+/** The clips, best first (about the topic first, when one was given), each with its preview (played on hover), its scores and why. */
+function Clips({ clips, working, topic, shape }: { clips: MagicClip[]; working: boolean; topic: string | null; shape: string }) {
+  const aspectRatio = shape.replace(':', ' / ');
   const [order, setOrder] = useState<'score' | 'source'>('score');
   if (clips.length === 0) return <Empty>{working ? 'The clips appear here as they are made.' : 'No clip was made.'}</Empty>;
-  const shown = order === 'score' ? [...clips].sort((a, b) => b.viralityScores.total - a.viralityScores.total) : clips;
+  const shown = order === 'score' ? [...clips].sort((a, b) => a.rank - b.rank) : clips;
   return (
     <section>
       <div className="title-row">
         <h3>Clips ({clips.length})</h3>
         <select value={order} onChange={(e) => setOrder(e.target.value as 'score' | 'source')} aria-label="Order">
-          <option value="score">best score first</option>
+          <option value="score">{topic ? `about “${topic}” first, then best score` : 'best score first'}</option>
           <option value="source">in the order of the source</option>
         </select>
       </div>
@@ -243,6 +246,7 @@ function Clips({ clips, working }: { clips: MagicClip[]; working: boolean }) {
           <article key={c.id} className="clip" data-clip={c.id}>
             {c.previewUrl ? (
               <video
+                style={{ aspectRatio }}
                 src={c.previewUrl}
                 muted
                 loop
@@ -252,17 +256,30 @@ function Clips({ clips, working }: { clips: MagicClip[]; working: boolean }) {
                 onMouseLeave={(e) => e.currentTarget.pause()}
               />
             ) : (
-              <div className="placeholder">
+              <div className="placeholder" style={{ aspectRatio }}>
                 <Status value={c.status} />
               </div>
             )}
             <div className="score" title="virality score, 0-100">
               {c.viralityScores.total}
             </div>
-            <strong>{c.title}</strong>
+            <strong>
+              <span className="rank" title="its rank among the clips">
+                #{c.rank}
+              </span>{' '}
+              {c.title}
+            </strong>
             <small>
               {clock(c.startTime)}–{clock(c.endTime)} · {seconds(c.duration)}
             </small>
+            {c.hookTitle && <small className="hook">Hook: “{c.hookTitle}”</small>}
+            {c.viralityReasons.length > 0 && (
+              <ul className="reasons" aria-label="Why it scored so">
+                {c.viralityReasons.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </ul>
+            )}
             <ul className="scores">
               {SCORES.map(([k, label]) => (
                 <li key={k}>

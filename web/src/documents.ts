@@ -60,6 +60,9 @@ export interface MagicClip {
   downloadUrl: string | null;
   failureReason: string | null;
   viralityScores: ViralityScores;
+  viralityReasons: string[];
+  rank: number;
+  hookTitle: string | null;
 }
 
 export interface Word {
@@ -79,6 +82,11 @@ export interface Project extends ProjectSummary {
   words: Word[] | null;
   exports: Export[];
   magicClips: MagicClip[];
+  /** magic clips: the controls it was made with, and what could not be as asked */
+  clipCount: number | null;
+  topic: string | null;
+  aspectRatio: string | null;
+  clipsNote: string | null;
 }
 
 const SUMMARY = `id title kind status failureReason createdAt updatedAt progress { stage percent clipsDone clipsTotal }`;
@@ -97,9 +105,11 @@ export const PROJECT = gql`
       videoMetaData { width height duration fps }
       words { id text type startTime endTime }
       exports { id status progress width height fps duration downloadUrl failureReason createdAt completedAt }
+      clipCount topic aspectRatio clipsNote
       magicClips {
         id title status duration startTime endTime previewUrl directUrl downloadUrl failureReason
         viralityScores { total hook_strength emotional_impact shareability story_quality }
+        viralityReasons rank hookTitle
       }
     }
   }

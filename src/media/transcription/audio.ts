@@ -25,10 +25,21 @@ export interface ExtractedAudio {
 export async function extractAudio(
   videoPath: string,
   wavPath: string,
-  opts: { signal?: AbortSignal /** what a probe of the file already said (else it is probed here) */; source?: { duration: number; hasAudio: boolean } } = {},
+  opts: {
+    signal?: AbortSignal;
+    /** what a probe of the file already said (else it is probed here) */
+    source?: { duration: number; hasAudio: boolean };
+    /** only this part of the media (seconds): the WAV starts at `start` and lasts at most `duration` */
+    window?: { start: number; duration: number };
+  } = {},
 ): Promise<ExtractedAudio> {
-  const { duration, hasAudio } = opts.source ?? (await probeSound(videoPath));
+  const whole = opts.source ?? (await probeSound(videoPath));
+  const { hasAudio } = whole;
+  const start = opts.window ? Math.min(Math.max(0, opts.window.start), whole.duration) : 0;
+  const duration = opts.window ? Math.min(opts.window.duration, whole.duration - start) : whole.duration;
   if (!(duration > 0)) throw new Error('The media has no duration to take sound from');
+  // an input seek: only the window is read and decoded
+  const seek = start > 0 ? ['-ss', start.toFixed(3)] : [];
   const d = duration.toFixed(3);
   // a plain 44-byte header: no metadata, no encoder tag, so no LIST chunk before the data.
   // pocketsphinx_continuous skips exactly 44 bytes and would decode any chunk as samples
@@ -48,6 +59,7 @@ export async function extractAudio(
       ...FF,
       '-loglevel',
       'info',
+      ...seek,
       '-i',
       videoPath,
       '-map',
