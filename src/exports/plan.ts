@@ -15,6 +15,7 @@ import { localFiles, type LocalFiles } from '../storage/storage.js';
 import { badTakesColumn, badTakesForRead, detectBadTakes, storedBadTakes } from '../projects/bad-takes.js';
 import { metaOf } from '../projects/service.js';
 import { renderSource, transcribedSource } from '../projects/source.js';
+import { reframing } from '../projects/reframe.js';
 import { colorFilterColumn, hookTitleColumn, itemsColumn, logoColumn, musicColumn } from '../projects/references.js';
 import { colorFilterChain } from '../catalog/color-filters.js';
 import { libraryFontFiles } from '../themes/fonts.js';
@@ -102,6 +103,9 @@ export function emphasisZooms(words: Word[], keep: Segment[]): RenderZoom[] {
   return zooms;
 }
 
+/** How long an export may read a windowed project's source through a remote store's URL: longer than any render of it lasts. */
+const SOURCE_URL_SECONDS = 6 * 3600;
+
 /** A project transcribed before bad takes were stored gets them detected and stored at its first export. */
 async function withBadTakes(app: App, project: Project, words: Word[]): Promise<Project> {
   if (!project.removeBadTakes || storedBadTakes(project)) return project;
@@ -137,9 +141,16 @@ export async function buildExportPlan(
   const keep = await keptSegments(project, words, meta.duration, fps);
 
   const style = await captionStyleOf(app, project);
-  // a still reads its two frames where the source is (a remote store's URL, read by range), not a copy
-  const source = await inputFile(still ? (key) => app.storage.mediaSource(key, 600) : files, sourceKey, "The project's source video");
-  const hook = await exportHook(app, project, words, source, meta, style, exp, still);
+  // a still reads its two frames where the source is (a remote store's URL, read by range), not a copy;
+  // so does a project that is a window of a long source (a magic clip's): only its window is read
+  const ranged = still || !!meta.window;
+  const source = await inputFile(
+    ranged ? (key) => app.storage.mediaSource(key, still ? 600 : SOURCE_URL_SECONDS) : files,
+    sourceKey,
+    "The project's source video",
+  );
+  const { fit, reframe } = await reframing(app, project, meta, source, exp, { still });
+  const hook = await exportHook(app, project, words, source, meta, style, { ...exp, fit }, still);
   const captions = await captionLayer(
     style,
     {
@@ -168,7 +179,8 @@ export async function buildExportPlan(
   return {
     plan: {
       source: renderSource(source, meta),
-      output: { width: exp.width, height: exp.height, fps, preset: app.config.renderPreset },
+      output: { width: exp.width, height: exp.height, fps, preset: app.config.renderPreset, fit },
+      ...(reframe ? { reframe } : {}),
       keep,
       zooms: project.magicZooms ? emphasisZooms(words, keep) : [],
       ...captions,
@@ -192,7 +204,7 @@ async function exportHook(
   source: string,
   meta: VideoMeta,
   style: CaptionStyle,
-  out: { width: number; height: number },
+  out: { width: number; height: number; fit: RenderPlan['output']['fit'] },
   still: boolean,
 ): Promise<HookTitle | null> {
   let project = stored;
@@ -206,7 +218,7 @@ async function exportHook(
   }
   const top = hookTopFor(
     { ...setting, text },
-    { style, captions: !project.disableCaptions, source: meta, out, positionX: project.captionPositionX, positionY: project.captionPositionY },
+    { style, captions: !project.disableCaptions, source: meta, out, fit: out.fit, positionX: project.captionPositionX, positionY: project.captionPositionY },
   );
   return { text, template: findHookTitleTemplate(setting.template ?? '') ?? DEFAULT_HOOK_TITLE_TEMPLATE, top, size: setting.size };
 }

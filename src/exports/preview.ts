@@ -25,7 +25,7 @@ import { badRequest, FieldErrors } from '../errors.js';
 import { inWorkDir } from '../jobs/work-dir.js';
 import { inputOptions } from '../media/input.js';
 import { runProgram } from '../media/program.js';
-import { buildRenderGraph } from '../media/render/graph.js';
+import { buildRenderGraph, type ReframePath } from '../media/render/graph.js';
 import { outputDuration } from '../media/render/timeline.js';
 import type { Segment } from '../media/transcript.js';
 import { readProjectUpdate, withUpdate } from '../projects/update.js';
@@ -108,7 +108,9 @@ export async function previewFrame(app: App, userId: string, projectId: string, 
       ...plan,
       overlays: plan.overlays?.filter((o) => shows(o.start, o.end)),
       stickers: plan.stickers?.filter((k) => k.windows.some((w) => shows(w.start, w.end))),
-      source: { ...plan.source, window: { start, duration: span } },
+      // the project's own window of a long source, when it is one, sets where its seconds are
+      source: { ...plan.source, window: { start: (meta.window?.start ?? 0) + start, duration: span } },
+      ...(plan.reframe ? { reframe: pathFrom(plan.reframe, start) } : {}),
       keep: [{ start: 0, end: span }],
       startAt: t - (at - start),
       videoOnly: true,
@@ -128,4 +130,11 @@ export async function previewFrame(app: App, userId: string, projectId: string, 
     );
     return { png: await fs.readFile(out), width: W, height: H, time: t };
   });
+}
+
+/** A crop path timed from `start` of its timeline: the key in force then at 0, the later ones after it. */
+function pathFrom(reframe: ReframePath, start: number): ReframePath {
+  const held = reframe.keys.filter((k) => k.t <= start + 1e-9).at(-1) ?? reframe.keys[0];
+  const later = reframe.keys.filter((k) => k.t > start + 1e-9).map((k) => ({ ...k, t: k.t - start }));
+  return { ...reframe, keys: [{ ...held, t: 0 }, ...later] };
 }

@@ -57,6 +57,12 @@ export const MagicClipType = builder.prismaObject('MagicClip', {
     endTime: t.exposeFloat('endTime', { description: 'where the clip ends in the source, seconds' }),
     duration: t.exposeFloat('duration', { description: 'seconds' }),
     viralityScores: t.field({ type: ViralityScoresType, resolve: (c) => scoresOf(c) }),
+    projectId: t.exposeID('editProjectId', {
+      nullable: true,
+      description:
+        'the edit project made of the clip: its words, style and cuts can be changed and it can be exported in any shape (an extension of SPEC.md); null once that project is deleted',
+    }),
+    project: t.relation('editProject', { nullable: true, description: 'the edit project made of the clip' }),
     viralityReasons: t.exposeStringList('viralityReasons', {
       description: 'why the clip scored as it did: two to four short sentences naming what the scores were made from (an extension of SPEC.md)',
     }),

@@ -89,6 +89,10 @@ export const ProjectType = builder.prismaObject('Project', {
     autoRender: t.exposeBoolean('autoRender'),
     captionPositionY: t.exposeFloat('captionPositionY', { nullable: true }),
     captionPositionX: t.exposeFloat('captionPositionX', { nullable: true }),
+    reframe: t.exposeString('reframe', {
+      nullable: true,
+      description: 'face, center or fill: how a picture of another shape fills an export; null: center or fill by how far the shapes differ',
+    }),
     style: t.field({
       type: 'JSON',
       nullable: true,

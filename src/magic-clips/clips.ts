@@ -19,10 +19,11 @@ import { fail, move } from '../projects/lifecycle.js';
 import { isPassingFailure } from '../projects/ingest.js';
 import { metaOf } from '../projects/service.js';
 import { progressReporter } from '../projects/state.js';
-import { cropPathOf, cropSize } from './crop-path.js';
+import { cropPathOf, cropSize } from '../media/vision/crop-path.js';
 import { clipFrame } from './settings.js';
-import { trackFaces } from '../media/vision/face-track.js';
-import { renderClip } from './render.js';
+import { trackFaces, type FaceTrack } from '../media/vision/face-track.js';
+import { clipProjectMade, clipProjectNotMade } from './edit-projects.js';
+import { clipFps, renderClip } from './render.js';
 import type { CropPath } from './types.js';
 
 /** MagicClip.cropPath: the face analysis of the clip's window, `{ none: true }` when it found no face, null before it ran */
@@ -55,19 +56,25 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
   const clip = await app.db.magicClip.findUnique({ where: { id: clipId }, include: { project: true } });
   if (clip?.project.status !== 'processing') return;
   const { project } = clip;
-  // ended already: by a run whose worker died before it could end the project, which this run does now
-  if (clip.status !== 'processing') return settleProject(app, project);
+  // ended already: by a run whose worker died before it could end the clip's project or the project, which this run does now
+  if (clip.status !== 'processing') {
+    await settleClipProject(app, project, clip, null);
+    return settleProject(app, project);
+  }
   const keys = clipKeys(clip);
+  // what the render made, for the clip's project (set inside the work folder's callback)
+  let made = null as (Parameters<typeof clipProjectMade>[2] & { track: FaceTrack | null }) | null;
   try {
     await inWorkDir(app.config.dataDir, `clip-${clip.id}`, async (dir) => {
       // the face analysis and the render seek to the clip's window: on a remote store they read its ranges, not the whole source
       const source = () => app.storage.mediaSource(project.sourceKey!, SOURCE_URL_SECONDS);
-      const crop = await cropFor(app, project, clip, source, ctx);
+      const { crop, track } = await cropFor(app, project, clip, source, ctx);
       const t0 = performance.now();
       const out = await renderClip(app, project, clip, await source(), crop, dir, { onProgress: (f) => void ctx.touch(f * 100).catch(() => {}) });
       const t1 = performance.now();
       await app.storage.put(keys.outputKey, createReadStream(out.video), { contentType: 'video/mp4' });
       await app.storage.put(keys.previewKey, createReadStream(out.preview), { contentType: 'video/mp4' });
+      made = { ...keys, width: out.width, height: out.height, fps: out.fps, duration: out.duration, track };
       ctx.log.info(
         { clipId, projectId: project.id, seconds: out.duration, renderMs: Math.round(t1 - t0), storeMs: Math.round(performance.now() - t1) },
         'clip rendered',
@@ -84,27 +91,37 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
     await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'failed', failureReason: reason } });
   }
   // ended now, by this run or another whose lock had lapsed, and for good: a completed clip's files are its own; a failed one refers to none
-  const ended = await app.db.magicClip.findUnique({ where: { id: clip.id }, select: { status: true } });
+  const ended = await app.db.magicClip.findUnique({ where: { id: clip.id } });
   if (ended?.status === 'failed') await Promise.all(Object.values(keys).map((k) => app.storage.delete(k).catch(() => {})));
+  if (ended) await settleClipProject(app, project, { ...clip, ...ended }, made);
   await settleProject(app, project);
 }
 
-/** The clip's crop path: analysed once (faceTracking) and kept; null when the project does without, or no face was found. */
-async function cropFor(app: App, project: Project, clip: MagicClip, source: () => Promise<string>, ctx: LongJobContext): Promise<CropPath | null> {
-  if (!project.faceTracking) return null;
+/**
+ * The clip's crop path: analysed once (faceTracking) and kept; null when the
+ * project does without, or no face was found. `track`: the faces found by
+ * this run's analysis (null when it ran before), kept by the clip's project.
+ */
+async function cropFor(
+  app: App,
+  project: Project,
+  clip: MagicClip,
+  source: () => Promise<string>,
+  ctx: LongJobContext,
+): Promise<{ crop: CropPath | null; track: FaceTrack | null }> {
+  const none = { crop: null, track: null };
+  if (!project.faceTracking) return none;
   const stored = cropPathColumn.read(clip.cropPath);
-  if (stored) return 'none' in stored ? null : stored;
+  if (stored) return 'none' in stored ? none : { crop: stored, track: null };
   const meta = metaOf(project)!;
   const frame = clipFrame(project.aspectRatio);
   const outputAspect = frame.width / frame.height;
   // a shape as wide as the source's (or wider) shows all of it: nothing to follow
-  if (cropSize(meta.width, meta.height, outputAspect).width >= meta.width - 1) return null;
+  if (cropSize(meta.width, meta.height, outputAspect).width >= meta.width - 1) return none;
   const duration = clip.endTime - clip.startTime;
   const t0 = performance.now();
-  const { samples, shotChanges } = await trackFaces(
-    { path: await source(), start: clip.startTime, duration, width: meta.width, height: meta.height },
-    { fps: FACE_SAMPLE_FPS },
-  );
+  const track = await trackFaces({ path: await source(), start: clip.startTime, duration, width: meta.width, height: meta.height }, { fps: FACE_SAMPLE_FPS });
+  const { samples, shotChanges } = track;
   const faces = samples.filter((s) => s.face).length;
   ctx.log.info(
     {
@@ -122,7 +139,27 @@ async function cropFor(app: App, project: Project, clip: MagicClip, source: () =
   const found = faces > 0;
   const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect, duration }) : null;
   await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: cropPathColumn.write(path ?? { none: true }) } });
-  return path;
+  return { crop: path, track };
+}
+
+/**
+ * The clip's edit project, once the clip has ended: its render is the
+ * project's first export (a conditional move from `exporting`, so once,
+ * whichever run gets there), or the project stays without one when the clip
+ * failed. `made`: what this run rendered; a later run reads it from the clip.
+ */
+async function settleClipProject(
+  app: App,
+  project: Project,
+  clip: MagicClip,
+  made: (Parameters<typeof clipProjectMade>[2] & { track: FaceTrack | null }) | null,
+): Promise<void> {
+  if (!clip.editProjectId) return;
+  if (clip.status === 'failed') return clipProjectNotMade(app, clip.editProjectId, clip.failureReason ?? 'The clip could not be rendered');
+  if (clip.status !== 'completed' || !clip.outputKey || !clip.previewKey) return;
+  const frame = clipFrame(project.aspectRatio);
+  const render = made ?? { outputKey: clip.outputKey, previewKey: clip.previewKey, ...frame, fps: clipFps(metaOf(project)?.fps), duration: clip.duration };
+  await clipProjectMade(app, clip.editProjectId, render, made?.track ?? null);
 }
 
 /**

@@ -26,6 +26,7 @@ import type { AudioFeatures } from './types.js';
 import type { Word } from '../media/transcript.js';
 import { hookTitleColumn } from '../projects/references.js';
 import { clipRangeColumn } from './settings.js';
+import { createClipProjects } from './edit-projects.js';
 
 type Reporter = ReturnType<typeof progressReporter>;
 
@@ -121,9 +122,18 @@ async function chooseClips(app: App, project: Project, meta: VideoMeta, words: W
   await app.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM "Project" WHERE id = ${project.id}::uuid FOR UPDATE`;
     if ((await tx.magicClip.count({ where: { projectId: project.id } })) > 0) return;
+    // every clip is an edit project of its own, of its window of the source
+    const editProjectIds = await createClipProjects(
+      tx,
+      project,
+      meta,
+      words,
+      clips.map((m, i) => ({ start: m.start, end: m.end, title: m.title, hook: hooks[i] })),
+    );
     await tx.magicClip.createMany({
       data: clips.map((m, i) => ({
         projectId: project.id,
+        editProjectId: editProjectIds[i],
         title: m.title,
         startTime: m.start,
         endTime: m.end,

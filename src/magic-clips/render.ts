@@ -33,6 +33,10 @@ export interface ClipRender {
   video: string;
   preview: string;
   duration: number;
+  /** its frame and rate */
+  width: number;
+  height: number;
+  fps: number;
 }
 
 /**
@@ -89,7 +93,7 @@ export async function renderClip(
       niceness: renderNiceness(app.config),
     },
   );
-  return { video, preview, duration: graph.duration };
+  return { video, preview, duration: graph.duration, width, height, fps };
 }
 
 /**

@@ -40,6 +40,7 @@ export function clipRecord(storage: Pick<Storage, 'url'>, clip: MagicClip) {
     title: clip.title,
     duration: clip.duration,
     viralityScores: scoresOf(clip),
+    projectId: clip.editProjectId,
     viralityReasons: clip.viralityReasons,
     rank: clip.rank,
     startTime: clip.startTime,

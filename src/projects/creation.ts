@@ -15,7 +15,7 @@ import { isPlainObject } from '../validation.js';
 import { creationSettings, readCreationBody, type CreationSettings } from './kinds.js';
 import { checkStyleFont } from '../themes/fonts.js';
 import { resolveLibrary, type HookTitle, type Item, type Music, type MusicDraft } from './references.js';
-import { createProjectBody, readableItems, uploadProjectBody } from './schemas.js';
+import { createProjectBody, readableItems, uploadProjectBody, type REFRAMES } from './schemas.js';
 import { findAiEditTemplate, type SilencePace } from './settings.js';
 
 /** The settings a project is created with, checked and completed with defaults. */
@@ -28,6 +28,8 @@ export interface ProjectSettings extends CreationSettings {
   logo?: Prisma.InputJsonObject;
   colorFilter?: Prisma.InputJsonObject;
   aiEditTemplate?: string;
+  /** face, center or fill; undefined: by how far the shapes differ */
+  reframe?: (typeof REFRAMES)[number];
   magicZooms: boolean;
   magicBrolls: boolean;
   magicBrollsPercentage: number;
@@ -103,6 +105,7 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
     presetId: b.presetId,
     style: (b.style ?? undefined) as StyleOverride | undefined,
     aiEditTemplate: b.aiEditTemplate,
+    reframe: b.reframe,
     magicZooms: b.magicZooms ?? false,
     magicBrolls: b.magicBrolls ?? false,
     magicBrollsPercentage: b.magicBrollsPercentage ?? 50,

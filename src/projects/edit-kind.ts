@@ -34,6 +34,7 @@ function projectData(s: ProjectSettings): Partial<Prisma.ProjectUncheckedCreateI
     autoRender: s.autoRender,
     captionPositionY: s.captionPositionY ?? null,
     captionPositionX: s.captionPositionX ?? null,
+    reframe: s.reframe ?? null,
     captionStyle: s.style ? projectStyleColumn.write(s.style) : undefined,
     logo: s.logo ?? undefined,
     colorFilter: s.colorFilter ?? undefined,

@@ -12,6 +12,7 @@ import { DEFAULT_HOOK_TITLE_TEMPLATE, findHookTitleTemplate } from '../catalog/h
 import type { Project } from '../generated/prisma/client.ts';
 import { captionBlock, hookHeight } from '../media/render/captions.js';
 import { hookTop, outputBox, type Box } from '../media/render/hook-placement.js';
+import type { RenderPlan } from '../media/render/graph.js';
 import { trackFaces } from '../media/vision/face-track.js';
 import { hookTitleColumn, type HookTitle } from './references.js';
 import type { VideoMeta } from './service.js';
@@ -21,10 +22,11 @@ const HOOK_SECONDS = 3.5;
 /** A face box is the face; the head around it (hair, chin) is this much more above and below, as a share of its height. */
 const HEAD_MARGIN = 0.25;
 
-/** The speaker's head over the first seconds (from `start`, seconds of the source): the union of the faces found, in source display pixels; null when none. */
-export async function hookFace(source: string, meta: Pick<VideoMeta, 'width' | 'height' | 'duration'>, start = 0): Promise<Box | null> {
-  const duration = Math.min(HOOK_SECONDS, meta.duration - start);
+/** The speaker's head over the first seconds (from `from`, seconds of the project's video): the union of the faces found, in source display pixels; null when none. */
+export async function hookFace(source: string, meta: Pick<VideoMeta, 'width' | 'height' | 'duration' | 'window'>, from = 0): Promise<Box | null> {
+  const duration = Math.min(HOOK_SECONDS, meta.duration - from);
   if (!(duration > 0)) return null;
+  const start = (meta.window?.start ?? 0) + from;
   const { samples } = await trackFaces({ path: source, start, duration, width: meta.width, height: meta.height }, { fps: 2 });
   const faces = samples.flatMap((s) => (s.face ? [s.face] : []));
   if (!faces.length) return null;
@@ -46,12 +48,14 @@ export function hookTopFor(
     out: { width: number; height: number };
     positionX?: number | null;
     positionY?: number | null;
+    /** how the picture fills the frame (the render's `output.fit`); left out, as the renderer picks */
+    fit?: RenderPlan['output']['fit'];
   },
 ): number {
   if (!hook.autoTop) return hook.top;
   const { width, height } = o.out;
   const template = findHookTitleTemplate(hook.template) ?? DEFAULT_HOOK_TITLE_TEMPLATE;
-  const face = hook.face ? outputBox(hook.face, o.source, o.out) : null;
+  const face = hook.face ? outputBox(hook.face, o.source, o.out, o.fit) : null;
   const captions = o.captions ? captionBlock(o.style, width, height, { x: o.positionX, y: o.positionY }) : null;
   return hookTop({ width, height, titleHeight: hookHeight({ ...hook, template }, width, height), avoid: [face, captions] });
 }

@@ -13,6 +13,10 @@
  *
  * Refused while a publication of the project is being delivered (its posts
  * upload the project's render): BAD_REQUEST, nothing changes.
+ *
+ * A magic-clips project goes with its clips' edit projects (each a window of
+ * its source), their publications treated as its own; deleting a clip's edit
+ * project leaves the magic-clips project and its clip.
  */
 import type { App } from '../app.js';
 import { badRequest, notFound } from '../errors.js';
@@ -37,32 +41,43 @@ export interface ProjectRemoval {
 
 export async function deleteProject(app: App, userId: string, id: string): Promise<ProjectRemoval> {
   if (!isUuid(id)) throw notFound('Project');
-  const { project, cancelled } = await app.db.$transaction(async (tx) => {
+  const { project, cancelled, ids } = await app.db.$transaction(async (tx) => {
     const [held] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Project" WHERE id = ${id}::uuid AND "userId" = ${userId}::uuid FOR UPDATE`;
     if (!held) throw notFound('Project');
+    // a magic-clips project goes with its clips' edit projects: they are windows of its source
+    const clips = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT p.id::text AS id FROM "MagicClip" c JOIN "Project" p ON p.id = c."editProjectId"
+      WHERE c."projectId" = ${id}::uuid ORDER BY p.id FOR UPDATE OF p`;
+    const ids = [id, ...clips.map((c) => c.id)];
     // the publications that are not over yet, held as a cancellation holds them (a scheduled one fires or goes, never both)
     const open = await tx.$queryRaw<Array<{ id: string; status: string }>>`
       SELECT id, status::text AS status FROM "Publication"
-      WHERE "projectId" = ${id}::uuid AND status IN ('scheduled', 'processing') ORDER BY id FOR UPDATE`;
+      WHERE "projectId" = ANY(${ids}::uuid[]) AND status IN ('scheduled', 'processing') ORDER BY id FOR UPDATE`;
     const delivering = open.filter((p) => p.status === 'processing').map((p) => p.id);
     if (delivering.length) throw badRequest(`The project is being published (${delivering.join(', ')}): delete it once those posts are published or failed`);
     const cancelled: ProjectRemoval['cancelled'] = [];
     for (const p of open) cancelled.push({ id: p.id, refundedCredits: await dropScheduled(tx, userId, p.id) });
     const project = await tx.project.delete({ where: { id } });
-    return { project, cancelled };
+    if (ids.length > 1) await tx.project.deleteMany({ where: { id: { in: ids.slice(1) } } });
+    return { project, cancelled, ids };
   });
 
-  // the row is gone: nothing starts over the project any more, and a second DELETE is 404
-  const removedJobs = await app.jobs.removeJobs({ projectId: id });
-  const removedFiles = await app.storage.deleteFolder(projectFolder(id));
-  await app.jobs
-    .enqueue(JOB_NAMES.removeProjectFiles, { deletedProjectId: id, userId }, { at: new Date(Date.now() + LATE_SWEEP_MS) })
-    .catch((err) => app.log.warn({ err, projectId: id }, 'could not queue the late sweep of a deleted project; its folder was removed once'));
+  // the rows are gone: nothing starts over the projects any more, and a second DELETE is 404
+  let removedJobs = 0;
+  let removedFiles = 0;
+  for (const gone of ids) {
+    removedJobs += await app.jobs.removeJobs({ projectId: gone });
+    removedFiles += await app.storage.deleteFolder(projectFolder(gone));
+    await app.jobs
+      .enqueue(JOB_NAMES.removeProjectFiles, { deletedProjectId: gone, userId }, { at: new Date(Date.now() + LATE_SWEEP_MS) })
+      .catch((err) => app.log.warn({ err, projectId: gone }, 'could not queue the late sweep of a deleted project; its folder was removed once'));
+  }
   for (const c of cancelled) await publishPublicationEvent(app, c.id, { userId });
   app.log.info(
     {
       projectId: id,
       userId,
+      clipProjects: ids.length - 1,
       removedFiles,
       removedJobs,
       cancelledPublications: cancelled.length,

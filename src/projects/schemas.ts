@@ -77,6 +77,14 @@ export const musicSchema = fields(
   .optional()
   .meta({ description: 'Background music', graphql: 'ProjectMusicInput' });
 
+/** How a picture of another shape fills an export's frame (an extension of SPEC.md). */
+export const REFRAMES = ['face', 'center', 'fill'] as const;
+export const reframeSchema = oneOf(REFRAMES).meta({
+  description:
+    'how a picture of another shape fills the frame: face (a crop that follows the speaker), center (a centred crop) or fill (the whole picture over a blurred copy); left out, center or fill by how far the shapes differ',
+  extension: 'reframing that follows the face',
+});
+
 /** One item's times: the end after the start, an AI B-roll window at most 12 s. */
 function timesInOrder(item: Record<string, unknown>, ctx: z.RefinementCtx) {
   if (!isPlainObject(item)) return;
@@ -236,6 +244,7 @@ function creationShape(source: 'url' | 'upload') {
     style: projectStyle,
     captionPositionY,
     captionPositionX,
+    reframe: reframeSchema,
     magicZooms: bool().meta({ description: 'punch-in zooms on stressed words' }),
     magicBrolls: bool().meta({ description: 'automatic B-roll from your library or the generator' }),
     magicBrollsPercentage: num(0, 100).meta({ description: 'share of automatic B-roll, 0-100; 50 when left out' }),
@@ -405,6 +414,7 @@ export const updateShape = {
   disableCaptions,
   captionPositionY,
   captionPositionX,
+  reframe: reframeSchema.nullable().meta({ description: 'face, center or fill (see creation); null: back to center or fill by shape' }),
   hookTitle: hookTitleSchema,
   music: musicSchema,
   items: itemsSchema({ requireOne: true }),

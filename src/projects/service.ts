@@ -22,6 +22,12 @@ export interface VideoMeta {
   formatName: string;
   /** measured at transcription (absent on sources transcribed before levels were measured) */
   audioLevels?: AudioLevels;
+  /**
+   * the project's video is `duration` seconds of its stored source from
+   * `start` (a magic clip's project shares its long source): every time of the
+   * project (words, items, keys) is on that window's timeline
+   */
+  window?: { start: number };
 }
 
 const segment = z.looseObject({ start: z.number(), end: z.number() });
@@ -42,6 +48,7 @@ export const videoMetaColumn = jsonColumn<VideoMeta | null>(
       audioLevels: z
         .looseObject({ loudness: z.number().nullable(), peak: z.number().nullable(), quiet: z.array(segment), quietThreshold: z.number() })
         .optional(),
+      window: z.looseObject({ start: z.number().min(0) }).optional(),
     })
     .nullable(),
 );

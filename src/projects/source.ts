@@ -224,7 +224,16 @@ export function transcribedSource(project: Project): { meta: VideoMeta; words: W
   return { meta, words, sourceKey: project.sourceKey };
 }
 
-/** The render's source: the local file (or URL) `file` of the probed source. */
+/** The render's source: the local file (or URL) `file` of the probed source; only the project's window of it when it has one. */
 export function renderSource(file: string, meta: VideoMeta): RenderPlan['source'] {
-  return { path: file, width: meta.width, height: meta.height, fps: meta.fps, rotation: meta.rotation, hasAudio: meta.hasAudio, duration: meta.duration };
+  return {
+    path: file,
+    width: meta.width,
+    height: meta.height,
+    fps: meta.fps,
+    rotation: meta.rotation,
+    hasAudio: meta.hasAudio,
+    duration: meta.duration,
+    ...(meta.window ? { window: { start: meta.window.start, duration: meta.duration } } : {}),
+  };
 }

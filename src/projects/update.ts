@@ -105,8 +105,19 @@ export async function withUpdate(app: App, read: ProjectUpdateRead): Promise<Pro
 /** The row changes of an update read against its project: derived hook text and bad takes included. */
 async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.ProjectUpdateManyMutationInput> {
   const { project, body, words, hookTitle, music, items } = read;
-  const { removeSilencePace, removeBadTakes, magicZooms, cleanAudio, disableCaptions, captionPositionY, captionPositionX, templateName, userThemeId, style } =
-    body;
+  const {
+    removeSilencePace,
+    removeBadTakes,
+    magicZooms,
+    cleanAudio,
+    disableCaptions,
+    captionPositionY,
+    captionPositionX,
+    reframe,
+    templateName,
+    userThemeId,
+    style,
+  } = body;
   const current = wordsOf(project);
 
   // `true` (or an object without text) asks for the default hook: written from the transcript as it will be
@@ -131,6 +142,7 @@ async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.Pro
     ...(disableCaptions !== undefined ? { disableCaptions } : {}),
     ...(captionPositionY !== undefined ? { captionPositionY } : {}),
     ...(captionPositionX !== undefined ? { captionPositionX } : {}),
+    ...(reframe !== undefined ? { reframe } : {}),
     // a template replaces the theme and a theme the template; the project's own style changes stay until cleared
     ...(templateName !== undefined ? { templateName, userThemeId: null } : {}),
     ...(userThemeId !== undefined ? { userThemeId } : {}),

@@ -47,6 +47,7 @@ export const magicClipPayload = z.object({
   title: z.string().meta({ description: 'written from the clip' }),
   duration: z.number().meta({ description: 'seconds' }),
   viralityScores: z.object({ total: z.number(), shareability: z.number(), hook_strength: z.number(), story_quality: z.number(), emotional_impact: z.number() }),
+  projectId: z.string().nullable().meta({ description: 'the edit project made of the clip', extension: 'every clip an edit project' }),
   viralityReasons: z.array(z.string()).meta({ description: 'why it scored so: two to four short sentences', extension: 'reasons for the scores' }),
   rank: z.number().meta({ description: "1 = the project's best clip", extension: 'the ranking of the clips' }),
   startTime: z.number().meta({ description: 'where the clip starts in the source, seconds', extension: 'the window in the source' }),

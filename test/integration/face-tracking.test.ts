@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cropPathOf, cropSize, DEAD_ZONE, DRIFT_SPEED, KEYS_PER_SECOND, MAX_PAN_SPEED, MISS_HOLD_SECONDS } from '../../src/magic-clips/crop-path.js';
+import { cropPathOf, cropSize, DEAD_ZONE, DRIFT_SPEED, KEYS_PER_SECOND, MAX_PAN_SPEED, MISS_HOLD_SECONDS } from '../../src/media/vision/crop-path.js';
 import { FaceTrackError, pickSpeaker, trackFaces, type FaceSample, type FaceTrack } from '../../src/media/vision/face-track.js';
 import type { CropPath } from '../../src/magic-clips/types.js';
 import { probe } from '../../src/media/ffprobe.js';

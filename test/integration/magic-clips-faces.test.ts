@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cropSize } from '../../src/magic-clips/crop-path.js';
+import { cropSize } from '../../src/media/vision/crop-path.js';
 import type { CropPath } from '../../src/magic-clips/types.js';
 import { probe } from '../../src/media/ffprobe.js';
 import { createFaceDetector, type Face, type FaceDetector } from '../../src/media/vision/face-detector.js';
@@ -187,7 +187,23 @@ describe('a speaker who walks across the frame', () => {
       if (want.x < centredX || want.x + want.w > centredX + centred.width) lostByCentredCrop++;
     }
     expect(lostByCentredCrop, 'a centred crop would have kept the face in every frame').toBeGreaterThan(frames.length / 4);
-  }, 120_000);
+
+    // the clip's edit project follows the face too, with the track the clip was framed by, in another shape
+    const own = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id: clip.projectId } });
+    expect(own).toMatchObject({ reframe: 'face', faceTrackKey: `projects/${clip.projectId}/faces.json` });
+    const exp = await request(app, 'POST', `/v1/projects/${clip.projectId}/export`, { key: user.key, json: { width: 1080, height: 1350, fps: 25 } });
+    expect(exp.status, JSON.stringify(exp.body)).toBe(200);
+    const done = await waitProject(app, user.key, clip.projectId, (x) => x.status === 'completed', 120_000);
+    const portrait = path.join(dir, 'clip-project-4x5.mp4');
+    await fs.writeFile(portrait, Buffer.from(await (await fetch(done.downloadUrl)).arrayBuffer()));
+    expect((await probe(portrait)).video).toMatchObject({ width: 1080, height: 1350 });
+    for (const [t, rgb] of (await framesOf(portrait, 1, 540, 676)).entries()) {
+      const [f] = await detector.detect(rgb, 540, 676);
+      expect(f, `no face at ${t} s`).toBeDefined();
+      expect(f.x + f.w / 2, `t=${t}`).toBeGreaterThanOrEqual(0.2 * 540);
+      expect(f.x + f.w / 2, `t=${t}`).toBeLessThanOrEqual(0.8 * 540);
+    }
+  }, 180_000);
 
   it.each([
     ['1:1', 1080, 1080],
@@ -250,4 +266,57 @@ describe('a speaker who walks across the frame', () => {
     },
     120_000,
   );
+
+  it('reframe: face on an edit project: a 16:9 talk exported to 9:16 follows the speaker, where center keeps the middle', async () => {
+    const created = await request(app, 'POST', '/v1/projects', {
+      key: user.key,
+      json: { title: 'Walking edit', language: 'en', videoUrl: files.url('walking-talk.mp4'), reframe: 'face', autoRender: false },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.reframe).toBe('face');
+    const id = created.body.id;
+    await waitProject(app, user.key, id, (x) => x.status === 'completed', 120_000);
+    const exp = await request(app, 'POST', `/v1/projects/${id}/export`, { key: user.key, json: { width: 1080, height: 1920, fps: 25 } });
+    expect(exp.status, JSON.stringify(exp.body)).toBe(200);
+    const done = await waitProject(app, user.key, id, (x) => x.status === 'completed' && x.downloadUrl, 120_000);
+    const file = path.join(dir, 'edit-face.mp4');
+    await fs.writeFile(file, Buffer.from(await (await fetch(done.downloadUrl)).arrayBuffer()));
+    expect((await probe(file)).video).toMatchObject({ width: 1080, height: 1920 });
+    // the face track is looked for once and kept for every later export
+    const row = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id } });
+    expect(row.faceTrackKey).toBe(`projects/${id}/faces.json`);
+    const frames = await framesOf(file, 1, CHECK_W, CHECK_H);
+    let offCentre = 0;
+    for (const [t, rgb] of frames.entries()) {
+      const faces = await detector.detect(rgb, CHECK_W, CHECK_H);
+      expect(faces.length, `no face at ${t} s`).toBeGreaterThanOrEqual(1);
+      const cx = faces[0].x + faces[0].w / 2;
+      expect(cx, `t=${t}`).toBeGreaterThanOrEqual(0.2 * CHECK_W);
+      expect(cx, `t=${t}`).toBeLessThanOrEqual(0.8 * CHECK_W);
+      // where the face is in the source: off the centred crop for much of the walk
+      const want = faceInSource(t);
+      const centred = cropSize(W, H, 9 / 16);
+      const centredX = Math.round((W - centred.width) / 2);
+      if (want.x < centredX || want.x + want.w > centredX + centred.width) offCentre++;
+    }
+    expect(offCentre).toBeGreaterThan(frames.length / 4);
+
+    // center: the middle of the picture, whatever the face does (the face leaves it)
+    const put = await request(app, 'PUT', `/v1/projects/${id}`, { key: user.key, json: { reframe: 'center' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const still = await fetch(new URL(`/v1/projects/${id}/preview`, app.url), {
+      method: 'POST',
+      headers: { 'x-api-key': user.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ time: 18, width: CHECK_W, height: CHECK_H }),
+    });
+    expect(still.status).toBe(200);
+    const png = path.join(dir, 'center.png');
+    await fs.writeFile(png, Buffer.from(await still.arrayBuffer()));
+    const [centreFrame] = await framesOf(png, 1, CHECK_W, CHECK_H);
+    const seen = await detector.detect(centreFrame, CHECK_W, CHECK_H);
+    const whole = seen.filter((f) => f.x >= 0 && f.x + f.w <= CHECK_W);
+    // at 18 s the speaker has walked out of the middle: a centred crop shows no whole face there
+    expect(faceInSource(18).x + faceInSource(18).w).toBeGreaterThan((W + cropSize(W, H, 9 / 16).width) / 2);
+    expect(whole.filter((f) => f.x + f.w / 2 > 0.2 * CHECK_W && f.x + f.w / 2 < 0.8 * CHECK_W)).toHaveLength(0);
+  }, 240_000);
 });

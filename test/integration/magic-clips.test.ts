@@ -54,7 +54,15 @@ describe('a talk from a URL', () => {
   it('becomes scored clips of whole sentences, rendered 1080x1920 with previews, told by webhook and subscription', async () => {
     const created = await request(app, 'POST', '/v1/projects/magic-clips', {
       key: user.key,
-      json: { title: 'Habits talk', language: 'en', videoshareUrl: files.url('talk.mp4'), minClipLength: 15, maxClipLength: 30, faceTracking: false },
+      json: {
+        title: 'Habits talk',
+        language: 'en',
+        videoshareUrl: files.url('talk.mp4'),
+        minClipLength: 15,
+        maxClipLength: 30,
+        faceTracking: false,
+        clipCount: 2,
+      },
     });
     expect(created.status).toBe(202);
     const id = created.body.id;
@@ -77,7 +85,8 @@ describe('a talk from a URL', () => {
     const p = await waitProject(app, user.key, id, (x) => x.status !== 'processing', 240_000);
     expect(p.failureReason).toBeUndefined();
     expect(p.status).toBe('completed');
-    expect(p.magicClips.length).toBeGreaterThanOrEqual(1);
+    // as many as asked: the talk has room for two
+    expect(p.magicClips).toHaveLength(2);
 
     const clips = [...p.magicClips].sort((a: any, b: any) => a.startTime - b.startTime);
     for (const [i, c] of clips.entries()) {
@@ -128,6 +137,7 @@ describe('a talk from a URL', () => {
       title: expect.any(String),
       duration: expect.any(Number),
       viralityScores: expect.objectContaining({ total: expect.any(Number) }),
+      projectId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       viralityReasons: expect.arrayContaining([expect.any(String), expect.any(String)]),
       rank: expect.any(Number),
       startTime: expect.any(Number),
@@ -150,6 +160,88 @@ describe('a talk from a URL', () => {
     expect(await clipCredits(user.id)).toBe(9);
     const net = await db().creditLedger.aggregate({ where: { subjectId: id, kind: 'clip' }, _sum: { delta: true } });
     expect(net._sum.delta).toBe(-1);
+  }, 300_000);
+});
+
+/** RGB24 of the frame of `file` at `t` s, scaled to w x h. */
+async function rgbAt(file: string, t: number, w: number, h: number): Promise<Buffer> {
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-vf', `scale=${w}:${h}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1 << 26,
+    },
+  );
+  return stdout;
+}
+const meanDiff = (a: Buffer, b: Buffer) => a.reduce((s, v, i) => s + Math.abs(v - b[i]), 0) / a.length;
+
+describe('every clip an edit project', () => {
+  it('GET, a still, PUT, captions and an export of another shape work on a clip’s project; the parent and the other clip stay as they were', async () => {
+    expect(habits, 'made by the test above').toBeDefined();
+    const parent = (await request(app, 'GET', `/v1/projects/${habits}`, { key: user.key })).body;
+    const [c0, c1] = [...parent.magicClips].sort((a: any, b: any) => a.startTime - b.startTime);
+    const parentWords = (await db().project.findUniqueOrThrow({ where: { id: habits } })).transcript;
+
+    // the clip's project: transcribed, its words on the clip's timeline, its first export the clip itself
+    const got = await request(app, 'GET', `/v1/projects/${c0.projectId}`, { key: user.key });
+    expect(got.status).toBe(200);
+    const p = got.body;
+    expect(p).toMatchObject({ title: c0.title, status: 'completed', transcriptionStatus: 'COMPLETED', language: 'en' });
+    expect(p.videoMetaData.duration).toBeCloseTo(c0.duration, 2);
+    const spoken = p.words.filter((w: any) => w.type !== 'silence');
+    expect(spoken.every((w: any) => w.startTime >= 0 && w.endTime <= c0.duration + 1e-6)).toBe(true);
+    expect(spoken.map((w: any) => w.text).join(' ')).toBe(c0.transcript);
+    expect(new URL(p.downloadUrl).pathname).toBe(new URL(c0.downloadUrl).pathname);
+    const listed = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { exports { status width height } } }', { id: c0.projectId });
+    expect(listed.body.data.project.exports).toEqual([{ status: 'completed', width: 1080, height: 1920 }]);
+
+    // a still of its window: the clip's own frame at that second
+    const clipFile = await saved(c0.downloadUrl, 'clip0.mp4');
+    const still = await fetch(new URL(`/v1/projects/${c0.projectId}/preview`, app.url), {
+      method: 'POST',
+      headers: { 'x-api-key': user.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ time: 4, width: 540, height: 960 }),
+    });
+    expect(still.status).toBe(200);
+    const stillFile = path.join(path.dirname(talk.path), 'still.png');
+    await fs.writeFile(stillFile, Buffer.from(await still.arrayBuffer()));
+    const [a, b] = await Promise.all([rgbAt(stillFile, 0, 270, 480), rgbAt(clipFile, 4, 270, 480)]);
+    // the picture's band (the blurred fill around it is drawn from a smaller copy in a still)
+    const band = (rgb: Buffer) => rgb.subarray(170 * 270 * 3, 310 * 270 * 3);
+    expect(meanDiff(band(a), band(b))).toBeLessThan(4);
+    // and not the same second of the whole source: the window starts at the clip's start
+    const unshifted = await rgbAt(clipFile, 0, 270, 480);
+    expect(meanDiff(band(a), band(unshifted))).toBeGreaterThan(meanDiff(band(a), band(b)) + 2);
+
+    // its words edited: the captions and a new export of another shape say so
+    const first = spoken[0];
+    const words = p.words.map((w: any) => ({ id: w.id, text: w.id === first.id ? 'Zebra' : w.text, type: w.type, startTime: w.startTime, endTime: w.endTime }));
+    const put = await request(app, 'PUT', `/v1/projects/${c0.projectId}`, { key: user.key, json: { words } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const vtt = await fetch(new URL(`/v1/projects/${c0.projectId}/captions?format=vtt`, app.url), { headers: { 'x-api-key': user.key } });
+    expect(await vtt.text()).toContain('Zebra');
+    const exp = await request(app, 'POST', `/v1/projects/${c0.projectId}/export`, { key: user.key, json: { width: 1080, height: 1080, fps: 25 } });
+    expect(exp.status, JSON.stringify(exp.body)).toBe(200);
+    const done = await waitProject(app, user.key, c0.projectId, (x) => x.status === 'completed', 120_000);
+    const square = await probe(await saved(done.downloadUrl, 'clip0-square.mp4'));
+    expect(square.video).toMatchObject({ width: 1080, height: 1080 });
+    expect(Math.abs(square.duration! - c0.duration)).toBeLessThan(0.15);
+
+    // the parent and the other clip are as they were
+    expect((await db().project.findUniqueOrThrow({ where: { id: habits } })).transcript).toEqual(parentWords);
+    const again = (await request(app, 'GET', `/v1/projects/${habits}`, { key: user.key })).body;
+    expect(again.magicClips.find((c: any) => c.id === c0.id).transcript).toBe(c0.transcript);
+    const other = (await request(app, 'GET', `/v1/projects/${c1.projectId}`, { key: user.key })).body;
+    expect(other.words.map((w: any) => w.text)).not.toContain('Zebra');
+
+    // deleting a clip's project leaves the clip, its file and the parent
+    expect((await request(app, 'DELETE', `/v1/projects/${c1.projectId}`, { key: user.key })).status).toBe(200);
+    const after = (await request(app, 'GET', `/v1/projects/${habits}`, { key: user.key })).body;
+    expect(after.status).toBe('completed');
+    expect(after.magicClips.find((c: any) => c.id === c1.id)).toMatchObject({ projectId: null, status: 'completed' });
+    expect((await fetch(c1.directUrl)).status).toBe(200);
   }, 300_000);
 });
 
@@ -305,4 +397,15 @@ describe('projects that cannot be made into clips', () => {
     }
     expect(await clipCredits(user.id)).toBe(before);
   }, 180_000);
+});
+
+describe('deleting a magic-clips project', () => {
+  it('takes the edit projects of its clips with it: they are windows of its source', async () => {
+    expect(habits, 'made by the test above').toBeDefined();
+    const clips = await db().magicClip.findMany({ where: { projectId: habits, editProjectId: { not: null } } });
+    expect(clips.length).toBeGreaterThan(0);
+    expect((await request(app, 'DELETE', `/v1/projects/${habits}`, { key: user.key })).status).toBe(200);
+    for (const c of clips) expect((await request(app, 'GET', `/v1/projects/${c.editProjectId}`, { key: user.key })).status).toBe(404);
+    expect(await db().project.count({ where: { id: { in: clips.map((c) => c.editProjectId!) } } })).toBe(0);
+  });
 });

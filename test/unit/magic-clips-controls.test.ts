@@ -108,7 +108,14 @@ describe('clip count', () => {
   });
 
   it('is met where taking the best moment first would leave no room around it', () => {
-    const w = (start: number, end: number, total: number) => ({ start, end, sentences: [], text: '', title: 't', scores: { total } as never });
+    const w = (start: number, end: number, total: number) => ({
+      start,
+      end,
+      sentences: [],
+      text: '',
+      title: 't',
+      scores: { total, shareability: 0, hook_strength: 0, story_quality: 0, emotional_impact: 0 },
+    });
     // the best moment sits in the middle of 40 s; two of 18 s fit only on either side of it
     const all = [w(11, 29, 90), w(0, 18, 50), w(22, 40, 60), w(5, 23, 40)];
     expect(pickBest(all, 2).map((c) => c.start)).toEqual([11]);

@@ -23,10 +23,13 @@ const CLEARANCE = 0.02;
 /**
  * A box in the source's displayed pixels as it lands on the output frame, for
  * a render that fills the frame with a centred crop or fits the whole picture
- * between blurred bands (graph.ts: chooseFit, coverTo, blurredFill).
+ * between blurred bands (graph.ts: chooseFit, coverTo, blurredFill); through
+ * a moving crop (`path`), its height is right and its place across is the
+ * centred crop's.
  */
 export function outputBox(box: Box, src: { width: number; height: number }, out: { width: number; height: number }, fit?: RenderPlan['output']['fit']): Box {
-  const mode = !fit || fit === 'auto' || fit === 'path' ? chooseFit(src, out) : fit;
+  // a moving crop is a crop of the frame's shape: the same heights, wherever it is across
+  const mode = !fit || fit === 'auto' ? chooseFit(src, out) : fit === 'path' ? 'crop' : fit;
   const { width: W, height: H } = out;
   if (mode === 'crop') {
     const cw = Math.min(src.width, (src.height * W) / H);

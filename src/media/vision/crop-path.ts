@@ -21,8 +21,8 @@
  * A source as narrow as the aspect or narrower gets a centred fixed crop, as
  * does a clip where no face was found: one key at t=0.
  */
-import type { CropKey, CropPath } from './types.js';
-import type { FaceSample } from '../media/vision/face-track.js';
+import type { ReframeKey as CropKey, ReframePath as CropPath } from '../render/graph.js';
+import type { FaceSample } from './face-track.js';
 
 export interface CropPathOptions {
   /** the displayed source's size (rotation applied), px */
