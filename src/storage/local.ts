@@ -178,6 +178,8 @@ export function createLocalStorage(opts: {
 
   return {
     async put(key, body, { contentType, maxBytes }) {
+      // an error of the body before it is piped (a file removed meanwhile) is this call's to report, never an uncaught one
+      body.on('error', ignore);
       const file = filePath(key);
       if (typeof contentType !== 'string' || !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(contentType) || /[\r\n]/.test(contentType)) {
         body.destroy();
@@ -336,3 +338,5 @@ export function createLocalStorage(opts: {
     }
   }
 }
+
+const ignore = () => {};

@@ -132,6 +132,8 @@ export function createS3Storage(opts: S3StorageOptions): Storage & {
     },
 
     async put(key, body, { contentType, maxBytes }) {
+      // an error of the body before it is sent (a file removed meanwhile) is this call's to report, never an uncaught one
+      body.on('error', ignore);
       let target: string;
       try {
         target = objectKey(key);
@@ -329,3 +331,5 @@ function attachment(filename: string): string {
   const fallback = clean.replace(/[^\x20-\x7e]/g, '_');
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(clean)}`;
 }
+
+const ignore = () => {};

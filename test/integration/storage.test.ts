@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,6 +149,23 @@ describe('local storage', () => {
     await expect(storage.put('media/fail/x.mp4', failing, { contentType: 'video/mp4' })).rejects.toThrow('upstream went away');
     expect((await read((await storage.get('media/fail/x.mp4')).body)).toString()).toBe('good');
     expect((await fs.readdir(path.join(root, 'media', 'media', 'fail'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a file that is gone before the put reads it: the put rejects with why, nothing is thrown elsewhere, the previous version stays', async () => {
+    await storage.put('media/gone/x.mp4', Readable.from([Buffer.from('good')]), { contentType: 'video/mp4' });
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      // the stream opens its file on the next tick: removed before then, as a work folder removed under a render
+      const missing = path.join(root, 'no-such-dir', 'output.mp4');
+      await expect(storage.put('media/gone/x.mp4', createReadStream(missing), { contentType: 'video/mp4' })).rejects.toThrow(/ENOENT/);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    expect((await read((await storage.get('media/gone/x.mp4')).body)).toString()).toBe('good');
   });
 
   it('a source that breaks as the write starts leaves no partial file behind, however the two meet', async () => {
