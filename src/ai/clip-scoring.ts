@@ -489,15 +489,18 @@ export class SentenceRater {
       if (this.isEnglish && f.strongClaim && hook.claim === undefined) hook.claim = f.quotes.claim;
     }
     const range = this.features.slice(first, last + 1);
-    const voice = this.sound
-      ? {
-          hookAboveMedian:
-            this.sound.loudness(start, start + R.hook.seconds).count > 0 ? this.sound.loudness(start, start + R.hook.seconds).mean - this.sound.median : null,
-          peak: this.sound.peak(start, end),
-          loudnessStd: this.sound.loudness(start, end).std,
-          pitchStd: this.sound.pitch(start, end).count >= 2 ? this.sound.pitch(start, end).std : null,
-        }
-      : null;
+    const sound = this.sound;
+    let voice: WindowFacts['voice'] = null;
+    if (sound) {
+      const opening = sound.loudness(start, start + R.hook.seconds);
+      const pitch = sound.pitch(start, end);
+      voice = {
+        hookAboveMedian: opening.count > 0 ? opening.mean - sound.median : null,
+        peak: sound.peak(start, end),
+        loudnessStd: sound.loudness(start, end).std,
+        pitchStd: pitch.count >= 2 ? pitch.std : null,
+      };
+    }
     return {
       start,
       end,

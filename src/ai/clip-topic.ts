@@ -96,14 +96,15 @@ export async function topicIndex(topic: string, sentences: readonly Sentence[], 
   const names = bySentence.map((list) => list.some((t) => wanted.has(t.key)));
   const near = (i: number) => names[i] || names[i - 1] || names[i + 1];
   // the talk's salient words that keep the topic's company
+  // sentences in or beside one naming the topic, per word: one pass
+  const close = new Map<string, number>();
+  bySentence.forEach((list, i) => {
+    if (near(i)) for (const key of new Set(list.map((t) => t.key))) close.set(key, (close.get(key) ?? 0) + 1);
+  });
   const related = new Set<string>();
   for (const [key, count] of df) {
     if (wanted.has(key) || count < RELATED_MIN_COUNT || count / n > RELATED_MAX_SPREAD) continue;
-    let close = 0;
-    bySentence.forEach((list, i) => {
-      if (near(i) && list.some((t) => t.key === key)) close++;
-    });
-    if (close / count >= RELATED_NEAR_SHARE) related.add(key);
+    if ((close.get(key) ?? 0) / count >= RELATED_NEAR_SHARE) related.add(key);
   }
 
   // per sentence: 1 naming the topic, RELATED_WEIGHT saying only related words; prefix sums for O(1) density

@@ -11,6 +11,7 @@ import { uploadedFile } from './uploads.js';
 import type { Project } from '../generated/prisma/client.ts';
 import type { Word } from '../media/transcript.js';
 import { transcriptText } from '../ai/hook.js';
+import { wordsWithin } from '../magic-clips/edit-projects.js';
 import { wordsOf } from '../projects/service.js';
 import { clipRangeColumn } from '../magic-clips/settings.js';
 import { clipHookColumn } from '../projects/clip-records.js';
@@ -45,8 +46,7 @@ function projectWords(ctx: Context, projectId: string): Promise<Word[]> {
 }
 
 /** The text of the words inside a clip's window. */
-const clipText = (words: readonly Word[], clip: { startTime: number; endTime: number }) =>
-  transcriptText(words.filter((w) => w.startTime >= clip.startTime - 1e-6 && w.endTime <= clip.endTime + 1e-6));
+const clipText = (words: readonly Word[], clip: { startTime: number; endTime: number }) => transcriptText(wordsWithin(words, clip.startTime, clip.endTime));
 
 export const MagicClipType = builder.prismaObject('MagicClip', {
   description: 'One clip of a magic-clips project: a scored, captioned vertical video of one moment of the source',

@@ -24,6 +24,10 @@ type Tx = Prisma.TransactionClient;
 
 const r3 = (t: number) => Math.round(t * 1000) / 1000;
 
+/** The elements lying wholly inside [start, end] of the source, on the source's timeline. */
+export const wordsWithin = <W extends Word>(words: readonly W[], start: number, end: number): W[] =>
+  words.filter((w) => w.startTime >= start - 1e-6 && w.endTime <= end + 1e-6);
+
 /** The words of the window [start, end] of the source, on the window's timeline (0 at `start`); an element across an edge is cut at it. */
 export function wordsOfWindow(words: readonly Word[], start: number, end: number): Word[] {
   const out: Word[] = [];

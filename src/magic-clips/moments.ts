@@ -78,7 +78,8 @@ export async function findMoments(words: readonly Word[], audio: AudioFeatures |
   const cache = await SentenceCache.for(ctx);
   const about = topic ? await topicIndex(topic, sentences, opts.language) : null;
 
-  const candidates = strongestSpans(sentences, new SentenceRater(sentences, ctx, cache), about, { minLength, maxLength }, { cap: candidateCap(count), count });
+  const rater = new SentenceRater(sentences, ctx, cache);
+  const candidates = strongestSpans(sentences, rater, about, { minLength, maxLength }, { cap: candidateCap(count), count });
   signal?.throwIfAborted();
   if (candidates.length === 0) return none;
   candidates.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -86,7 +87,6 @@ export async function findMoments(words: readonly Word[], audio: AudioFeatures |
   const scored = await opts.scorer.score(windows, ctx, { signal });
   if (scored.length !== windows.length) throw new Error(`the clip scorer gave ${scored.length} scores for ${windows.length} windows`);
 
-  const rater = new SentenceRater(sentences, ctx, cache);
   const all = candidates.map((c, i) => {
     const offline = about ? about.match(c.first, c.last) : null;
     const topicMatch = about ? round2(scored[i].topicMatch ?? offline!) : null;

@@ -26,7 +26,7 @@ import type { AudioFeatures } from './types.js';
 import type { Word } from '../media/transcript.js';
 import { hookTitleColumn } from '../projects/references.js';
 import { clipRangeColumn } from './settings.js';
-import { createClipProjects } from './edit-projects.js';
+import { createClipProjects, wordsWithin } from './edit-projects.js';
 
 type Reporter = ReturnType<typeof progressReporter>;
 
@@ -116,7 +116,7 @@ async function chooseClips(app: App, project: Project, meta: VideoMeta, words: W
   const clips = moments.map((m) => padded(m, speech, bounds));
   // each clip's own hook, from its own words (written before the transaction: a chat model may answer slowly)
   const hooks = hookTitleColumn.read(project.hookTitle)
-    ? await Promise.all(clips.map((c) => app.ai.hook.write(wordsIn(words, c), { language: project.language })))
+    ? await Promise.all(clips.map((c) => app.ai.hook.write(wordsWithin(words, c.start, c.end), { language: project.language })))
     : clips.map(() => '');
   // one set of clips per project, whichever run gets here first
   await app.db.$transaction(async (tx) => {
@@ -149,10 +149,6 @@ async function chooseClips(app: App, project: Project, meta: VideoMeta, words: W
   });
   return true;
 }
-
-/** The words of a clip's window. */
-const wordsIn = (words: readonly Word[], clip: { start: number; end: number }) =>
-  words.filter((w) => w.startTime >= clip.start - 1e-6 && w.endTime <= clip.end + 1e-6);
 
 /** Breath before a clip's first word and after its last, at most half the pause to the next word (seconds). */
 const LEAD_IN = 0.1;
