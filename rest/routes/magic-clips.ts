@@ -4,9 +4,9 @@ import { assertMayMakeClips } from '../../src/magic-clips/creation.js';
 import { createMagicClipsBody, uploadMagicClipsBody } from '../../src/magic-clips/schemas.js';
 import { fromFormFields } from '../../src/validation.js';
 import type { CreateMagicClipsInput, MagicClipsRecordFragment, UploadMagicClipsInput } from '../generated/operations.js';
-import { CreateMagicClipsDocument, UploadMagicClipsDocument } from '../generated/operations.js';
+import { ClipScoreCalibrationDocument, CreateMagicClipsDocument, UploadMagicClipsDocument } from '../generated/operations.js';
 import { at, only, pipe, withoutNulls } from '../answer.js';
-import { route } from '../route.js';
+import { noVariables, route } from '../route.js';
 
 /** The members of a Magic-clips project record. */
 const CLIPS_RECORD = [
@@ -43,6 +43,16 @@ const CLIPS_ERRORS = {
 } as const;
 
 export const magicClipsRoutes = [
+  route({
+    method: 'GET',
+    url: '/v1/magic-clips/calibration',
+    summary:
+      "How well your clips' predicted total ranks them once published: Spearman's rho by views and by engagement rate, with the number of clips (rho null under 5)",
+    extension: 'judging the clip scores against published clips, beyond SPEC.md',
+    operation: ClipScoreCalibrationDocument,
+    variables: noVariables,
+    answer: at('clipScoreCalibration'),
+  }),
   route({
     method: 'POST',
     url: '/v1/projects/magic-clips',

@@ -4,6 +4,7 @@ import { updateProjectBody } from '../../src/projects/schemas.js';
 import { at, custom } from '../answer.js';
 import { PreviewFrameDocument, UpdateProjectDocument, type PreviewFrameQuery, type UpdateProjectInput } from '../generated/operations.js';
 import { route } from '../route.js';
+import { isPlainObject } from '../../src/validation.js';
 
 type Params = { id: string };
 
@@ -27,8 +28,11 @@ export const projectEditRoutes = [
     extension: 'the one-frame preview, beyond SPEC.md',
     operation: PreviewFrameDocument,
     variables: (req) => {
-      const { time, width, height, ...input } = (req.body ?? {}) as Record<string, unknown>;
-      return { id: (req.params as Params).id, time, width, height, input } as never;
+      const id = (req.params as Params).id;
+      // a body that is not an object goes to the check whole, to be refused as one
+      if (!isPlainObject(req.body)) return { id, input: req.body ?? {} } as never;
+      const { time, width, height, ...input } = req.body;
+      return { id, time, width, height, input } as never;
     },
     body: previewBody,
     check: previewFrameReader.check,

@@ -1,4 +1,5 @@
 import { createMagicClips, magicClipsKind, uploadMagicClips } from '../magic-clips/service.js';
+import { clipScoreCalibration, MIN_CLIPS, type ClipScoreCalibration, type RankCorrelation } from '../magic-clips/calibration.js';
 import { clipUrls, scoresOf } from '../projects/clip-records.js';
 import { createMagicClipsBody, uploadMagicClipsBody } from '../magic-clips/schemas.js';
 import type { ViralityScores } from '../magic-clips/types.js';
@@ -129,6 +130,35 @@ const UploadMagicClipsInput = inputFromSchema('UploadMagicClipsInput', uploadMag
 /** The bodies of createMagicClips and uploadMagicClips as the kind reads them (subscription first); the REST routes check theirs with these. */
 export const createMagicClipsReader = bodyReader((ctx, { input }: { input: unknown }) => magicClipsKind.readBody(ctx.app, currentUser(ctx), input, 'url'));
 export const uploadMagicClipsReader = bodyReader((ctx, { input }: { input: unknown }) => magicClipsKind.readBody(ctx.app, currentUser(ctx), input, 'upload'));
+
+const RankCorrelationType = builder.objectRef<RankCorrelation>('RankCorrelation').implement({
+  description: "Spearman's rank correlation between the clips' predicted total and a measure of how they did",
+  fields: (t) => ({
+    clips: t.exposeInt('clips', { description: 'clips counted' }),
+    rho: t.exposeFloat('rho', { nullable: true, description: `-1 to 1; null under ${MIN_CLIPS} clips, or when a side does not vary` }),
+  }),
+});
+
+const ClipScoreCalibrationType = builder.objectRef<ClipScoreCalibration>('ClipScoreCalibration').implement({
+  description: 'How well the predicted total ranks your published clips (their edit projects published), by views and by engagement rate',
+  fields: (t) => ({
+    publishedClips: t.exposeInt('publishedClips', { description: 'clips whose edit project was published' }),
+    views: t.field({ type: RankCorrelationType, resolve: (c) => c.views }),
+    engagementRate: t.field({
+      type: RankCorrelationType,
+      description: '(likes + comments + shares) / views, over the clips with views',
+      resolve: (c) => c.engagementRate,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  clipScoreCalibration: t.field({
+    type: ClipScoreCalibrationType,
+    description: "How well your clips' predicted scores rank them once published: Spearman's rho by views and by engagement rate (an extension of SPEC.md)",
+    resolve: (_root, _args, ctx) => clipScoreCalibration(ctx.app, currentUser(ctx).id),
+  }),
+}));
 
 builder.mutationFields((t) => ({
   createMagicClips: t.prismaField({

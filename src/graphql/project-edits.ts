@@ -6,6 +6,7 @@ import { builder } from './builder.js';
 import { inputFromSchema } from './inputs.js';
 import { currentUser } from './context.js';
 import { ProjectStatusEnum } from './projects.js';
+import { isPlainObject } from '../validation.js';
 
 export const UpdateProjectInput = inputFromSchema('UpdateProjectInput', updateProjectBody, 'The fields of PUT /v1/projects/{id}, all optional, at least one');
 
@@ -50,12 +51,16 @@ const PreviewFrameType = builder.objectRef<PreviewFrame>('PreviewFrame').impleme
 });
 
 /** The preview's arguments as one body (the update's fields, time, width, height). */
-const previewInput = (a: { time: unknown; width?: unknown; height?: unknown; input?: unknown }) => ({
-  ...(a.input && typeof a.input === 'object' ? a.input : {}),
-  time: a.time,
-  ...(a.width != null ? { width: a.width } : {}),
-  ...(a.height != null ? { height: a.height } : {}),
-});
+const previewInput = (a: { time: unknown; width?: unknown; height?: unknown; input?: unknown }): unknown =>
+  // a REST body that is not an object arrives whole as the input, and is refused as one
+  a.input !== undefined && a.input !== null && !isPlainObject(a.input)
+    ? a.input
+    : {
+        ...(a.input as object | null | undefined),
+        time: a.time,
+        ...(a.width != null ? { width: a.width } : {}),
+        ...(a.height != null ? { height: a.height } : {}),
+      };
 
 /** previewFrame's arguments read against the project; the REST route checks its body with it. */
 export const previewFrameReader = bodyReader((ctx, a: { id: string | number; time: unknown; width?: unknown; height?: unknown; input?: unknown }) =>

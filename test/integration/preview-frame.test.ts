@@ -120,6 +120,16 @@ describe('POST /v1/projects/{id}/preview', () => {
     expect(early.status).toBe(400);
     expect(early.body).toMatchObject({ error: 'BAD_REQUEST', message: expect.stringContaining('no transcript yet') });
   });
+
+  it('refuses a body that is not an object at once, however long', async () => {
+    for (const json of ['é'.repeat(1_000_000), [1, 2, 3], 7]) {
+      const r = await request(app, 'POST', `/v1/projects/${projectId}/preview`, { key: user.key, json });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('VALIDATION_ERROR');
+      // read as an empty body besides: the second to draw is missing too
+      expect(r.body.details.map((d: { field: string }) => d.field)).toEqual(['body', 'time']);
+    }
+  });
 });
 
 describe('previewFrame (GraphQL)', () => {

@@ -1256,6 +1256,7 @@ export const REST_ROUTES: RestRoute[] = [
   // the actor's profiles hold accounts and publications: a delete is refused, changing nothing
   { method: 'DELETE', url: '/v1/profiles/:id', id: 'profile' },
   { method: 'GET', url: '/v1/account' },
+  { method: 'GET', url: '/v1/magic-clips/calibration' },
   {
     method: 'GET',
     url: '/v1/account/ledger',
