@@ -24,6 +24,7 @@ const CLIPS_RECORD = [
   'topic',
   'range',
   'aspectRatio',
+  'speakerLayout',
   'style',
   'hookTitle',
   'clipsNote',
@@ -34,7 +35,7 @@ const CLIPS_RECORD = [
 /** The Magic-clips project of SPEC.md (202 on creation): webhookUrl and the extensions only when given; the clip settings it was made with. */
 export const magicClipsRecord = pipe(
   only(CLIPS_RECORD),
-  withoutNulls(['webhookUrl', 'clipCount', 'topic', 'range', 'aspectRatio', 'style', 'hookTitle', 'clipsNote']),
+  withoutNulls(['webhookUrl', 'clipCount', 'topic', 'range', 'aspectRatio', 'speakerLayout', 'style', 'hookTitle', 'clipsNote']),
 );
 
 const CLIPS_ERRORS = {

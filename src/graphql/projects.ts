@@ -93,6 +93,10 @@ export const ProjectType = builder.prismaObject('Project', {
       nullable: true,
       description: 'face, center or fill: how a picture of another shape fills an export; null: center or fill by how far the shapes differ',
     }),
+    speakerLayout: t.exposeString('speakerLayout', {
+      nullable: true,
+      description: 'auto, follow or split: two people on screen in a picture that follows faces; null: auto',
+    }),
     style: t.field({
       type: 'JSON',
       nullable: true,

@@ -19,7 +19,11 @@ import { fail, move } from '../projects/lifecycle.js';
 import { isPassingFailure } from '../projects/ingest.js';
 import { metaOf } from '../projects/service.js';
 import { progressReporter } from '../projects/state.js';
-import { cropPathOf, cropSize } from '../media/vision/crop-path.js';
+import { cropSize } from '../media/vision/crop-path.js';
+import { followPath, type SpeakerLayout, type Turn } from '../media/vision/speaker-layout.js';
+import type { TimedWord } from '../media/transcript.js';
+import { transcribedSource } from '../projects/source.js';
+import { sentencesOf } from './sentences.js';
 import { clipFrame } from './settings.js';
 import { trackFaces, type FaceTrack } from '../media/vision/face-track.js';
 import { clipProjectMade, clipProjectNotMade } from './edit-projects.js';
@@ -137,9 +141,26 @@ async function cropFor(
   );
   await ctx.touch(0);
   const found = faces > 0;
-  const path = found ? cropPathOf(samples, shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect, duration }) : null;
+  const path = found
+    ? await followPath({
+        track,
+        source: { path: await source(), start: clip.startTime, duration },
+        sourceWidth: meta.width,
+        sourceHeight: meta.height,
+        output: frame,
+        turns: clipTurns(transcribedSource(project).words, clip),
+        layout: project.speakerLayout as SpeakerLayout | null,
+      })
+    : null;
   await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: cropPathColumn.write(path ?? { none: true }) } });
   return { crop: path, track };
+}
+
+/** The sentences inside the clip's window, on the clip's timeline. */
+function clipTurns(words: readonly TimedWord[], clip: Pick<MagicClip, 'startTime' | 'endTime'>): Turn[] {
+  return sentencesOf(words)
+    .filter((s) => s.end > clip.startTime && s.start < clip.endTime)
+    .map((s) => ({ start: Math.max(0, s.start - clip.startTime), end: Math.min(clip.endTime, s.end) - clip.startTime }));
 }
 
 /**

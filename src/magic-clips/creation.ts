@@ -18,6 +18,7 @@ import { findUserTheme } from '../themes/service.js';
 import { hookTitleOf } from '../projects/creation.js';
 import { onVideoPlatform } from './source.js';
 import { CLIP_LENGTH, createMagicClipsBody, uploadMagicClipsBody, type ClipAspectRatio } from './schemas.js';
+import type { SpeakerLayout } from '../media/vision/speaker-layout.js';
 
 /** One clip credit per project (SPEC.md, Limits). */
 export const CLIP_CREDITS_PER_PROJECT = 1;
@@ -34,6 +35,8 @@ export interface MagicClipsSettings extends CreationSettings {
   range: { start: number; end: number } | null;
   /** null: 9:16, SPEC.md's shape */
   aspectRatio: ClipAspectRatio | null;
+  /** null: auto */
+  speakerLayout: SpeakerLayout | null;
   style?: StyleOverride;
   /** the look of every clip's own hook (its text is written per clip); null: none */
   hookTitle: HookTitle | null;
@@ -81,6 +84,7 @@ export async function readMagicClipsBody(app: App, user: AuthUser, input: unknow
     topic: b.topic?.trim() || null,
     range: b.range ? { start: b.range.startTime, end: b.range.endTime } : null,
     aspectRatio: b.aspectRatio ?? null,
+    speakerLayout: b.speakerLayout ?? null,
     style: (b.style ?? undefined) as StyleOverride | undefined,
     hookTitle: hookTitleOf(b.hookTitle as Parameters<typeof hookTitleOf>[0]) ?? null,
   };

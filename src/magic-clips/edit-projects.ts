@@ -95,6 +95,7 @@ export async function createClipProjects(
     captionStyle: parent.captionStyle ?? undefined,
     hookTitle: look && d.hook ? hookTitleColumn.write({ ...look, text: d.hook }) : undefined,
     reframe: parent.faceTracking ? 'face' : null,
+    speakerLayout: parent.speakerLayout,
     dictionary: parent.dictionary,
     sourceKey: parent.sourceKey,
     videoMeta: videoMetaColumn.write(windowMeta(meta, d.start, d.end)),

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { bool, fields, int, issue, num, oneOf, SENT, text } from '../validation.js';
-import { hookTitleSchema, httpUrl, projectBasics, projectStyle, themeOrTemplate } from '../projects/schemas.js';
+import { hookTitleSchema, httpUrl, projectBasics, projectStyle, speakerLayoutSchema, themeOrTemplate } from '../projects/schemas.js';
 
 /** Clip lengths in seconds (SPEC.md, Limits: 15-300, defaults 15 and 60). */
 export const CLIP_LENGTH = { min: 15, max: 300, defaultMin: 15, defaultMax: 60 } as const;
@@ -88,6 +88,7 @@ function clipsShape(source: 'url' | 'upload') {
       description: `the clips' shape: ${CLIP_ASPECT_RATIOS.join(', ')}; 9:16 when left out`,
       ...extension('clips in other shapes than 9:16'),
     }),
+    speakerLayout: speakerLayoutSchema,
     style: projectStyle,
     hookTitle: clipHookTitle,
   };

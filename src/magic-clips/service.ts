@@ -37,6 +37,7 @@ function projectData(s: MagicClipsSettings): Partial<Prisma.ProjectUncheckedCrea
     clipTopic: s.topic,
     clipRange: s.range ? clipRangeColumn.write(s.range) : undefined,
     aspectRatio: s.aspectRatio,
+    speakerLayout: s.speakerLayout,
     captionStyle: s.style ? projectStyleColumn.write(s.style) : undefined,
     hookTitle: s.hookTitle ? hookTitleColumn.write(s.hookTitle) : undefined,
   };

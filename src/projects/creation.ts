@@ -17,6 +17,7 @@ import { checkStyleFont } from '../themes/fonts.js';
 import { resolveLibrary, type HookTitle, type Item, type Music, type MusicDraft } from './references.js';
 import { createProjectBody, readableItems, uploadProjectBody, type REFRAMES } from './schemas.js';
 import { findAiEditTemplate, type SilencePace } from './settings.js';
+import type { SpeakerLayout } from '../media/vision/speaker-layout.js';
 
 /** The settings a project is created with, checked and completed with defaults. */
 export interface ProjectSettings extends CreationSettings {
@@ -30,6 +31,7 @@ export interface ProjectSettings extends CreationSettings {
   aiEditTemplate?: string;
   /** face, center or fill; undefined: by how far the shapes differ */
   reframe?: (typeof REFRAMES)[number];
+  speakerLayout?: SpeakerLayout;
   magicZooms: boolean;
   magicBrolls: boolean;
   magicBrollsPercentage: number;
@@ -106,6 +108,7 @@ export async function readCreateBody(app: App, userId: string, input: unknown, s
     style: (b.style ?? undefined) as StyleOverride | undefined,
     aiEditTemplate: b.aiEditTemplate,
     reframe: b.reframe,
+    speakerLayout: b.speakerLayout,
     magicZooms: b.magicZooms ?? false,
     magicBrolls: b.magicBrolls ?? false,
     magicBrollsPercentage: b.magicBrollsPercentage ?? 50,

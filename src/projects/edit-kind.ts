@@ -35,6 +35,7 @@ function projectData(s: ProjectSettings): Partial<Prisma.ProjectUncheckedCreateI
     captionPositionY: s.captionPositionY ?? null,
     captionPositionX: s.captionPositionX ?? null,
     reframe: s.reframe ?? null,
+    speakerLayout: s.speakerLayout ?? null,
     captionStyle: s.style ? projectStyleColumn.write(s.style) : undefined,
     logo: s.logo ?? undefined,
     colorFilter: s.colorFilter ?? undefined,

@@ -15,13 +15,21 @@ import { z } from 'zod';
 import type { App } from '../app.js';
 import type { Project } from '../generated/prisma/client.ts';
 import type { RenderPlan } from '../media/render/graph.js';
-import { cropPathOf, cropSize } from '../media/vision/crop-path.js';
+import { cropSize } from '../media/vision/crop-path.js';
+import { sentencesOf } from '../media/sentences.js';
+import { followPath, type SpeakerLayout } from '../media/vision/speaker-layout.js';
 import { DEFAULT_TRACK_FPS, trackFaces, type FaceTrack } from '../media/vision/face-track.js';
-import type { VideoMeta } from './service.js';
+import { wordsOf, type VideoMeta } from './service.js';
 
 const box = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() });
 const faceTrackFile = z.object({
-  samples: z.array(z.object({ t: z.number(), face: box.extend({ score: z.number().optional() }).nullable() })),
+  samples: z.array(
+    z.object({
+      t: z.number(),
+      face: box.extend({ score: z.number().optional() }).nullable(),
+      faces: z.array(box.extend({ score: z.number(), motion: z.number() })).optional(),
+    }),
+  ),
   shotChanges: z.array(z.number()),
 });
 
@@ -81,6 +89,14 @@ export async function reframing(
   if (cropSize(meta.width, meta.height, outputAspect).width >= meta.width - 1) return { fit: 'auto' };
   const track = await faceTrackOf(app, project, meta, source, !still);
   if (!track?.samples.some((s) => s.face)) return { fit: 'crop' };
-  const reframe = cropPathOf(track.samples, track.shotChanges, { sourceWidth: meta.width, sourceHeight: meta.height, outputAspect, duration: meta.duration });
+  const reframe = await followPath({
+    track,
+    source: { path: source, start: meta.window?.start ?? 0, duration: meta.duration },
+    sourceWidth: meta.width,
+    sourceHeight: meta.height,
+    output: out,
+    turns: sentencesOf(wordsOf(project) ?? []),
+    layout: project.speakerLayout as SpeakerLayout | null,
+  });
   return { fit: 'path', reframe };
 }

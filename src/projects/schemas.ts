@@ -13,6 +13,7 @@ import { styleSchema } from '../catalog/caption-style.js';
 import { isDrawableEmoji } from '../media/render/emoji.js';
 import { bool, fields, isPlainObject, issue, matching, num, oneOf, SENT, someOf, storableString, text } from '../validation.js';
 import { AI_BROLL_MAX_SECONDS, AI_BROLL_PROMPT_MAX, AI_EDIT_TEMPLATE_KEYS, ITEM_TYPES, SILENCE_PACES, VIDEO_LAYOUTS } from './settings.js';
+import { SPEAKER_LAYOUTS } from '../media/vision/speaker-layout.js';
 
 const MAX_SECONDS = 24 * 3600;
 const seconds = <O extends { required?: boolean } = {}>(opts: O = {} as O) => num(0, MAX_SECONDS, opts);
@@ -83,6 +84,13 @@ export const reframeSchema = oneOf(REFRAMES).meta({
   description:
     'how a picture of another shape fills the frame: face (a crop that follows the speaker), center (a centred crop) or fill (the whole picture over a blurred copy); left out, center or fill by how far the shapes differ',
   extension: 'reframing that follows the face',
+});
+
+/** Two people on screen in a reframed picture (media/vision/speaker-layout.ts; an extension of SPEC.md). */
+export const speakerLayoutSchema = oneOf(SPEAKER_LAYOUTS).meta({
+  description:
+    'two people on screen, when the picture follows faces: auto (the one speaking, both stacked where both speak or nothing tells who), follow (always the one speaking) or split (both stacked); auto when left out',
+  extension: 'the layout of two speakers',
 });
 
 /** One item's times: the end after the start, an AI B-roll window at most 12 s. */
@@ -245,6 +253,7 @@ function creationShape(source: 'url' | 'upload') {
     captionPositionY,
     captionPositionX,
     reframe: reframeSchema,
+    speakerLayout: speakerLayoutSchema,
     magicZooms: bool().meta({ description: 'punch-in zooms on stressed words' }),
     magicBrolls: bool().meta({ description: 'automatic B-roll from your library or the generator' }),
     magicBrollsPercentage: num(0, 100).meta({ description: 'share of automatic B-roll, 0-100; 50 when left out' }),
@@ -415,6 +424,7 @@ export const updateShape = {
   captionPositionY,
   captionPositionX,
   reframe: reframeSchema.nullable().meta({ description: 'face, center or fill (see creation); null: back to center or fill by shape' }),
+  speakerLayout: speakerLayoutSchema.nullable().meta({ description: 'auto, follow or split (see creation); null: back to auto' }),
   hookTitle: hookTitleSchema,
   music: musicSchema,
   items: itemsSchema({ requireOne: true }),

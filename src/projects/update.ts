@@ -114,6 +114,7 @@ async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.Pro
     captionPositionY,
     captionPositionX,
     reframe,
+    speakerLayout,
     templateName,
     userThemeId,
     style,
@@ -143,6 +144,7 @@ async function updateData(app: App, read: ProjectUpdateRead): Promise<Prisma.Pro
     ...(captionPositionY !== undefined ? { captionPositionY } : {}),
     ...(captionPositionX !== undefined ? { captionPositionX } : {}),
     ...(reframe !== undefined ? { reframe } : {}),
+    ...(speakerLayout !== undefined ? { speakerLayout } : {}),
     // a template replaces the theme and a theme the template; the project's own style changes stay until cleared
     ...(templateName !== undefined ? { templateName, userThemeId: null } : {}),
     ...(userThemeId !== undefined ? { userThemeId } : {}),

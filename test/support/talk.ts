@@ -28,6 +28,10 @@ export const TALK_SENTENCES = [
   'The meeting ended at noon as planned.',
 ];
 
+/** Where a sentence's voice is in a stereo mix: the left or right channel (the other at a seventh), or both alike. */
+export type VoiceSide = 'left' | 'right' | 'both';
+const PAN: Record<VoiceSide, [number, number]> = { left: [1, 0.15], right: [0.15, 1], both: [1, 1] };
+
 export interface SpokenSentence {
   text: string;
   /** seconds in the talk */
@@ -54,14 +58,14 @@ async function seconds(file: string): Promise<number> {
  * and where each sentence's sound starts and ends.
  */
 export async function syntheticTalk(
-  opts: { sentences?: string[]; gap?: number; size?: string; fps?: number; picture?: { args: string[] }; name?: string } = {},
+  opts: { sentences?: string[]; gap?: number; size?: string; fps?: number; picture?: { args: string[] }; name?: string; sides?: VoiceSide[] } = {},
 ): Promise<Talk> {
   const sentences = opts.sentences ?? TALK_SENTENCES;
   const gap = opts.gap ?? 0.8;
   const size = opts.size ?? '640x360';
   const fps = opts.fps ?? 25;
   const name = opts.name ?? 'talk.mp4';
-  const params = { sentences, gap, size, fps, picture: opts.picture?.args ?? null, name };
+  const params = { sentences, gap, size, fps, picture: opts.picture?.args ?? null, name, ...(opts.sides ? { sides: opts.sides } : {}) };
   // the talk is made once per run for these parameters; this process gets a copy of its own
   const shared = await sharedFixture(fixtureKey('talk', params), (dir) => speak(dir, params));
   const dir = await ownCopy(shared, 'talk');
@@ -70,7 +74,7 @@ export async function syntheticTalk(
 
 async function speak(
   dir: string,
-  opts: { sentences: string[]; gap: number; size: string; fps: number; picture: string[] | null; name: string },
+  opts: { sentences: string[]; gap: number; size: string; fps: number; picture: string[] | null; name: string; sides?: VoiceSide[] },
 ): Promise<void> {
   const { sentences, gap, size, fps } = opts;
   const wavs = sentences.map((_, i) => path.join(dir, `s${i}.wav`));
@@ -86,18 +90,29 @@ async function speak(
   // silence, sentence, silence, sentence, ..., silence
   const inputs: string[] = [];
   const labels: string[] = [];
+  // each sentence from its side of a stereo mix when sides are given
+  const { sides } = opts;
+  const layout = sides ? 'stereo' : 'mono';
+  const panned: string[] = [];
   const silence = () => {
-    inputs.push('-f', 'lavfi', '-t', String(gap), '-i', 'anullsrc=r=22050:cl=mono');
+    inputs.push('-f', 'lavfi', '-t', String(gap), '-i', `anullsrc=r=22050:cl=${layout}`);
     labels.push(`[${labels.length}:a]`);
   };
   silence();
-  for (const w of wavs) {
+  wavs.forEach((w, i) => {
+    // one label per input: the next label's number is this input's
+    const index = labels.length;
     inputs.push('-i', w);
-    labels.push(`[${labels.length}:a]`);
+    if (sides) {
+      const [l, r] = PAN[sides[i % sides.length]];
+      panned.push(`[${index}:a]aresample=22050,pan=stereo|c0=${l}*c0|c1=${r}*c0[p${index}]`);
+      labels.push(`[p${index}]`);
+    } else labels.push(`[${index}:a]`);
     silence();
-  }
+  });
   const speech = path.join(dir, 'speech.wav');
-  await run('ffmpeg', [...FF, ...inputs, '-filter_complex', `${labels.join('')}concat=n=${labels.length}:v=0:a=1,aresample=44100[a]`, '-map', '[a]', speech]);
+  const graph = [...panned, `${labels.join('')}concat=n=${labels.length}:v=0:a=1,aresample=44100[a]`].join(';');
+  await run('ffmpeg', [...FF, ...inputs, '-filter_complex', graph, '-map', '[a]', speech]);
   const picture = opts.picture ?? ['-f', 'lavfi', '-i', `testsrc2=s=${size}:r=${fps}`];
   const out = path.join(dir, opts.name);
   await run('ffmpeg', [

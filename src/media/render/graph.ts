@@ -116,6 +116,19 @@ export interface ReframePath {
   width: number;
   height: number;
   keys: ReadonlyArray<ReframeKey>;
+  /** two speakers stacked in the frame over some windows (speaker-layout.ts) */
+  split?: ReframeSplit;
+}
+
+/**
+ * Two fixed crops of the source (display pixels) stacked in the frame: `top`
+ * filling the upper half, `bottom` the lower, shown over `windows` (seconds
+ * of the same timeline as the keys) instead of the moving crop.
+ */
+export interface ReframeSplit {
+  top: { x: number; y: number; w: number; h: number };
+  bottom: { x: number; y: number; w: number; h: number };
+  windows: ReadonlyArray<{ start: number; end: number }>;
 }
 
 /** Where the crop's top-left corner is from time `t` on (seconds). */
@@ -539,7 +552,23 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
     // the crop moves on the window's timeline, so it comes before the cut
     const c = cropCommands(plan.reframe, src, F);
     const send = c.commands ? `sendcmd=c=${escapeFilterValue(c.commands)},` : '';
-    lines.push(`[0:v]fps=${num(F)},${send}${REFRAME_CROP}=w=${c.width}:h=${c.height}:x=${c.x}:y=${c.y},${cut},scale=${W}:${H},setsar=1[framed]`);
+    const moving = `${send}${REFRAME_CROP}=w=${c.width}:h=${c.height}:x=${c.x}:y=${c.y}`;
+    const split = plan.reframe.split;
+    const windows = split?.windows.filter((w) => w.end > w.start) ?? [];
+    if (split && windows.length) {
+      // both speakers stacked over their windows, laid over the moving crop before the cut (same timeline as its keys)
+      const topH = 2 * Math.floor(H / 4);
+      const part = (b: ReframeSplit['top'], h: number) => `crop=w=${b.w}:h=${b.h}:x=${b.x}:y=${b.y},scale=${W}:${h},setsar=1`;
+      const shown = windows.map((w) => `between(t,${num(w.start)},${num(w.end)})`).join('+');
+      lines.push(`[0:v]fps=${num(F)},split=3[rmove][rtop][rbottom]`);
+      lines.push(`[rmove]${moving},scale=${W}:${H},setsar=1[rmoved]`);
+      lines.push(`[rtop]${part(split.top, topH)}[rtopped]`);
+      lines.push(`[rbottom]${part(split.bottom, H - topH)}[rbottomed]`);
+      lines.push(`[rtopped][rbottomed]vstack=inputs=2[rstack]`);
+      lines.push(`[rmoved][rstack]overlay=0:0:enable='${shown}',${cut}[framed]`);
+    } else {
+      lines.push(`[0:v]fps=${num(F)},${moving},${cut},scale=${W}:${H},setsar=1[framed]`);
+    }
   } else if (fit === 'crop') {
     lines.push(`[0:v]fps=${num(F)},${cut},${coverTo(W, H)}[framed]`);
   } else {

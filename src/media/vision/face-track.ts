@@ -37,7 +37,21 @@ export interface FaceSample {
   t: number;
   /** the speaker's face in the displayed source's pixels, or null when none was found */
   face: Face | null;
+  /**
+   * every face found (at most MAX_FACES, the largest), left to right, each
+   * with its mouth's movement since the previous sample: what the layout of
+   * two speakers reads (speaker-layout.ts). Absent from tracks kept before it.
+   */
+  faces?: SampledFace[];
 }
+
+export interface SampledFace extends Face {
+  /** mean absolute change of the grey level (0-255) over the lower third of the face since the previous sample; 0 at a shot's first sample */
+  motion: number;
+}
+
+/** faces kept per sample, the largest first */
+export const MAX_FACES = 4;
 
 export interface FaceTrack {
   samples: FaceSample[];
@@ -143,21 +157,32 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
   const shotChanges: number[] = [];
   const shots = new ShotDetector(size.width, size.height);
   let previous: Face | null = null;
+  // grey levels of this sample and the one before, for the mouths' movement
+  let grey: Uint8Array = new Uint8Array(size.width * size.height);
+  let greyBefore: Uint8Array | null = null;
 
   const analyse = async (frame: Buffer, index: number) => {
     const t = round(index / fps);
     const cut = shots.push(frame);
     if (cut) shotChanges.push(t);
-    const faces = (await detector.detect(frame, size.width, size.height)).map((f) => ({
+    greyOf(frame, grey);
+    const found = (await detector.detect(frame, size.width, size.height))
+      .sort((a, b) => b.w * b.h - a.w * a.h)
+      .slice(0, MAX_FACES)
+      .sort((a, b) => a.x - b.x);
+    const before = cut ? null : greyBefore;
+    const faces = found.map((f) => ({
       x: f.x * toSourceX,
       y: f.y * toSourceY,
       w: f.w * toSourceX,
       h: f.h * toSourceY,
       score: f.score,
+      motion: before ? mouthMotion(grey, before, size.width, size.height, f) : 0,
     }));
     const face = pickSpeaker(faces, input.width, input.height, cut ? null : previous);
-    samples.push({ t, face: face && roundFace(face) });
+    samples.push({ t, face: face && roundFace(face), faces: faces.map((f) => ({ ...roundFace(f), motion: round(f.motion) })) });
     previous = face;
+    [greyBefore, grey] = [grey, greyBefore ?? new Uint8Array(grey.length)];
   };
 
   try {
@@ -251,6 +276,32 @@ class ShotDetector {
     this.previousMafd = mafd;
     return score >= SHOT_THRESHOLD;
   }
+}
+
+/** The grey level (BT.601 luma) of each pixel of an RGB24 frame, into `out`. */
+function greyOf(rgb: Uint8Array, out: Uint8Array): void {
+  for (let p = 0, i = 0; p < out.length; p++, i += 3) out[p] = (77 * rgb[i] + 150 * rgb[i + 1] + 29 * rgb[i + 2]) >> 8;
+}
+
+/**
+ * How much the mouth moved between two samples: the mean absolute grey
+ * difference over the lower third of the face's box (analysis pixels), the
+ * middle half of its width. A speaker's jaw and lips move; a listener's
+ * mostly do not. Camera motion moves every face alike, so only the faces'
+ * difference from each other means anything.
+ */
+export function mouthMotion(now: Uint8Array, before: Uint8Array, width: number, height: number, face: Face): number {
+  const x0 = Math.max(0, Math.floor(face.x + face.w / 4));
+  const x1 = Math.min(width, Math.ceil(face.x + (3 * face.w) / 4));
+  const y0 = Math.max(0, Math.floor(face.y + (2 * face.h) / 3));
+  const y1 = Math.min(height, Math.ceil(face.y + face.h));
+  let sum = 0;
+  let n = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0, p = y * width + x0; x < x1; x++, p++) sum += Math.abs(now[p] - before[p]);
+    n += Math.max(0, x1 - x0);
+  }
+  return n ? sum / n : 0;
 }
 
 /** The speaker among `faces` (source pixels), by the rule of CONTINUITY_SHARE. */
