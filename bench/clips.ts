@@ -1,6 +1,8 @@
 /**
  * `npm run bench -- clips`: a magic-clips project end to end through the
- * running service, for a 10-minute and a 60-minute 1920x1080 source.
+ * running service, for a 10-minute and a 60-minute 1920x1080 source, and a
+ * 10-minute interview of two speakers side by side (their voices from the
+ * left and the right channel, now and then both; twoFaces, speech).
  *
  * The sources: spoken sentences (espeak-ng; a pool of sentences in a seeded,
  * reshuffled order at three speaking rates, with pauses of 0.45-1.2 s and a
@@ -45,7 +47,7 @@
  * times follow that load (the same clip's render / bare ratio went from 0.6
  * to 1.9 between runs); CPU times do not, so both ratios are given.
  *
- * Environment: BENCH_CLIPS_MINUTES (default `10,60`), BENCH_CLIPS_ROUTE
+ * Environment: BENCH_CLIPS_MINUTES (default `10,10x2,60`; `x2`: two speakers), BENCH_CLIPS_ROUTE
  * (`upload`, default, or `url`), BENCH_CLIPS_DIR (the cache folder; default
  * bench-clips under the system's temporary folder, kept between runs),
  * BENCH_REDIS_URL. Each source's rows are also written to stderr as soon as
@@ -62,7 +64,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { readWavInfo } from '../src/media/wav.js';
 import { request } from '../test/support/http.js';
-import { makeMovingFaceVideo, type MovingFace } from '../test/support/faces.js';
+import { FACE_PICTURE, makeMovingFaceVideo, type MovingFace } from '../test/support/faces.js';
 import { readSse, subscribeSse } from '../test/support/sse.js';
 import { TALK_SENTENCES } from '../test/support/talk.js';
 import type { Row } from './row.js';
@@ -75,10 +77,21 @@ const HEIGHT = 1080;
 const FPS = 30;
 /** the picture's motion repeats every PERIOD seconds, so PERIOD-second pieces join seamlessly */
 const PERIOD = 60;
-const MINUTES = (process.env.BENCH_CLIPS_MINUTES ?? '10,60')
+/** A source: its length and how many people are on screen (`10x2`: ten minutes, two speakers). */
+interface SourceSpec {
+  minutes: number;
+  speakers: 1 | 2;
+  name: string;
+}
+const SOURCES: SourceSpec[] = (process.env.BENCH_CLIPS_MINUTES ?? '10,10x2,60')
   .split(',')
-  .map(Number)
-  .filter((m) => m > 0);
+  .map((s) => {
+    const [m, x] = s.trim().split('x');
+    const minutes = Number(m);
+    const speakers = x === '2' ? 2 : 1;
+    return { minutes, speakers, name: speakers === 2 ? `${minutes} min, two speakers` : `${minutes} min` } as SourceSpec;
+  })
+  .filter((s) => s.minutes > 0);
 const ROUTE = process.env.BENCH_CLIPS_ROUTE === 'url' ? 'url' : 'upload';
 const DIR = process.env.BENCH_CLIPS_DIR ?? path.join(os.tmpdir(), 'bench-clips');
 /** the bare transcode's crop: the output's aspect at the source's full height */
@@ -265,12 +278,20 @@ async function sentenceSounds(dir: string): Promise<{ rate: number; pcm: Buffer[
   return { rate, pcm };
 }
 
-/** A WAV of `seconds` of talk: sentences in a reshuffled order, at varied rates, with varied pauses. */
-async function speech(out: string, seconds: number, cache: string): Promise<void> {
+/**
+ * A WAV of `seconds` of talk: sentences in a reshuffled order, at varied
+ * rates, with varied pauses. With two speakers it is stereo: each sentence
+ * from the left or the right (the other channel at 0.15), the side changing
+ * every 1-3 sentences, and every ninth sentence from both alike.
+ */
+async function speech(out: string, seconds: number, cache: string, speakers: 1 | 2 = 1): Promise<void> {
   const { rate, pcm } = await sentenceSounds(path.join(cache, 'sentences'));
   const rnd = random(11);
   const total = Math.round(seconds * rate);
-  const body = Buffer.alloc(total * 2);
+  const channels = speakers;
+  const body = Buffer.alloc(total * 2 * channels);
+  let side = 0;
+  let runLeft = 0;
   let at = Math.round(0.6 * rate);
   let deck: number[] = [];
   for (let n = 0; ; n++) {
@@ -278,7 +299,19 @@ async function speech(out: string, seconds: number, cache: string): Promise<void
     const said = pcm[deck.pop()!][Math.floor(rnd() * RATES.length)];
     // the talk ends with a pause, never inside a sentence
     if ((at + said.length / 2) / rate > seconds - 1) break;
-    said.copy(body, at * 2);
+    if (channels === 1) said.copy(body, at * 2);
+    else {
+      if (runLeft-- <= 0) {
+        side = 1 - side;
+        runLeft = Math.floor(rnd() * 3);
+      }
+      const [gl, gr] = n % 9 === 8 ? [1, 1] : side === 0 ? [1, 0.15] : [0.15, 1];
+      for (let i = 0; i < said.length / 2; i++) {
+        const v = said.readInt16LE(i * 2);
+        body.writeInt16LE(Math.round(v * gl), (at + i) * 4);
+        body.writeInt16LE(Math.round(v * gr), (at + i) * 4 + 2);
+      }
+    }
     at += said.length / 2;
     // a pause between sentences; a longer one now and then, as between paragraphs
     at += Math.round((n % 7 === 6 ? 1.8 + rnd() : 0.45 + 0.75 * rnd()) * rate);
@@ -289,10 +322,10 @@ async function speech(out: string, seconds: number, cache: string): Promise<void
   head.write('WAVEfmt ', 8, 'ascii');
   head.writeUInt32LE(16, 16);
   head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
+  head.writeUInt16LE(channels, 22);
   head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28);
-  head.writeUInt16LE(2, 32);
+  head.writeUInt32LE(rate * 2 * channels, 28);
+  head.writeUInt16LE(2 * channels, 32);
   head.writeUInt16LE(16, 34);
   head.write('data', 36, 'ascii');
   head.writeUInt32LE(body.length, 40);
@@ -318,23 +351,49 @@ function drifting(): MovingFace {
   };
 }
 
-/** The `minutes`-long source in the cache folder, made when missing. */
-async function source(minutes: number): Promise<string> {
+/**
+ * Two people side by side, PERIOD seconds: the face picture on the left half
+ * and its mirror image on the right, each swaying a little (20 px, out of
+ * step), over two plain halves.
+ */
+async function twoFaces(out: string): Promise<void> {
+  const size = Math.round(HEIGHT * 0.4);
+  const y = Math.round((HEIGHT - size) / 2);
+  const sway = (cx: number, phase: number) => `${cx - size / 2}+20*sin(2*PI*t/${PERIOD / 6}+${phase})`;
+  await ffmpeg([
+    ...['-f', 'lavfi', '-i', `color=c=0x6a4a3a:s=${WIDTH}x${HEIGHT}:r=${FPS}:d=${PERIOD}`, '-loop', '1', '-framerate', String(FPS), '-i', FACE_PICTURE],
+    '-filter_complex',
+    [
+      `[0:v]drawbox=x=${WIDTH / 2}:y=0:w=${WIDTH / 2}:h=${HEIGHT}:color=0x3a4a6a:t=fill[bg]`,
+      `[1:v]scale=${size}:${size},setsar=1,split[a][b]`,
+      '[b]hflip[bf]',
+      `[bg][a]overlay=x='${sway(WIDTH / 4, 0)}':y=${y}:shortest=1[one]`,
+      `[one][bf]overlay=x='${sway((3 * WIDTH) / 4, 1.5)}':y=${y}:shortest=1,format=yuv420p[v]`,
+    ].join(';'),
+    ...['-map', '[v]', '-t', String(PERIOD), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-g', String(FPS * 2), out],
+  ]);
+}
+
+/** The source of `spec` in the cache folder, made when missing. */
+async function source(spec: SourceSpec): Promise<string> {
+  const { minutes, speakers } = spec;
   fs.mkdirSync(DIR, { recursive: true });
-  const file = path.join(DIR, `talk-${minutes}min-${WIDTH}x${HEIGHT}.mp4`);
+  const tag = speakers === 2 ? '-2speakers' : '';
+  const file = path.join(DIR, `talk-${minutes}min${tag}-${WIDTH}x${HEIGHT}.mp4`);
   if (fs.existsSync(file)) return file;
   const t0 = performance.now();
-  process.stderr.write(`# clips: making the ${minutes}-minute source in ${DIR}...\n`);
-  const piece = path.join(DIR, `face-${WIDTH}x${HEIGHT}-${PERIOD}s.mp4`);
+  process.stderr.write(`# clips: making the ${spec.name} source in ${DIR}...\n`);
+  const piece = path.join(DIR, `${speakers === 2 ? 'two-faces' : 'face'}-${WIDTH}x${HEIGHT}-${PERIOD}s.mp4`);
   if (!fs.existsSync(piece)) {
-    await makeMovingFaceVideo(`${piece}.part.mp4`, drifting(), { background: 'testsrc2', preset: 'veryfast', crf: 20 });
+    if (speakers === 2) await twoFaces(`${piece}.part.mp4`);
+    else await makeMovingFaceVideo(`${piece}.part.mp4`, drifting(), { background: 'testsrc2', preset: 'veryfast', crf: 20 });
     fs.renameSync(`${piece}.part.mp4`, piece);
   }
   const seconds = minutes * 60;
-  const list = path.join(DIR, `pieces-${minutes}.txt`);
+  const list = path.join(DIR, `pieces-${minutes}${tag}.txt`);
   fs.writeFileSync(list, Array.from({ length: Math.ceil(seconds / PERIOD) }, () => `file '${path.basename(piece)}'\n`).join(''));
-  const wav = path.join(DIR, `talk-${minutes}min.wav`);
-  await speech(wav, seconds, DIR);
+  const wav = path.join(DIR, `talk-${minutes}min${tag}.wav`);
+  await speech(wav, seconds, DIR, speakers);
   await ffmpeg([
     '-f',
     'concat',
@@ -426,6 +485,7 @@ async function follow(svc: Service, key: string, id: string): Promise<ProjectUpd
 
 interface ClipLog {
   faces?: { ms: number; seconds: number; samples: number; faces: number; shotChanges: number };
+  speakers?: { ms: number; shots: number; splitSeconds: number };
   render?: { renderMs: number; storeMs: number; seconds: number };
 }
 
@@ -447,12 +507,12 @@ async function measureSource(
   key: string,
   watch: WorkerWatch,
   files: Awaited<ReturnType<typeof streamFolder>> | null,
-  minutes: number,
+  spec: SourceSpec,
 ): Promise<Row[]> {
-  const file = await source(minutes);
+  const { minutes, name } = spec;
+  const file = await source(spec);
   const bytes = fs.statSync(file).size;
   const mib = bytes / 2 ** 20;
-  const name = `${minutes} min`;
   const rows: Row[] = [];
   const row = (metric: string, value: number, unit: string, note?: string) =>
     rows.push({ section: SECTION, metric: `${name}: ${metric}`, value, unit, ...(note ? { note } : {}) });
@@ -557,6 +617,14 @@ async function measureSource(
             `${span}, ${perMinute(log.faces.ms / 1000, log.faces.seconds).toFixed(2)} s (CPU ${perMinute(cpu, log.faces.seconds).toFixed(2)} s) per analysed minute, face in ${log.faces.faces}/${log.faces.samples} samples`,
           );
         }
+        if (log.speakers) {
+          row(
+            `${k}: two speakers laid out (sides read, shots planned)`,
+            log.speakers.ms / 1000,
+            's',
+            `${log.speakers.shots} shots, ${log.speakers.splitSeconds} of ${c.duration.toFixed(1)} s both stacked`,
+          );
+        }
         // the bare transcode of the same seconds, with the crop where the clip's path starts
         const keys = paths.get(c.id)?.keys;
         const x = keys?.length ? Math.max(0, Math.min(WIDTH - CROP_WIDTH, 2 * Math.round(keys[0].x / 2))) : (WIDTH - CROP_WIDTH) / 2;
@@ -643,7 +711,7 @@ async function measureSource(
 
 export async function clips(): Promise<Row[]> {
   // the sources first: the service does not wait for them
-  for (const m of MINUTES) await source(m);
+  for (const s of SOURCES) await source(s);
   const files = ROUTE === 'url' ? await streamFolder(DIR) : null;
   try {
     return await withPgDatabase(async (url) => {
@@ -665,6 +733,7 @@ export async function clips(): Promise<Row[]> {
         }
         const clip = () => clipLogs.get(e.clipId) ?? clipLogs.set(e.clipId, {}).get(e.clipId)!;
         if (e.msg === 'faces tracked') clip().faces = { ms: e.ms, seconds: e.seconds, samples: e.samples, faces: e.faces, shotChanges: e.shotChanges };
+        else if (e.msg === 'two speakers laid out') clip().speakers = { ms: e.ms, shots: e.shots, splitSeconds: e.splitSeconds };
         else if (e.msg === 'clip rendered') clip().render = { renderMs: e.renderMs, storeMs: e.storeMs, seconds: e.seconds };
         else if (e.msg === 'voice measured') voice.set(e.projectId, e.ms);
         else if (e.level >= 40) process.stderr.write(`# clips: worker: ${line.slice(0, 600)}\n`);
@@ -684,19 +753,19 @@ export async function clips(): Promise<Row[]> {
           '--email',
           `bench-clips-${Date.now()}@bench.local`,
           '--clip-credits',
-          String(MINUTES.length),
+          String(SOURCES.length),
           '--clips-subscription',
         );
         const rows: Row[] = [];
-        for (const m of MINUTES) {
+        for (const s of SOURCES) {
           try {
-            const got = await measureSource(svc, db, apiKey, { clips: clipLogs, voice, cpu }, files, m);
+            const got = await measureSource(svc, db, apiKey, { clips: clipLogs, voice, cpu }, files, s);
             rows.push(...got);
             // as they come: a later source that fails (an hour's run) does not take these with it
             for (const r of got) process.stderr.write(`# clips: ${r.metric} = ${r.value.toFixed(2)} ${r.unit}${r.note ? ` (${r.note})` : ''}\n`);
           } catch (e) {
-            process.stderr.write(`# clips: the ${m}-minute source failed: ${e instanceof Error ? e.stack : e}\n`);
-            rows.push({ section: SECTION, metric: `${m} min: failed`, value: NaN, unit: '', note: e instanceof Error ? e.message : String(e) });
+            process.stderr.write(`# clips: the ${s.name} source failed: ${e instanceof Error ? e.stack : e}\n`);
+            rows.push({ section: SECTION, metric: `${s.name}: failed`, value: NaN, unit: '', note: e instanceof Error ? e.message : String(e) });
           }
         }
         return rows;

@@ -141,17 +141,28 @@ async function cropFor(
   );
   await ctx.touch(0);
   const found = faces > 0;
-  const path = found
-    ? await followPath({
-        track,
-        source: { path: await source(), start: clip.startTime, duration },
-        sourceWidth: meta.width,
-        sourceHeight: meta.height,
-        output: frame,
-        turns: clipTurns(transcribedSource(project).words, clip),
-        layout: project.speakerLayout as SpeakerLayout | null,
-      })
-    : null;
+  let path: CropPath | null = null;
+  if (found) {
+    const t1 = performance.now();
+    const followed = await followPath({
+      track,
+      source: { path: await source(), start: clip.startTime, duration },
+      sourceWidth: meta.width,
+      sourceHeight: meta.height,
+      output: frame,
+      turns: clipTurns(transcribedSource(project).words, clip),
+      layout: project.speakerLayout as SpeakerLayout | null,
+    });
+    path = followed.path;
+    const { plan } = followed;
+    if (plan) {
+      const split = plan.shots.filter((s) => s.show === 'split').reduce((sum, s) => sum + s.end - s.start, 0);
+      ctx.log.info(
+        { clipId: clip.id, projectId: project.id, ms: Math.round(performance.now() - t1), shots: plan.shots.length, splitSeconds: Math.round(split * 10) / 10 },
+        'two speakers laid out',
+      );
+    }
+  }
   await app.db.magicClip.update({ where: { id: clip.id }, data: { cropPath: cropPathColumn.write(path ?? { none: true }) } });
   return { crop: path, track };
 }

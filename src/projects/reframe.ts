@@ -89,7 +89,7 @@ export async function reframing(
   if (cropSize(meta.width, meta.height, outputAspect).width >= meta.width - 1) return { fit: 'auto' };
   const track = await faceTrackOf(app, project, meta, source, !still);
   if (!track?.samples.some((s) => s.face)) return { fit: 'crop' };
-  const reframe = await followPath({
+  const { path: reframe } = await followPath({
     track,
     source: { path: source, start: meta.window?.start ?? 0, duration: meta.duration },
     sourceWidth: meta.width,

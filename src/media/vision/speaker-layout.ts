@@ -307,15 +307,16 @@ export interface FollowInput {
 /**
  * The crop path of a picture that follows faces: through the one speaking
  * (and both stacked) when two people are on screen, else along the one face
- * (crop-path.ts). The sound's sides are read only for two.
+ * (crop-path.ts). The sound's sides are read only for two. `plan`: the
+ * speakers' plan, null for one face.
  */
-export async function followPath(input: FollowInput): Promise<ReframePath> {
+export async function followPath(input: FollowInput): Promise<{ path: ReframePath; plan: SpeakerPlan | null }> {
   const { track, source, sourceWidth, sourceHeight, output } = input;
   const crop = { sourceWidth, sourceHeight, duration: source.duration };
   if (twoSeats(track.samples)) {
     const sides = await readVoiceSides(source, { signal: input.signal });
     const plan = planSpeakers({ track, turns: input.turns, sides, layout: input.layout ?? 'auto', output, crop });
-    if (plan) return plan.path;
+    if (plan) return { path: plan.path, plan };
   }
-  return cropPathOf(track.samples, track.shotChanges, { ...crop, outputAspect: output.width / output.height });
+  return { path: cropPathOf(track.samples, track.shotChanges, { ...crop, outputAspect: output.width / output.height }), plan: null };
 }
