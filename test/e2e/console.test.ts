@@ -255,7 +255,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     }
   });
 
-  it('makes magic clips with the controls a creator sets: how many, about what, from where, in which shape, a hook each', async () => {
+  it('makes magic clips with the controls a creator sets: how many, about what, from where, in which shape, two speakers’ layout, a hook each', async () => {
     const db = app.runtime.app.db;
     // a credit for the project, and one so that the wrong range is judged (a caller without credit is refused first)
     await db.user.update({ where: { id: user.id }, data: { clipsSubscription: true, clipCredits: { increment: 2 } } });
@@ -264,6 +264,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await page.getByLabel('Magic clips').check();
     await page.getByLabel('How many').fill('4');
     await page.getByLabel('Shape').selectOption('4:5');
+    await page.getByLabel('Two people on screen').selectOption('split');
     await page.getByLabel('About (clips about it come first)').fill('pricing');
     await page.getByLabel('From (m:ss)').fill('1:30');
     await page.getByLabel('To (m:ss)').fill('12:00');
@@ -274,7 +275,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await page.waitForURL(/#\/projects\/[\w-]+$/);
     const id = page.url().split('/').pop()!;
     const stored = await db.project.findUniqueOrThrow({ where: { id } });
-    expect(stored).toMatchObject({ kind: 'magic_clips', clipCount: 4, clipTopic: 'pricing', clipRange: { start: 90, end: 720 }, aspectRatio: '4:5' });
+    expect(stored).toMatchObject({ kind: 'magic_clips', clipCount: 4, clipTopic: 'pricing', clipRange: { start: 90, end: 720 }, aspectRatio: '4:5', speakerLayout: 'split' });
     expect(stored.hookTitle).toMatchObject({ autoTop: true });
     // a wrong control is refused in the service's words, on the form
     await page.goto(`${app.url}/#/new`);

@@ -154,9 +154,10 @@ interface ClipControls {
   from: string;
   to: string;
   aspectRatio: string;
+  speakerLayout: string;
   hookTitle: boolean;
 }
-const NO_CONTROLS: ClipControls = { clipCount: '', topic: '', from: '', to: '', aspectRatio: '9:16', hookTitle: false };
+const NO_CONTROLS: ClipControls = { clipCount: '', topic: '', from: '', to: '', aspectRatio: '9:16', speakerLayout: 'auto', hookTitle: false };
 
 /** "1:30", "90" or "90.5" as seconds; NaN for anything else. */
 const secondsOf = (text: string) => {
@@ -172,6 +173,7 @@ function clipInput(c: ClipControls): Record<string, unknown> {
   if (c.topic.trim()) out.topic = c.topic.trim();
   if (c.from.trim() || c.to.trim()) out.range = { startTime: c.from.trim() ? secondsOf(c.from) : 0, endTime: secondsOf(c.to) };
   if (c.aspectRatio !== '9:16') out.aspectRatio = c.aspectRatio;
+  if (c.speakerLayout !== 'auto') out.speakerLayout = c.speakerLayout;
   if (c.hookTitle) out.hookTitle = true;
   return out;
 }
@@ -201,6 +203,14 @@ function ClipControlsFields({ value, onChange }: { value: ClipControls; onChange
             <option value="1:1">1:1 square</option>
             <option value="4:5">4:5 portrait</option>
             <option value="16:9">16:9 wide</option>
+          </select>
+        </label>
+        <label>
+          Two people on screen
+          <select name="speakerLayout" value={value.speakerLayout} onChange={(e) => set({ speakerLayout: e.target.value })}>
+            <option value="auto">Follow the one speaking, both when both speak</option>
+            <option value="follow">Always follow the one speaking</option>
+            <option value="split">Both, one above the other</option>
           </select>
         </label>
       </div>
