@@ -40,7 +40,12 @@
  *   crop=608:1080:X:0,scale=1080:1920 -c:v libx264 -preset veryfast -c:a aac`
  *   of each clip's seconds (X: the clip's first crop position), run by this
  *   process after the project completed, one at a time, in a session of its
- *   own as the worker's ffmpeg runs, in the same run on the same machine.
+ *   own as the worker's ffmpeg runs, in the same run on the same machine;
+ * - per clip again: the worker's own render command (its arguments read from
+ *   /proc as it starts, its work folder copied: graph, captions, fonts) run
+ *   once more after the project completed, in turns with the bare transcode
+ *   (PAIRS pairs, the median ratio): the two compared alike, on a machine
+ *   the next clip's face analysis is not sharing.
  *
  * The machine has 2 cores shared with other work: the load average is
  * sampled every 5 s through the run and reported with the figures. Wall
@@ -171,6 +176,33 @@ interface Watched {
   nodeTo?: number;
 }
 
+/** A clip's render command as the worker ran it, its work folder copied (graph, captions, fonts) so it can run again. */
+export interface CapturedRender {
+  args: string[];
+}
+
+/**
+ * Copies the work folder of a render ffmpeg just seen into `into/<clipId>`
+ * and gives its arguments with that folder's paths (the graph's captions and
+ * fonts, the outputs) pointing at the copy: the same command, run again
+ * later beside the bare transcode, in turns (pairedRatio).
+ */
+function captureRender(argv: string[], clipId: string, into: string): CapturedRender | null {
+  const script = argv[argv.indexOf('-filter_complex_script') + 1];
+  if (!script) return null;
+  const work = path.dirname(script);
+  const copy = path.join(into, clipId);
+  try {
+    fs.cpSync(work, copy, { recursive: true });
+  } catch {
+    return null;
+  }
+  const moved = (s: string) => s.split(work).join(copy);
+  const graph = path.join(copy, path.basename(script));
+  fs.writeFileSync(graph, moved(fs.readFileSync(graph, 'utf8')));
+  return { args: argv.slice(1).map(moved) };
+}
+
 /**
  * Samples the CPU time of the worker's processes every 100 ms: each clip's
  * render ffmpeg (known by its work folder), each face analysis decode (known
@@ -178,9 +210,10 @@ interface Watched {
  * its decode's plus what Node spent while it ran (the detector). The last
  * sample of a process is at most 100 ms before it ends.
  */
-function watchCpu(root: number) {
+function watchCpu(root: number, captureInto: string) {
   // live processes by pid (a pid can come back as another process), and every process seen
   const seen = new Map<number, Watched>();
+  const captured = new Map<string, CapturedRender>();
   const all: Watched[] = [];
   const nodeCpu = () => all.filter((w) => w.kind === 'node').reduce((a, w) => a + w.cpu, 0);
   const timer = setInterval(() => {
@@ -194,18 +227,21 @@ function watchCpu(root: number) {
         w = undefined;
       }
       if (!w) {
-        let cmd = '';
+        let argv: string[] = [];
         try {
-          cmd = fs.readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0').join(' ');
+          argv = fs.readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
         } catch {
           continue;
         }
+        const cmd = argv.join(' ');
         // empty while the process is between programs (exec): read again on the next sample
         if (!cmd) continue;
         const { comm } = p;
-        if (comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script'))
+        if (comm.startsWith('ffmpeg') && cmd.includes('-filter_complex_script')) {
           w = { comm, kind: 'render', clipId: /clip-([0-9a-f-]{36})/.exec(cmd)?.[1], cpu: 0 };
-        else if (comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter'))
+          const got = w.clipId && !captured.has(w.clipId) ? captureRender(argv, w.clipId, captureInto) : null;
+          if (got) captured.set(w.clipId!, got);
+        } else if (comm.startsWith('ffmpeg') && cmd.includes('-skip_loop_filter'))
           w = { comm, kind: 'faces', start: Number(/-ss (\S+)/.exec(cmd)?.[1]), cpu: 0, nodeFrom: nodeCpu() };
         else w = { comm, kind: comm.startsWith('node') ? 'node' : 'other', cpu: 0 };
         seen.set(p.pid, w);
@@ -222,6 +258,7 @@ function watchCpu(root: number) {
   return {
     stop: () => clearInterval(timer),
     render: (clipId: string) => all.find((w) => w.kind === 'render' && w.clipId === clipId)?.cpu ?? NaN,
+    captured: (clipId: string) => captured.get(clipId),
     faces: (start: number) => {
       const w = all.find((x) => x.kind === 'faces' && Math.abs((x.start ?? NaN) - start) < 1e-3);
       return w ? w.cpu + (w.nodeTo ?? w.nodeFrom!) - w.nodeFrom! : NaN;
@@ -256,6 +293,31 @@ const ffmpegDetached = (args: string[]) =>
     p.on('error', reject);
     p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err}`))));
   });
+
+/** Pairs of runs of a captured render and its bare transcode. */
+const PAIRS = 3;
+
+/** One detached ffmpeg run: its wall and CPU seconds. */
+async function timed(args: string[]): Promise<{ wall: number; cpu: number }> {
+  const c0 = childrenCpu();
+  const t0 = performance.now();
+  await ffmpegDetached(args);
+  return { wall: (performance.now() - t0) / 1000, cpu: childrenCpu() - c0 };
+}
+
+/** A against B in turns (A, B, A, B, ...): the median of the pairs' ratios, wall and CPU, so a drift of the machine's speed hits both alike. */
+async function pairedRatio(a: string[], b: string[], pairs: number): Promise<{ wall: number; cpu: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const x = await timed(a);
+    const y = await timed(b);
+    wall.push(x.wall / y.wall);
+    cpu.push(x.cpu / y.cpu);
+  }
+  const median = (v: number[]) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
+  return { wall: median(wall), cpu: median(cpu) };
+}
 
 /** Each sentence said at each rate, as 16-bit mono PCM of one sample rate. */
 async function sentenceSounds(dir: string): Promise<{ rate: number; pcm: Buffer[][] }> {
@@ -593,7 +655,18 @@ async function measureSource(
       paths.set(r.id, r.cropPath?.keys ? r.cropPath : null);
     const clipsLoad = loadBetween(at('clips'), last.at);
 
-    const sum = { faceMs: 0, faceCpu: 0, analysed: 0, render: 0, renderCpu: 0, bare: 0, bareCpu: 0, worst: 0 };
+    const sum = {
+      faceMs: 0,
+      faceCpu: 0,
+      analysed: 0,
+      render: 0,
+      renderCpu: 0,
+      bare: 0,
+      bareCpu: 0,
+      worst: 0,
+      paired: [] as number[],
+      pairedCpu: [] as number[],
+    };
     const bareFrom = Date.now();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-clips-bare-'));
     try {
@@ -628,9 +701,7 @@ async function measureSource(
         // the bare transcode of the same seconds, with the crop where the clip's path starts
         const keys = paths.get(c.id)?.keys;
         const x = keys?.length ? Math.max(0, Math.min(WIDTH - CROP_WIDTH, 2 * Math.round(keys[0].x / 2))) : (WIDTH - CROP_WIDTH) / 2;
-        const c0 = childrenCpu();
-        const t0 = performance.now();
-        await ffmpegDetached([
+        const bareArgs = [
           '-ss',
           String(c.startTime),
           '-t',
@@ -646,9 +717,8 @@ async function measureSource(
           '-c:a',
           'aac',
           path.join(tmp, `bare-${i}.mp4`),
-        ]);
-        const bare = (performance.now() - t0) / 1000;
-        const bareCpu = childrenCpu() - c0;
+        ];
+        const { wall: bare, cpu: bareCpu } = await timed(bareArgs);
         const render = log.render.renderMs / 1000;
         const renderCpu = watch.cpu.render(c.id);
         sum.render += render;
@@ -668,6 +738,19 @@ async function measureSource(
           'x',
           `bare ${bare.toFixed(1)} s (CPU ${bareCpu.toFixed(1)} s, crop x ${x}); in CPU time ${(renderCpu / bareCpu).toFixed(2)}`,
         );
+        // the service's own command again, in turns with the bare transcode on a quiet machine: the two compared alike
+        const captured = watch.cpu.captured(c.id);
+        if (captured) {
+          const paired = await pairedRatio(captured.args, bareArgs, PAIRS);
+          sum.paired.push(paired.wall);
+          sum.pairedCpu.push(paired.cpu);
+          row(
+            `${k}: render / bare, in turns after the run`,
+            paired.wall,
+            'x',
+            `median of ${PAIRS} pairs (render then bare); in CPU time ${paired.cpu.toFixed(2)}`,
+          );
+        }
       }
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -685,6 +768,13 @@ async function measureSource(
       'x',
       `${sum.render.toFixed(1)} s against ${sum.bare.toFixed(1)} s, worst clip ${sum.worst.toFixed(2)}; load ${clipsLoad} while the service rendered, ${loadBetween(bareFrom, Date.now())} during the bare runs`,
     );
+    if (sum.paired.length)
+      row(
+        'render / bare, in turns after the run, worst clip',
+        Math.max(...sum.paired),
+        'x',
+        `each clip's own command run again beside its bare transcode, ${PAIRS} pairs each; in CPU time at most ${Math.max(...sum.pairedCpu).toFixed(2)}`,
+      );
     row(
       'render / bare transcode in CPU time, all clips',
       sum.renderCpu / sum.bareCpu,
@@ -742,7 +832,8 @@ export async function clips(): Promise<Row[]> {
         await svc.stop();
         throw e;
       });
-      const cpu = watchCpu(worker.pid!);
+      const captures = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-clips-renders-'));
+      const cpu = watchCpu(worker.pid!, captures);
       const db = new pg.Client({ connectionString: url });
       await db.connect();
       try {
@@ -771,6 +862,7 @@ export async function clips(): Promise<Row[]> {
         return rows;
       } finally {
         cpu.stop();
+        fs.rmSync(captures, { recursive: true, force: true });
         await db.end();
         await stopProcess(worker);
         await svc.stop();

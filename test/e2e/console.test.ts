@@ -275,7 +275,14 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await page.waitForURL(/#\/projects\/[\w-]+$/);
     const id = page.url().split('/').pop()!;
     const stored = await db.project.findUniqueOrThrow({ where: { id } });
-    expect(stored).toMatchObject({ kind: 'magic_clips', clipCount: 4, clipTopic: 'pricing', clipRange: { start: 90, end: 720 }, aspectRatio: '4:5', speakerLayout: 'split' });
+    expect(stored).toMatchObject({
+      kind: 'magic_clips',
+      clipCount: 4,
+      clipTopic: 'pricing',
+      clipRange: { start: 90, end: 720 },
+      aspectRatio: '4:5',
+      speakerLayout: 'split',
+    });
     expect(stored.hookTitle).toMatchObject({ autoTop: true });
     // a wrong control is refused in the service's words, on the form
     await page.goto(`${app.url}/#/new`);

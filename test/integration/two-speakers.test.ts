@@ -132,7 +132,10 @@ afterAll(async () => {
 
 describe('two speakers reframed to 9:16', () => {
   it('follows the voice: the left seat while the left speaks, the right while the right does, both stacked while both do', async () => {
-    expect((await probe(exported)).video).toMatchObject({ width: OW, height: OH });
+    const probed = await probe(exported);
+    expect(probed.video).toMatchObject({ width: OW, height: OH });
+    // every frame drawn once: the pieces joined end to end last as long as the talk
+    expect(Math.abs(probed.duration! - talk.duration)).toBeLessThan(0.1);
     for (const [i, side] of SIDES.entries()) {
       const rgb = await frameAt(exported, middle(i));
       const faces = await detector.detect(rgb, OW, OH);

@@ -142,7 +142,7 @@ describe('two speakers', () => {
     expect(Math.abs(centreAt(14) - (LEFT.x + LEFT.w / 2))).toBeLessThan(10);
     expect(plan.path.split?.windows).toEqual([{ start: 8.4, end: 12.4 }]);
 
-    // the graph stacks the two crops over the moving one in those windows, before the cut
+    // the graph draws each frame once: the moving crop before and after, the two crops stacked in the window, joined before the cut
     const graph = buildRenderGraph({
       source: { path: 'in.mp4', width: W, height: H, fps: 30, rotation: 0, duration: 16.5, hasAudio: true },
       output: { width: 1080, height: 1920, fps: 30, fit: 'path' },
@@ -150,7 +150,12 @@ describe('two speakers', () => {
       keep: [{ start: 0, end: 16.5 }],
       audio: { clean: false },
     });
-    expect(graph.filterScript).toContain('vstack=inputs=2');
-    expect(graph.filterScript).toContain("enable='between(t,8.4,12.4)'");
+    const script = graph.filterScript;
+    expect(script).toContain('split=3[rs0][rs1][rs2]');
+    expect(script).toMatch(/\[rs0\]trim=end=8\.4,(sendcmd=[^\n]*,)?crop@reframe0=/);
+    expect(script).toMatch(/\[rs1\]trim=start=8\.4:end=12\.4,split=2/);
+    expect(script).toContain('vstack=inputs=2');
+    expect(script).toMatch(/\[rs2\]trim=start=12\.4,(sendcmd=[^\n]*,)?crop@reframe2=/);
+    expect(script).toContain('[rp0][rp1][rp2]concat=n=3:v=1:a=0');
   });
 });
