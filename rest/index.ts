@@ -7,7 +7,9 @@ import { AppError, unauthorized } from '../src/errors.js';
 import type { GraphQLServer } from '../src/graphql/yoga.js';
 import { sendError, sendErrorFor } from '../src/http/errors.js';
 import { registerReference } from '../src/http/reference.js';
-import { setCaller } from './caller.js';
+import { callerOf, setCaller } from './caller.js';
+import type { App } from '../src/app.js';
+import { PRESSURED_OPERATIONS, refusalFor } from '../src/limits/back-pressure.js';
 import { executeOperation } from './execute.js';
 import { IDEMPOTENCY_HEADER } from '../src/idempotency/keys.js';
 import { idempotentRoute } from './idempotency.js';
@@ -15,10 +17,21 @@ import { MultipartForm } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { readQuery } from './query.js';
 import { routes } from './routes.js';
+import { rootField } from './response.js';
 
 /** Mounts the route table and its reference (/openapi.json, /docs); anything else answers 404 in the spec's error shape. */
-export async function registerRest(fastify: FastifyInstance, graphql: GraphQLServer, db: Db): Promise<void> {
+export async function registerRest(fastify: FastifyInstance, graphql: GraphQLServer, db: Db, app: Pick<App, 'config' | 'jobs'>): Promise<void> {
   registerReference(fastify, openApiDocument);
+  // new work is refused as the request arrives, before its body is read, when the service cannot take it; a request with
+  // an Idempotency-Key goes on to the GraphQL layer, which replays a finished one and refuses the others there (back-pressure.ts)
+  const refuseWhenFull = async (req: FastifyRequest, reply: FastifyReply) => {
+    const user = callerOf(req);
+    if (!user || req.headers[IDEMPOTENCY_HEADER] !== undefined) return;
+    const refused = await refusalFor(app, user.id);
+    if (!refused) return;
+    reply.header('Retry-After', String(refused.extensions.retryAfter));
+    return sendError(reply, refused);
+  };
   for (const r of routes) {
     const run = async (req: FastifyRequest, reply: FastifyReply) => {
       const responseHeaders = new Map<string, string>();
@@ -44,7 +57,8 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
       const status = typeof r.status === 'function' ? r.status(data) : (r.status ?? 200);
       return reply.code(status).send(r.answer.body(data, req, reply));
     };
-    fastify.route({ method: r.method, url: r.url, handler: run });
+    const adds = PRESSURED_OPERATIONS.has(rootField(r.operation));
+    fastify.route({ method: r.method, url: r.url, handler: run, ...(adds ? { onRequest: refuseWhenFull } : {}) });
   }
   // every /v1 endpoint needs a key, so the key is checked before the route and before
   // any byte of the body is read: an unknown route tells nothing to a caller without one
@@ -65,7 +79,8 @@ export async function registerRest(fastify: FastifyInstance, graphql: GraphQLSer
  * host's scope (as fastify-plugin would), so its 404 handler answers every path.
  */
 export const restPlugin = Object.assign(
-  async (fastify: FastifyInstance, opts: { graphql: GraphQLServer; db: Db }) => registerRest(fastify, opts.graphql, opts.db),
+  async (fastify: FastifyInstance, opts: { graphql: GraphQLServer; db: Db; app: Pick<App, 'config' | 'jobs'> }) =>
+    registerRest(fastify, opts.graphql, opts.db, opts.app),
   { [Symbol.for('skip-override')]: true },
 );
 

@@ -13,6 +13,7 @@ import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import { schema as graphqlSchema } from '../src/graphql/schema.js';
 import { REPLAYED_HEADER } from '../src/idempotency/keys.js';
 import { RATE_LIMITS } from '../src/limits/rate-limits.js';
+import { PRESSURED_OPERATIONS } from '../src/limits/back-pressure.js';
 import { WEBHOOK_PAYLOADS } from '../src/webhooks/events.js';
 import { MAX_ATTEMPTS } from '../src/webhooks/schedule.js';
 import type { QueryParam } from './query.js';
@@ -117,6 +118,16 @@ function commonErrors(r: Route, limit: number | undefined): Array<[ErrorCode, st
       'the body did not arrive whole within the deadline of docs/api.md, Connection limits (a code beyond the first specification)',
     ]);
   if (limit !== undefined) out.push(['RATE_LIMIT_EXCEEDED', `over ${limit} requests in the hour: retryAfter and Retry-After say when to come back`]);
+  if (PRESSURED_OPERATIONS.has(rootField(r.operation))) {
+    out.push([
+      'RATE_LIMIT_EXCEEDED',
+      'you have USER_MAX_WAITING jobs waiting, your share of the queue (back-pressure): retryAfter and Retry-After say when to come back',
+    ]);
+    out.push([
+      'SERVICE_UNAVAILABLE',
+      'the queue holds QUEUE_MAX_WAITING jobs waiting, or the data disk has less than DISK_MIN_FREE_MB free; answered before the body is read, nothing kept; retryAfter and Retry-After say when to come back (a code beyond the first specification)',
+    ]);
+  }
   out.push(['INTERNAL_SERVER_ERROR', 'a fault of the service']);
   return out;
 }
@@ -136,8 +147,8 @@ function errorResponses(r: Route, limit: number | undefined): Record<string, unk
       .sort(([a], [b]) => a - b)
       .map(([status, codes]) => {
         const schema: JsonSchema = { allOf: [ERROR_REF], properties: { error: { enum: codes.map(([c]) => c) } } };
-        if (status === 429) schema.required = ['retryAfter'];
-        const headers = status === 429 ? { ...refs('Retry-After'), ...RATE_LIMIT_HEADERS } : undefined;
+        if (status === 429 || status === 503) schema.required = ['retryAfter'];
+        const headers = status === 429 ? { ...refs('Retry-After'), ...RATE_LIMIT_HEADERS } : status === 503 ? refs('Retry-After') : undefined;
         return [
           String(status),
           {

@@ -37,6 +37,20 @@ export interface JobQueue {
    * to how many.
    */
   removeJobs(data: Record<string, string>): Promise<number>;
+  /**
+   * The queue now, for back-pressure and the health and metrics readings:
+   * null where the store cannot say (jobs kept in MongoDB).
+   */
+  queueState(): Promise<QueueState | null>;
+  /** How many of one user's jobs wait (due, not running) and run now; null where the store cannot say. */
+  userLoad(userId: string): Promise<{ waiting: number; running: number } | null>;
+}
+
+export interface QueueState {
+  /** per job name with any job due or running: how many wait and run, and how long the waiting ones have waited so far (s) */
+  byName: Array<{ name: string; waiting: number; running: number; waitP50: number; waitP95: number; waitP99: number }>;
+  /** the users running jobs now, with how many */
+  runningByUser: Array<{ userId: string; running: number }>;
 }
 
 /** What a job's data names, as the jobs of a project or an export are looked up. */

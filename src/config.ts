@@ -28,6 +28,10 @@ export interface Config {
   maxComplexity: number;
   /** how often workers look for due jobs (ms); short in embedded mode, where NOTIFY does not cross connections */
   jobPollMs: number;
+  /** a user runs at most this many jobs of one kind at once while another user's job of that kind waits (workers/fair-claim.ts) */
+  jobUserCap: number;
+  /** when new work is refused (src/limits/back-pressure.ts) */
+  backPressure: { queueMaxWaiting: number; userMaxWaiting: number; diskMinFreeBytes: number };
   /** largest project file, URL or upload (SPEC.md: 2 GB); lower it to protect small disks */
   maxProjectBytes: number;
   /** largest source of a magic-clips project, by URL or upload */
@@ -217,6 +221,9 @@ function logFormatOf(value: string | undefined): Config['logFormat'] {
   throw new Error(`LOG_FORMAT must be json or pretty, got "${value}"`);
 }
 
+/** By default, a user runs at most this many jobs of one kind at once while another user's job of that kind waits (workers/fair-claim.ts). */
+export const DEFAULT_JOB_USER_CAP = 2;
+
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -289,6 +296,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 12),
     maxComplexity: int('GRAPHQL_MAX_COMPLEXITY', env.GRAPHQL_MAX_COMPLEXITY, 5000),
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, databaseUrl ? 5000 : 1000),
+    jobUserCap: Math.max(1, int('JOB_USER_CAP', env.JOB_USER_CAP, DEFAULT_JOB_USER_CAP)),
+    backPressure: {
+      queueMaxWaiting: Math.max(1, int('QUEUE_MAX_WAITING', env.QUEUE_MAX_WAITING, 1000)),
+      userMaxWaiting: Math.max(1, int('USER_MAX_WAITING', env.USER_MAX_WAITING, 100)),
+      diskMinFreeBytes: int('DISK_MIN_FREE_MB', env.DISK_MIN_FREE_MB, 100) * 2 ** 20,
+    },
     maxProjectBytes: int('MAX_PROJECT_BYTES', env.MAX_PROJECT_BYTES, 2 * 1024 ** 3),
     maxClipsSourceBytes: int('MAX_CLIPS_SOURCE_BYTES', env.MAX_CLIPS_SOURCE_BYTES, 10 * 1024 ** 3),
     instanceName: env.INSTANCE_NAME || `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,

@@ -1,4 +1,6 @@
 import client from 'prom-client';
+import type { App, QueueState } from './app.js';
+import { JOB_CLASSES, type JobClass, type JobName } from './jobs/names.js';
 
 /** One registry per process, served at /metrics. */
 export const registry = new client.Registry();
@@ -32,3 +34,63 @@ export const graphqlLimitRejections = new client.Counter({
   labelNames: ['limit'] as const,
   registers: [registry],
 });
+
+const queueWaiting = new client.Gauge({
+  name: 'job_queue_waiting',
+  help: 'Jobs due and not running, by job and class (read from the shared queue at each scrape)',
+  labelNames: ['job', 'class'] as const,
+  registers: [registry],
+});
+const queueRunning = new client.Gauge({
+  name: 'job_queue_running',
+  help: 'Jobs running now on every worker, by job and class',
+  labelNames: ['job', 'class'] as const,
+  registers: [registry],
+});
+const queueWait = new client.Gauge({
+  name: 'job_queue_wait_seconds',
+  help: 'How long the jobs waiting now have waited so far, by class, at the 0.5, 0.95 and 0.99 quantiles',
+  labelNames: ['class', 'quantile'] as const,
+  registers: [registry],
+});
+const userRunning = new client.Gauge({
+  name: 'user_running_jobs',
+  help: 'Jobs running now per user (the 100 users running most)',
+  labelNames: ['user'] as const,
+  registers: [registry],
+});
+
+/** The queue by class: waiting and running counts, and the longest p50/p95/p99 wait of the class's kinds (s). */
+export function queueByClass(state: QueueState): Record<JobClass, { waiting: number; running: number; waitP50: number; waitP95: number; waitP99: number }> {
+  const out = {} as ReturnType<typeof queueByClass>;
+  for (const cls of ['interactive', 'batch', 'upkeep'] as const) out[cls] = { waiting: 0, running: 0, waitP50: 0, waitP95: 0, waitP99: 0 };
+  for (const n of state.byName) {
+    const c = out[JOB_CLASSES[n.name as JobName] ?? 'upkeep'];
+    c.waiting += n.waiting;
+    c.running += n.running;
+    c.waitP50 = Math.max(c.waitP50, n.waitP50);
+    c.waitP95 = Math.max(c.waitP95, n.waitP95);
+    c.waitP99 = Math.max(c.waitP99, n.waitP99);
+  }
+  return out;
+}
+
+/** Sets the queue gauges from one reading of the shared queue (at a scrape of /metrics). */
+export async function observeQueue(app: Pick<App, 'jobs'>): Promise<void> {
+  const state = await app.jobs.queueState();
+  if (!state) return;
+  queueWaiting.reset();
+  queueRunning.reset();
+  userRunning.reset();
+  for (const n of state.byName) {
+    const cls = JOB_CLASSES[n.name as JobName] ?? 'upkeep';
+    queueWaiting.set({ job: n.name, class: cls }, n.waiting);
+    queueRunning.set({ job: n.name, class: cls }, n.running);
+  }
+  for (const [cls, c] of Object.entries(queueByClass(state))) {
+    queueWait.set({ class: cls, quantile: '0.5' }, c.waitP50);
+    queueWait.set({ class: cls, quantile: '0.95' }, c.waitP95);
+    queueWait.set({ class: cls, quantile: '0.99' }, c.waitP99);
+  }
+  for (const u of state.runningByUser) userRunning.set({ user: u.userId }, u.running);
+}

@@ -95,7 +95,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     let url: string | undefined;
     if (opts.role !== 'worker') {
       http = await createHttpServer(app);
-      await http.fastify.register(restPlugin, { graphql: http.graphql, db: app.db });
+      await http.fastify.register(restPlugin, { graphql: http.graphql, db: app.db, app });
       url = await http.listen();
     }
     log.info({ url, embedded: database.embedded, startupMs: Math.round(performance.now() - t0) }, 'started');

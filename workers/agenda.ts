@@ -9,7 +9,8 @@ import {
   type NotificationChannel,
   type RetryDetails,
 } from 'agenda';
-import { PostgresBackend, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
+import { PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
+import { fairClaimIndexSql, FairPostgresBackend } from './fair-claim.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
@@ -123,7 +124,8 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       notificationChannel = new PostgresNotificationChannel({ pool, channelName: CHANNEL, reconnect: { enabled: true } });
     } else {
       await ensureSchema(pool);
-      backend = new PostgresBackend({ pool, tableName: TABLE, channelName: CHANNEL, ensureSchema: false });
+      // first come, first served no more: the claim keeps each user's fair share (fair-claim.ts)
+      backend = new FairPostgresBackend({ pool, tableName: TABLE, channelName: CHANNEL, userCap: config.jobUserCap });
     }
   } catch (err) {
     await pool.end().catch(() => {});
@@ -292,6 +294,48 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     async removeJobs(data) {
       return agenda.cancel({ data });
     },
+    async queueState() {
+      if (config.mongodbUrl) return null;
+      const deadline = new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS);
+      // due and not running (never claimed, or its lock lapsed); running: locked within the lifetime
+      const waiting = `(locked_at IS NULL OR locked_at <= $1) AND next_run_at <= now()`;
+      const [byName, byUser] = await Promise.all([
+        pool.query<{ name: string; waiting: string; running: string; waits: number[] | null }>(
+          `SELECT name,
+                  count(*) FILTER (WHERE ${waiting}) AS waiting,
+                  count(*) FILTER (WHERE locked_at > $1) AS running,
+                  percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM now() - next_run_at))
+                    FILTER (WHERE ${waiting}) AS waits
+             FROM "${TABLE}" WHERE disabled IS NOT TRUE AND (locked_at IS NOT NULL OR next_run_at <= now())
+            GROUP BY name ORDER BY name`,
+          [deadline],
+        ),
+        pool.query<{ user_id: string; running: string }>(
+          `SELECT data->>'userId' AS user_id, count(*) AS running FROM "${TABLE}"
+            WHERE locked_at IS NOT NULL AND locked_at > $1 AND data->>'userId' IS NOT NULL
+            GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 100`,
+          [deadline],
+        ),
+      ]);
+      return {
+        byName: byName.rows.map((r) => {
+          const waits = (r.waits ?? [0, 0, 0]).map((w) => Math.round(w * 10) / 10);
+          return { name: r.name, waiting: Number(r.waiting), running: Number(r.running), waitP50: waits[0], waitP95: waits[1], waitP99: waits[2] };
+        }),
+        runningByUser: byUser.rows.map((r) => ({ userId: r.user_id, running: Number(r.running) })),
+      };
+    },
+    async userLoad(userId) {
+      if (config.mongodbUrl) return null;
+      const deadline = new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS);
+      const { rows } = await pool.query<{ waiting: string; running: string }>(
+        `SELECT count(*) FILTER (WHERE (locked_at IS NULL OR locked_at <= $2) AND next_run_at <= now()) AS waiting,
+                count(*) FILTER (WHERE locked_at > $2) AS running
+           FROM "${TABLE}" WHERE data->>'userId' = $1 AND disabled IS NOT TRUE AND (locked_at IS NOT NULL OR next_run_at IS NOT NULL)`,
+        [userId, deadline],
+      );
+      return { waiting: Number(rows[0].waiting), running: Number(rows[0].running) };
+    },
     async start() {
       if (definitions.length > 0 && !app) throw new Error('createAgenda: attach(app) before start()');
       await agenda.start();
@@ -363,6 +407,9 @@ async function ensureSchema(pool: pg.Pool): Promise<void> {
       for (const field of JOB_SUBJECTS) {
         await client.query(`CREATE INDEX IF NOT EXISTS "${TABLE}_data_${field}_idx" ON "${TABLE}" ((data->>'${field}'))`);
       }
+      // the fair claim's count of each user's running jobs, and a user's load (back-pressure)
+      await client.query(fairClaimIndexSql(TABLE));
+      await client.query(`CREATE INDEX IF NOT EXISTS "${TABLE}_data_userId_idx" ON "${TABLE}" ((data->>'userId'))`);
     } finally {
       await client.query(`SELECT pg_advisory_unlock(hashtext('agenda:schema:${TABLE}'))`);
     }

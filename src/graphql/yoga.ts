@@ -15,6 +15,7 @@ import { useMetrics } from './plugins/metrics.js';
 import { QUERY_LIMITS, useQueryLimits } from './plugins/query-limits.js';
 import { useQueryStringParams } from './plugins/query-string.js';
 import { useRateLimits } from './plugins/rate-limits.js';
+import { useBackPressure } from './plugins/back-pressure.js';
 import { useRequireUser } from './plugins/require-user.js';
 import { useStorableText } from './plugins/storable-text.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
@@ -40,6 +41,9 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  *    (results pass the plugins in list order, so what useIdempotency keeps is what the client read);
  *    useIdempotency: a mutation sent with an Idempotency-Key runs once and a retry replays its result,
  *    before useRateLimits so that a replay spends nothing; the one layer of both doors (a /v1 POST too);
+ *    useBackPressure refuses an operation that adds work (a project, an export, a library file) while the
+ *    queue or the disk is full, or the caller's share of the queue is (src/limits/back-pressure.ts), before
+ *    a call is spent;
  *    useRateLimits spends one call per limited root field the operation executes, all or nothing;
  *    useVariableChecks: the REST adapter's raw body is checked by the domain before GraphQL coerces it;
  *    useStorableText: text PostgreSQL cannot store (NUL), in any argument, is refused naming its field;
@@ -89,6 +93,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
       useQueryLimits(schema, { ...QUERY_LIMITS, depth: app.config.maxDepth, complexity: app.config.maxComplexity }),
       useVariableErrors(),
       useIdempotency(),
+      useBackPressure(),
       useRateLimits(),
       useVariableChecks(),
       useStorableText(),

@@ -6,7 +6,7 @@ import { processRequest, type FileUpload } from 'graphql-upload-ts';
 import type { App } from '../app.js';
 import { AppError, isAppError } from '../errors.js';
 import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.js';
-import { httpDuration, registry } from '../metrics.js';
+import { httpDuration, observeQueue, queueByClass, registry } from '../metrics.js';
 import { migrationsApplied } from '../db/health.js';
 import { answerClientError, codeForStatus, endWithError, graphqlErrorBody, sendErrorFor, trackRequests } from './errors.js';
 import { registerFileRoutes } from './files.js';
@@ -116,10 +116,19 @@ export async function createHttpServer(app: App): Promise<HttpServer> {
 
   fastify.get('/healthz', async (_req, reply) => {
     const ok = await migrationsApplied(app.db).catch(() => false);
-    return reply.code(ok ? 200 : 503).send(ok ? { status: 'ok' } : { status: 'unavailable' });
+    if (!ok) return reply.code(503).send({ status: 'unavailable' });
+    // the queue by class beside the status (an extension of the contract's answer); left out when it cannot be read
+    const queue = await app.jobs
+      .queueState()
+      .then((s) => (s ? queueByClass(s) : undefined))
+      .catch(() => undefined);
+    return reply.code(200).send({ status: 'ok', ...(queue ? { queue } : {}) });
   });
 
-  fastify.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  fastify.get('/metrics', async (_req, reply) => {
+    await observeQueue(app).catch((err) => app.log.warn({ err }, 'the queue could not be read for /metrics'));
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
 
   // multipart bodies stay unread here: /graphql hands them to graphql-upload-ts, REST upload
   // routes stream them with busboy; neither holds a file in memory

@@ -35,3 +35,33 @@ export const PROJECT_STEP_JOB_NAMES: readonly string[] = [
   JOB_NAMES.renderExport,
   JOB_NAMES.processMagicClips,
 ];
+
+/**
+ * Each job's class, as data: what a user waits on (`interactive`: a render
+ * they asked for, a delivery they scheduled), what runs for minutes in the
+ * background of a user's work (`batch`: a whole pipeline, a magic-clips
+ * analysis, its clips), and the service's own upkeep (`upkeep`). The queue's
+ * depth per class is on /healthz and /metrics; back-pressure counts the
+ * waiting work of the first two (src/limits/back-pressure.ts).
+ */
+export type JobClass = 'interactive' | 'batch' | 'upkeep';
+export const JOB_CLASSES: Readonly<Record<JobName, JobClass>> = {
+  [JOB_NAMES.renderExport]: 'interactive',
+  [JOB_NAMES.deliverPost]: 'interactive',
+  [JOB_NAMES.firePublication]: 'interactive',
+  [JOB_NAMES.deliverWebhook]: 'interactive',
+  [JOB_NAMES.importUserMedia]: 'interactive',
+  [JOB_NAMES.processProject]: 'batch',
+  [JOB_NAMES.generateBroll]: 'batch',
+  [JOB_NAMES.processMagicClips]: 'batch',
+  [JOB_NAMES.renderClip]: 'batch',
+  [JOB_NAMES.removeProjectFiles]: 'upkeep',
+  [JOB_NAMES.projectWatchdog]: 'upkeep',
+  [JOB_NAMES.sweepWebhooks]: 'upkeep',
+  [JOB_NAMES.purge]: 'upkeep',
+  [JOB_NAMES.sweepPublishing]: 'upkeep',
+  [JOB_NAMES.syncAnalytics]: 'upkeep',
+};
+
+/** The job names of a class. */
+export const jobNamesOf = (cls: JobClass): string[] => Object.entries(JOB_CLASSES).flatMap(([name, c]) => (c === cls ? [name] : []));

@@ -68,7 +68,7 @@ function refusal(s: LimitState): string {
  * the limits, as a resolver would), and so does a field whose @skip/@include they cannot
  * decide.
  */
-function rootCalls(args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues'>): Map<string, number> {
+export function rootCalls(args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues'>): Map<string, number> {
   const calls = new Map<string, number>();
   const op = getOperationAST(args.document as DocumentNode, args.operationName);
   const root = op && args.schema.getRootType(op.operation);

@@ -1,0 +1,102 @@
+/**
+ * Fair shares of the workers between users, decided where a job is claimed:
+ * in the one UPDATE that locks the next job of a name, so every worker
+ * process on every instance follows the same rule (the queue is shared in
+ * PostgreSQL; no process keeps a view of its own).
+ *
+ * Among the jobs of a name that are due, the one taken is:
+ * 1. not of a user already running `userCap` jobs of that name while another
+ *    user's job of that name waits (a cap that binds only when someone else
+ *    waits: a user alone on the service still uses every worker);
+ * 2. of the user with the fewest jobs running now, of any name (the one
+ *    with the least running work goes first: one user's fifty uploads do not
+ *    hold the slots a second user's single upload waits for);
+ * 3. then, as before, the earliest due and the highest priority.
+ *
+ * A job's user is its data's `userId`; jobs without one (webhook deliveries,
+ * sweeps) have no share to keep and are ordered as before. A job is running
+ * while its lock is younger than the lock lifetime (Agenda renews it as the
+ * job reports progress). The running counts read a partial index of the
+ * locked jobs by user, so the claim stays a handful of index reads however
+ * long the queue.
+ */
+import { PostgresBackend, PostgresJobRepository } from '@agendajs/postgres-backend';
+import type { JobParameters } from 'agenda';
+import type pg from 'pg';
+
+/** The index the running counts read: jobs locked now, by user. */
+export const fairClaimIndexSql = (table: string) =>
+  `CREATE INDEX IF NOT EXISTS "${table}_running_user_idx" ON "${table}" ((data->>'userId'), name, locked_at) WHERE locked_at IS NOT NULL`;
+
+/** The claim: the next due job of `$2` by the rules above, locked at `$1`; `$3` the scan's horizon, `$4` the lock deadline, `$5` who locks, `$6` the cap. */
+export const fairClaimSql = (table: string) => `
+  UPDATE "${table}" SET locked_at = $1, last_modified_by = $5
+  WHERE id = (
+    SELECT j.id FROM "${table}" j
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS all_kinds, count(*) FILTER (WHERE r.name = j.name) AS same_kind
+      FROM "${table}" r
+      WHERE r.locked_at IS NOT NULL AND r.locked_at > $4 AND r.data->>'userId' = j.data->>'userId'
+    ) running ON TRUE
+    WHERE j.name = $2
+      AND j.disabled = FALSE
+      AND ((j.locked_at IS NULL AND j.next_run_at <= $3) OR j.locked_at <= $4)
+      AND (
+        j.data->>'userId' IS NULL
+        OR running.same_kind < $6
+        OR NOT EXISTS (
+          SELECT 1 FROM "${table}" w
+          WHERE w.name = j.name AND w.disabled = FALSE AND w.locked_at IS NULL AND w.next_run_at <= $3
+            AND w.data->>'userId' IS DISTINCT FROM j.data->>'userId'
+        )
+      )
+    ORDER BY COALESCE(running.all_kinds, 0) ASC, j.next_run_at ASC NULLS LAST, j.priority DESC
+    LIMIT 1
+    FOR UPDATE OF j SKIP LOCKED
+  )
+  RETURNING *`;
+
+export interface FairClaimOptions {
+  pool: pg.Pool;
+  tableName: string;
+  /** the cap of rule 1 (config's jobUserCap, DEFAULT_JOB_USER_CAP) */
+  userCap: number;
+}
+
+/** The PostgreSQL job repository with the fair claim in place of first come, first served. */
+export class FairJobRepository extends PostgresJobRepository {
+  private readonly fair: FairClaimOptions;
+
+  constructor(options: FairClaimOptions & { ensureSchema?: boolean }) {
+    super({ pool: options.pool, tableName: options.tableName, ensureSchema: options.ensureSchema ?? false });
+    this.fair = options;
+  }
+
+  override async getNextJobToRun(
+    jobName: string,
+    nextScanAt: Date,
+    lockDeadline: Date,
+    now: Date | undefined,
+    options: { lastModifiedBy?: string } | undefined,
+  ): Promise<JobParameters | undefined> {
+    const { rows } = await this.fair.pool.query(fairClaimSql(this.fair.tableName), [
+      now ?? new Date(),
+      jobName,
+      nextScanAt,
+      lockDeadline,
+      options?.lastModifiedBy || null,
+      this.fair.userCap,
+    ]);
+    if (!rows.length) return undefined;
+    // the row as the base repository reads every other row
+    return (this as unknown as { rowToJob(row: unknown): JobParameters }).rowToJob(rows[0]);
+  }
+}
+
+/** The PostgreSQL backend whose repository claims fairly (FairJobRepository); everything else as the package's. */
+export class FairPostgresBackend extends PostgresBackend {
+  constructor(options: FairClaimOptions & { channelName: string }) {
+    super({ pool: options.pool, tableName: options.tableName, channelName: options.channelName, ensureSchema: false });
+    (this as unknown as { _repository: PostgresJobRepository })._repository = new FairJobRepository(options);
+  }
+}
