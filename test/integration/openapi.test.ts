@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/errors.js';
+import { PRESSURED_OPERATIONS } from '../../src/limits/back-pressure.js';
 import { RATE_LIMITS } from '../../src/limits/rate-limits.js';
 import { rootField } from '../../rest/response.js';
 import { routes } from '../../rest/routes.js';
@@ -59,7 +60,11 @@ describe('GET /openapi.json', () => {
         expect(op.responses[status].content['application/json'].schema.properties.error.enum, `${r.method} ${r.url} ${status}`).toContain(code);
       }
       const limited = Object.hasOwn(RATE_LIMITS, rootField(r.operation));
-      expect(statuses.includes(429), `${r.method} ${r.url}: 429`).toBe(limited);
+      // work that back-pressure may refuse: 429 past a user's share, 503 when the queue or the disk is full
+      const pressured = PRESSURED_OPERATIONS.has(rootField(r.operation));
+      expect(statuses.includes(429), `${r.method} ${r.url}: 429`).toBe(limited || pressured);
+      expect(statuses.includes(503), `${r.method} ${r.url}: 503`).toBe(pressured);
+      if (pressured) expect(Object.keys(op.responses['503'].headers)).toContain('Retry-After');
       if (limited) expect(Object.keys((Object.values(op.responses)[0] as { headers: object }).headers)).toContain('X-RateLimit-Limit');
     }
   });
