@@ -30,7 +30,9 @@ describe('health and metrics', () => {
   it('GET /healthz answers 200 {status: ok} without a key', async () => {
     const r = await request(app, 'GET', '/healthz');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok' });
+    expect(r.body).toMatchObject({ status: 'ok' });
+    // beside it, the queue by class (docs/concurrency.md, Back-pressure)
+    expect(Object.keys(r.body.queue).sort()).toEqual(['batch', 'interactive', 'upkeep']);
   });
 
   it('GET /metrics serves Prometheus text with the HTTP histogram', async () => {
