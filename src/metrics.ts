@@ -35,30 +35,17 @@ export const graphqlLimitRejections = new client.Counter({
   registers: [registry],
 });
 
-const queueWaiting = new client.Gauge({
-  name: 'job_queue_waiting',
-  help: 'Jobs due and not running, by job and class (read from the shared queue at each scrape)',
-  labelNames: ['job', 'class'] as const,
-  registers: [registry],
-});
-const queueRunning = new client.Gauge({
-  name: 'job_queue_running',
-  help: 'Jobs running now on every worker, by job and class',
-  labelNames: ['job', 'class'] as const,
-  registers: [registry],
-});
-const queueWait = new client.Gauge({
-  name: 'job_queue_wait_seconds',
-  help: 'How long the jobs waiting now have waited so far, by class, at the 0.5, 0.95 and 0.99 quantiles',
-  labelNames: ['class', 'quantile'] as const,
-  registers: [registry],
-});
-const userRunning = new client.Gauge({
-  name: 'user_running_jobs',
-  help: 'Jobs running now per user (the 100 users running most)',
-  labelNames: ['user'] as const,
-  registers: [registry],
-});
+/** A gauge of this process's registry, set at each scrape. */
+const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+  new client.Gauge<L>({ name, help, labelNames, registers: [registry] });
+
+const queueWaiting = gauge('job_queue_waiting', 'Jobs due and not running, by job and class (read from the shared queue at each scrape)', ['job', 'class']);
+const queueRunning = gauge('job_queue_running', 'Jobs running now on every worker, by job and class', ['job', 'class']);
+const queueWait = gauge('job_queue_wait_seconds', 'How long the jobs waiting now have waited so far, by class, at the 0.5, 0.95 and 0.99 quantiles', [
+  'class',
+  'quantile',
+]);
+const userRunning = gauge('user_running_jobs', 'Jobs running now per user (the 100 users running most)', ['user']);
 
 /** The queue by class: waiting and running counts, and the longest p50/p95/p99 wait of the class's kinds (s). */
 export function queueByClass(state: QueueState): Record<JobClass, { waiting: number; running: number; waitP50: number; waitP95: number; waitP99: number }> {
