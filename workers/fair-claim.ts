@@ -5,9 +5,10 @@
  * PostgreSQL; no process keeps a view of its own).
  *
  * Among the jobs of a name that are due, the one taken is:
- * 1. not of a user already running `userCap` jobs of that name while another
- *    user's job of that name waits (a cap that binds only when someone else
- *    waits: a user alone on the service still uses every worker);
+ * 1. not of a user already running `userCap` jobs of that name while a user
+ *    under the cap has a job of that name waiting (a cap that binds only when
+ *    someone it can give way to waits: a user alone on the service, or users
+ *    all at the cap, still use every worker);
  * 2. of the user with the fewest jobs running now, of any name (the one
  *    with the least running work goes first: one user's fifty uploads do not
  *    hold the slots a second user's single upload waits for);
@@ -17,8 +18,8 @@
  * sweeps) have no share to keep and are ordered as before. A job is running
  * while its lock is younger than the lock lifetime (Agenda renews it as the
  * job reports progress). The running counts read a partial index of the
- * locked jobs by user, so the claim stays a handful of index reads however
- * long the queue.
+ * locked jobs by user; the due jobs of the name are read once per claim
+ * (measured in docs/concurrency.md).
  */
 import { PostgresBackend, PostgresJobRepository } from '@agendajs/postgres-backend';
 import type { JobParameters } from 'agenda';
@@ -28,29 +29,34 @@ import type pg from 'pg';
 export const fairClaimIndexSql = (table: string) =>
   `CREATE INDEX IF NOT EXISTS "${table}_running_user_idx" ON "${table}" ((data->>'userId'), name, locked_at) WHERE locked_at IS NOT NULL`;
 
-/** The claim: the next due job of `$2` by the rules above, locked at `$1`; `$3` the scan's horizon, `$4` the lock deadline, `$5` who locks, `$6` the cap. */
+/**
+ * The claim: the next due job of `$2` by the rules above, locked at `$1`; `$3` the scan's horizon,
+ * `$4` the lock deadline, `$5` who locks, `$6` the cap. Each user's running counts and the number of
+ * users waiting under the cap are read once per claim (CTEs), not per candidate: a flood of ten
+ * thousand waiting jobs costs one pass over them.
+ */
 export const fairClaimSql = (table: string) => `
+  WITH running AS (
+    SELECT data->>'userId' AS user_id, count(*) AS all_kinds, count(*) FILTER (WHERE name = $2) AS same_kind
+    FROM "${table}"
+    WHERE locked_at IS NOT NULL AND locked_at > $4 AND data->>'userId' IS NOT NULL
+    GROUP BY 1
+  ), under_cap AS (
+    SELECT count(DISTINCT w.data->>'userId') AS users
+    FROM "${table}" w LEFT JOIN running r ON r.user_id = w.data->>'userId'
+    WHERE w.name = $2 AND w.disabled = FALSE AND ((w.locked_at IS NULL AND w.next_run_at <= $3) OR w.locked_at <= $4)
+      AND w.data->>'userId' IS NOT NULL AND COALESCE(r.same_kind, 0) < $6
+  )
   UPDATE "${table}" SET locked_at = $1, last_modified_by = $5
   WHERE id = (
     SELECT j.id FROM "${table}" j
-    LEFT JOIN LATERAL (
-      SELECT count(*) AS all_kinds, count(*) FILTER (WHERE r.name = j.name) AS same_kind
-      FROM "${table}" r
-      WHERE r.locked_at IS NOT NULL AND r.locked_at > $4 AND r.data->>'userId' = j.data->>'userId'
-    ) running ON TRUE
+    LEFT JOIN running r ON r.user_id = j.data->>'userId'
+    CROSS JOIN under_cap
     WHERE j.name = $2
       AND j.disabled = FALSE
       AND ((j.locked_at IS NULL AND j.next_run_at <= $3) OR j.locked_at <= $4)
-      AND (
-        j.data->>'userId' IS NULL
-        OR running.same_kind < $6
-        OR NOT EXISTS (
-          SELECT 1 FROM "${table}" w
-          WHERE w.name = j.name AND w.disabled = FALSE AND w.locked_at IS NULL AND w.next_run_at <= $3
-            AND w.data->>'userId' IS DISTINCT FROM j.data->>'userId'
-        )
-      )
-    ORDER BY COALESCE(running.all_kinds, 0) ASC, j.next_run_at ASC NULLS LAST, j.priority DESC
+      AND (j.data->>'userId' IS NULL OR COALESCE(r.same_kind, 0) < $6 OR under_cap.users = 0)
+    ORDER BY COALESCE(r.all_kinds, 0) ASC, j.next_run_at ASC NULLS LAST, j.priority DESC
     LIMIT 1
     FOR UPDATE OF j SKIP LOCKED
   )

@@ -79,6 +79,17 @@ describe('the fair claim', () => {
     expect(await claim(0, 'render')).toBeNull();
   });
 
+  it('lets users who are all at the cap take a free slot rather than leave it idle', async () => {
+    for (const u of ['a', 'b']) {
+      await running('render', u, `${u}-1`);
+      await running('render', u, `${u}-2`);
+    }
+    await add('render', 'a', 0, 'a-3');
+    await add('render', 'b', 5, 'b-3');
+    expect(await claim(0, 'render')).toBe('a-3');
+    expect(await claim(1, 'render')).toBe('b-3');
+  });
+
   it('lets a user alone on the service use every slot', async () => {
     for (let i = 0; i < 5; i++) await add('render', 'solo', i, `solo-${i}`);
     const got: Array<string | null> = [];
