@@ -252,9 +252,9 @@ export interface SpeakerLayoutInput {
 }
 
 /** The plan of a window with two speakers, or null when it does not show two. */
-export function planSpeakers(input: SpeakerLayoutInput): SpeakerPlan | null {
+export function planSpeakers(input: SpeakerLayoutInput & { seats?: Record<Seat, Box> }): SpeakerPlan | null {
   const { track, sides, layout, output, crop } = input;
-  const seats = twoSeats(track.samples);
+  const seats = input.seats ?? twoSeats(track.samples);
   if (!seats) return null;
   const turns = input.turns.length ? [...input.turns].sort((a, b) => a.start - b.start) : [{ start: 0, end: crop.duration }];
   const speaking = turns.map((t) => whoSpeaks(t, sides, track.samples, seats));
@@ -313,9 +313,10 @@ export interface FollowInput {
 export async function followPath(input: FollowInput): Promise<{ path: ReframePath; plan: SpeakerPlan | null }> {
   const { track, source, sourceWidth, sourceHeight, output } = input;
   const crop = { sourceWidth, sourceHeight, duration: source.duration };
-  if (twoSeats(track.samples)) {
+  const seats = twoSeats(track.samples);
+  if (seats) {
     const sides = await readVoiceSides(source, { signal: input.signal });
-    const plan = planSpeakers({ track, turns: input.turns, sides, layout: input.layout ?? 'auto', output, crop });
+    const plan = planSpeakers({ track, seats, turns: input.turns, sides, layout: input.layout ?? 'auto', output, crop });
     if (plan) return { path: plan.path, plan };
   }
   return { path: cropPathOf(track.samples, track.shotChanges, { ...crop, outputAspect: output.width / output.height }), plan: null };
