@@ -297,8 +297,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     async queueState() {
       if (config.mongodbUrl) return null;
       const deadline = new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS);
-      // due and not running (never claimed, or its lock lapsed); running: locked within the lifetime
-      const waiting = `(locked_at IS NULL OR locked_at <= $1) AND next_run_at <= now()`;
+      const waiting = waitingSql('$1');
       const [byName, byUser] = await Promise.all([
         pool.query<{ name: string; waiting: string; running: string; waits: number[] | null }>(
           `SELECT name,
@@ -329,7 +328,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       if (config.mongodbUrl) return null;
       const deadline = new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS);
       const { rows } = await pool.query<{ waiting: string; running: string }>(
-        `SELECT count(*) FILTER (WHERE (locked_at IS NULL OR locked_at <= $2) AND next_run_at <= now()) AS waiting,
+        `SELECT count(*) FILTER (WHERE ${waitingSql('$2')}) AS waiting,
                 count(*) FILTER (WHERE locked_at > $2) AS running
            FROM "${TABLE}" WHERE data->>'userId' = $1 AND disabled IS NOT TRUE AND (locked_at IS NOT NULL OR next_run_at IS NOT NULL)`,
         [userId, deadline],
@@ -362,6 +361,9 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
 
 /** The job data fields currentJobIds looks up, each with an index of its own (ensureSchema). */
 const JOB_SUBJECTS: readonly JobSubject[] = ['projectId', 'exportId'];
+
+/** A job waiting to run: due and not running (never claimed, or its lock older than `deadline`, a query parameter). */
+const waitingSql = (deadline: string) => `(locked_at IS NULL OR locked_at <= ${deadline}) AND next_run_at <= now()`;
 
 /** The ids in a job's data that name what it works on, carried by each of its log lines. */
 const SUBJECT_KEYS = ['projectId', 'exportId', 'clipId', 'publicationId', 'postId', 'userMediaId', 'deliveryId'] as const;
