@@ -14,6 +14,7 @@ import { fairClaimIndexSql, FairPostgresBackend } from './fair-claim.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
+import { runInClass } from '../src/jobs/priority.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
 import { BACKOFF_UNIT_MS, scaled } from './backoff.js';
@@ -52,12 +53,18 @@ export interface CreateAgendaOptions {
  */
 export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
 /**
- * Sized for 2 cores: the CPU-bound jobs cap themselves (each name's own
- * concurrency: one render at a time, two pipelines); the rest wait on I/O
- * (deliveries, webhooks, sweeps). Above the five recurring jobs, which all run
- * as a worker starts, so they never hold every slot.
+ * Each kind has slots of its own (its definition's concurrency: one render at
+ * a time, two pipelines, four deliveries): the process runs at most their sum,
+ * so no kind waits for slots another holds, and a delivery or an export is
+ * never left behind a worker full of long analyses. The CPU is shared by class
+ * instead (src/jobs/priority.ts): a batch job's programs run at a lower
+ * priority.
  */
-const WORKER_MAX_CONCURRENCY = 6;
+const slotsOf = (definitions: readonly JobDefinition[]) =>
+  Math.max(
+    1,
+    definitions.reduce((sum, d) => sum + (d.concurrency ?? DEFAULT_CONCURRENCY), 0),
+  );
 const DEFAULT_CONCURRENCY = 2;
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
@@ -137,10 +144,10 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     name,
     ...(notificationChannel ? { notificationChannel } : {}),
     processEvery: config.jobPollMs,
-    maxConcurrency: runsJobs ? WORKER_MAX_CONCURRENCY : 1,
+    maxConcurrency: runsJobs ? slotsOf(definitions) : 1,
     defaultConcurrency: DEFAULT_CONCURRENCY,
-    // Lock no more than we can run, or one worker hoards the queue while others idle.
-    lockLimit: runsJobs ? WORKER_MAX_CONCURRENCY : 1,
+    // Lock no more than we can run, or one worker hoards the queue while others idle (each kind: its concurrency).
+    lockLimit: runsJobs ? slotsOf(definitions) : 1,
     defaultLockLifetime: DEFAULT_LOCK_LIFETIME_MS,
   });
   // Agenda swallows its own 'error' events; the channel emits unheard ones (process crash).
@@ -184,17 +191,19 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         const unwatch = watched ? stopWhenProjectDeleted(app, job, stop) : () => {};
         try {
           await withLog(jobLog, () =>
-            def.handler(job, {
-              app: app!,
-              log: jobLog,
-              signal: stop.signal,
-              async progress(percent: number) {
-                const p = Math.max(0, Math.min(100, percent));
-                await job.touch(p);
-                // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
-                agenda.emit('progress', job);
-              },
-            }),
+            runInClass(def.name, () =>
+              def.handler(job, {
+                app: app!,
+                log: jobLog,
+                signal: stop.signal,
+                async progress(percent: number) {
+                  const p = Math.max(0, Math.min(100, percent));
+                  await job.touch(p);
+                  // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
+                  agenda.emit('progress', job);
+                },
+              }),
+            ),
           );
           jobLog[level]({ durationMs: Math.round(performance.now() - t0) }, 'job finished');
         } catch (err) {

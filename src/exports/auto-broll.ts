@@ -184,6 +184,16 @@ export function windowPrompt(w: BrollWindow): string {
   return text.slice(0, 2500) || 'b-roll';
 }
 
+/**
+ * How an export reads an overlay's stored file: a video where it is stored
+ * (a remote store's URL: the render reads its first seconds, by range), an
+ * image as a local copy (read whole, and looped).
+ */
+export interface OverlayFiles {
+  video: LocalFiles;
+  image: LocalFiles;
+}
+
 /** The automatic B-roll overlays of an export; `existing` are the item overlays, never covered. */
 export async function autoBrollOverlays(
   app: App,
@@ -191,7 +201,7 @@ export async function autoBrollOverlays(
   words: readonly TimedWord[],
   keep: readonly Segment[],
   existing: readonly RenderOverlay[],
-  files: LocalFiles,
+  files: OverlayFiles,
 ): Promise<RenderOverlay[]> {
   const windows = pickWindows(eligibleWindows(words, keep, existing), project.magicBrollsPercentage ?? 50);
   if (!windows.length) return [];
@@ -206,10 +216,10 @@ export async function autoBrollOverlays(
   if (library.length) {
     const picks = matchLibrary(windows, library);
     const overlays: RenderOverlay[] = [];
-    // one at a time: a remote store's files are copied to the export's folder
     for (const [i, w] of windows.entries()) {
       try {
-        overlays.push({ path: await files(picks[i].storageKey), kind: picks[i].type, start: w.start, end: w.end, layout: 'cover' });
+        const read = picks[i].type === 'VIDEO' ? files.video : files.image;
+        overlays.push({ path: await read(picks[i].storageKey), kind: picks[i].type, start: w.start, end: w.end, layout: 'cover' });
       } catch (e) {
         app.log.warn({ err: e, projectId: project.id, userMediaId: picks[i].id }, 'a library file for automatic B-roll could not be read');
       }
@@ -240,7 +250,7 @@ export async function autoBrollOverlays(
         });
         await app.storage.put(recordKey(project.id, n), Readable.from([Buffer.from(JSON.stringify(wanted))]), { contentType: 'application/json' });
       }
-      overlays.push({ path: await files(key), kind: 'VIDEO', start: w.start, end: w.end, layout: 'cover' });
+      overlays.push({ path: await files.video(key), kind: 'VIDEO', start: w.start, end: w.end, layout: 'cover' });
     } catch (e) {
       // B-roll is decoration: a clip that cannot be made (or read) leaves its window on the speaker
       app.log.warn({ err: e, projectId: project.id, window: n }, 'automatic B-roll clip could not be made');

@@ -7,7 +7,7 @@ import type { Export, Prisma, Project } from '../generated/prisma/client.ts';
 import type { HookTitle } from '../media/render/captions.js';
 import { measureLoudness, normalizingGain } from '../media/audio-levels.js';
 import { lut3dFilter, type OverlayLayout, type RenderOverlay, type RenderPlan, type RenderSticker, type RenderZoom } from '../media/render/graph.js';
-import { autoBrollOverlays } from './auto-broll.js';
+import { autoBrollOverlays, type OverlayFiles } from './auto-broll.js';
 import { keepSegments, mapSpan, mergeSegments, outputDuration, silenceCuts } from '../media/render/timeline.js';
 import type { SilencePace } from '../catalog/silence-paces.js';
 import type { Segment, Word } from '../media/transcript.js';
@@ -135,6 +135,8 @@ export async function buildExportPlan(
   { still = false }: { still?: boolean } = {},
 ): Promise<ExportPlan> {
   const files = localFiles(app.storage, path.join(dir, 'inputs'));
+  // what a render reads only part of is read where it is stored (a remote store's URL, read by range), never copied whole
+  const inPlace: LocalFiles = (key) => app.storage.mediaSource(key, still ? 600 : SOURCE_URL_SECONDS);
   const { meta, words, sourceKey } = transcribedSource(stored);
   const project = await withBadTakes(app, stored, words);
   const fps = exp.fps;
@@ -143,12 +145,7 @@ export async function buildExportPlan(
   const style = await captionStyleOf(app, project);
   // a still reads its two frames where the source is (a remote store's URL, read by range), not a copy;
   // so does a project that is a window of a long source (a magic clip's): only its window is read
-  const ranged = still || !!meta.window;
-  const source = await inputFile(
-    ranged ? (key) => app.storage.mediaSource(key, still ? 600 : SOURCE_URL_SECONDS) : files,
-    sourceKey,
-    "The project's source video",
-  );
+  const source = await inputFile(still || meta.window ? inPlace : files, sourceKey, "The project's source video");
   const { fit, reframe } = await reframing(app, project, meta, source, exp, { still });
   const hook = await exportHook(app, project, words, source, meta, style, { ...exp, fit }, still);
   const captions = await captionLayer(
@@ -168,8 +165,9 @@ export async function buildExportPlan(
     await libraryFontFiles(app.db, project.userId, style.font.family, files),
   );
 
-  const overlays = await itemOverlays(app, project, keep, files);
-  if (project.magicBrolls && !still) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, files)));
+  // an item's video is read for its seconds on screen, from its start: by range, like the window of a long source
+  const overlays = await itemOverlays(app, project, keep, { video: inPlace, image: files });
+  if (project.magicBrolls && !still) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, { video: inPlace, image: files })));
   const music = still ? null : await musicInput(app, project, files);
   const logo = await logoSticker(app, project, files, exp, outputDuration(keep));
   const look = await colorLook(app, project, files, dir);
@@ -280,7 +278,7 @@ async function inputFile(files: LocalFiles, key: string, what: string): Promise<
 }
 
 /** Items on the output timeline: ready library files and generated B-roll clips. */
-async function itemOverlays(app: App, project: Project, keep: Segment[], files: LocalFiles): Promise<RenderOverlay[]> {
+async function itemOverlays(app: App, project: Project, keep: Segment[], files: OverlayFiles): Promise<RenderOverlay[]> {
   const items = itemsColumn.read(project.items) ?? [];
   const ids = items.flatMap((i) => (i.type === 'user-media' ? [i.userMediaId] : []));
   const media = ids.length
@@ -306,7 +304,11 @@ async function itemOverlays(app: App, project: Project, keep: Segment[], files: 
     }
     if (!key) continue;
     overlays.push({
-      path: await inputFile(files, key, `The ${item.type === 'user-media' ? 'library file' : 'B-roll clip'} of items[${n}]`),
+      path: await inputFile(
+        kind === 'VIDEO' ? files.video : files.image,
+        key,
+        `The ${item.type === 'user-media' ? 'library file' : 'B-roll clip'} of items[${n}]`,
+      ),
       kind,
       start: span.start,
       end: span.end,

@@ -38,21 +38,24 @@ export const PROJECT_STEP_JOB_NAMES: readonly string[] = [
 
 /**
  * Each job's class, as data: what a user waits on (`interactive`: a render
- * they asked for, a delivery they scheduled), what runs for minutes in the
- * background of a user's work (`batch`: a whole pipeline, a magic-clips
- * analysis, its clips), and the service's own upkeep (`upkeep`). The queue's
- * depth per class is on /healthz and /metrics; back-pressure counts the
- * waiting work of the first two (src/limits/back-pressure.ts).
+ * they asked for, the pipeline of a talk they uploaded, a delivery they
+ * scheduled), what runs for many minutes in the background of their work
+ * (`batch`: a magic-clips analysis of a long source, and its clips), and the
+ * service's own upkeep (`upkeep`). A batch or upkeep job's programs run at a
+ * lower priority and its in-process steps give way to interactive work
+ * (src/jobs/priority.ts); the queue's depth per class is on /healthz and
+ * /metrics; back-pressure counts the waiting work of the first two
+ * (src/limits/back-pressure.ts).
  */
 export type JobClass = 'interactive' | 'batch' | 'upkeep';
 export const JOB_CLASSES: Readonly<Record<JobName, JobClass>> = {
   [JOB_NAMES.renderExport]: 'interactive',
+  [JOB_NAMES.processProject]: 'interactive',
+  [JOB_NAMES.generateBroll]: 'interactive',
   [JOB_NAMES.deliverPost]: 'interactive',
   [JOB_NAMES.firePublication]: 'interactive',
   [JOB_NAMES.deliverWebhook]: 'interactive',
   [JOB_NAMES.importUserMedia]: 'interactive',
-  [JOB_NAMES.processProject]: 'batch',
-  [JOB_NAMES.generateBroll]: 'batch',
   [JOB_NAMES.processMagicClips]: 'batch',
   [JOB_NAMES.renderClip]: 'batch',
   [JOB_NAMES.removeProjectFiles]: 'upkeep',
@@ -62,6 +65,15 @@ export const JOB_CLASSES: Readonly<Record<JobName, JobClass>> = {
   [JOB_NAMES.sweepPublishing]: 'upkeep',
   [JOB_NAMES.syncAnalytics]: 'upkeep',
 };
+
+/** The kinds whose runs keep the CPU busy (renders, transcription, analysis); the rest mostly wait on the network or the database. */
+export const CPU_JOB_NAMES: ReadonlySet<string> = new Set([
+  JOB_NAMES.renderExport,
+  JOB_NAMES.processProject,
+  JOB_NAMES.generateBroll,
+  JOB_NAMES.processMagicClips,
+  JOB_NAMES.renderClip,
+]);
 
 /** The job names of a class. */
 export const jobNamesOf = (cls: JobClass): string[] => Object.entries(JOB_CLASSES).flatMap(([name, c]) => (c === cls ? [name] : []));

@@ -6,13 +6,16 @@
  * given back, and a transcription beside an x264 encode ran 200 times slower. So:
  * - whisper.cpp never has every core: it takes one fewer than there are (at most four), and
  *   on two cores runs one thread, which has no one to wait for;
- * - with the Whisper engine, renders (ffmpeg) run at a lower priority (nice 10): they take
- *   every cycle nobody else wants, and give way to a transcription, the API and the job
- *   bookkeeping when these want a core. A render alone runs as fast as before. With the
- *   other engines renders keep the normal priority: pocketsphinx is one thread that does
- *   not spin, and a niced render would wait behind every other program of the machine.
+ * - with the Whisper engine, renders (ffmpeg) run at a lower priority than the
+ *   transcriptions of their class (nice +5): they take every cycle nobody else wants, and
+ *   give way to a transcription, the API and the job bookkeeping when these want a core. A
+ *   render alone runs as fast as before. With the other engines renders keep their class's
+ *   priority: pocketsphinx is one thread that does not spin.
+ * - every program runs at its job's class's priority (src/jobs/priority.ts): a batch job's
+ *   at nice 10, an interactive job's at 0.
  */
 import os from 'node:os';
+import { currentNiceness } from '../jobs/priority.js';
 
 /** cores this process may use */
 export const CPU_CORES = os.availableParallelism();
@@ -22,10 +25,14 @@ export function whisperThreads(cores = CPU_CORES): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
-/** the niceness renders run at beside the Whisper engine (0 is normal, 19 the lowest) */
-export const RENDER_NICENESS = 10;
+/** how much lower renders run beside the Whisper engine than the transcriptions of their class (0 is normal, 19 the lowest) */
+export const RENDER_NICENESS = 5;
 
-/** The niceness of this process's renders: lowered only where a Whisper transcription may run beside them. */
+/**
+ * The niceness of a render in the running job: its class's (src/jobs/priority.ts: 0 for
+ * interactive work, 10 for batch), lowered by RENDER_NICENESS where a Whisper
+ * transcription of the same class may run beside it.
+ */
 export function renderNiceness(config: { transcriber: string }): number {
-  return config.transcriber === 'whisper' ? RENDER_NICENESS : 0;
+  return Math.min(19, currentNiceness() + (config.transcriber === 'whisper' ? RENDER_NICENESS : 0));
 }

@@ -25,6 +25,7 @@ import { Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FfmpegCommand } from 'fluent-ffmpeg';
 import { programSearchPath } from '../config.js';
+import { currentNiceness } from '../jobs/priority.js';
 
 export interface ProgramOptions {
   cwd?: string;
@@ -52,6 +53,8 @@ export interface ProgramOptions {
   quoteLines?: number;
   /** what errors call the program (default: its file's name) */
   name?: string;
+  /** the program's niceness, 0-19 (default: the class of the job running it, src/jobs/priority.ts) */
+  niceness?: number;
 }
 
 export interface ProgramResult {
@@ -184,7 +187,7 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   const stdoutMode = options.logFd !== undefined ? 'log' : typeof options.stdout === 'function' ? 'lines' : (options.stdout ?? 'collect');
   if (signal?.aborted) return notStarted(signal.reason, stdoutMode === 'stream' ? Readable.from([]) : null);
 
-  const [command, commandArgs] = tiedToThisProcess(file, args, programSearchPath(options.env));
+  const [command, commandArgs] = atNiceness(options.niceness ?? currentNiceness(), ...tiedToThisProcess(file, args, programSearchPath(options.env)));
   const out = options.logFd ?? (stdoutMode === 'ignore' ? 'ignore' : 'pipe');
   const child = spawn(command, commandArgs, {
     cwd: options.cwd,
@@ -512,6 +515,18 @@ export function tiedToThisProcess(file: string, args: readonly string[], searchP
   const program = setprivPath() ? findExecutable(file, searchPath) : undefined;
   return setpriv && program ? [setpriv, ['--pdeathsig', 'KILL', '--', program, ...args]] : [file, [...args]];
 }
+
+/**
+ * A command run at `niceness` (above 0: through coreutils' nice, which sets it
+ * before the program starts any thread of its own); as it is when nice is not
+ * on PATH.
+ */
+function atNiceness(niceness: number, command: string, args: string[]): [string, string[]] {
+  if (niceness <= 0) return [command, args];
+  nice ??= findExecutable('nice', programSearchPath()) ?? null;
+  return nice ? [nice, ['-n', String(Math.min(19, Math.round(niceness))), command, ...args]] : [command, args];
+}
+let nice: string | null | undefined;
 
 /** setpriv, when this is Linux and it is on PATH; looked up once. */
 function setprivPath(): string | null {

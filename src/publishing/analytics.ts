@@ -179,18 +179,32 @@ export async function writeFollowers(db: Db, batch: Array<{ id: string; follower
     UPDATE "SocialAccount" a SET followers = f.followers, "updatedAt" = now() FROM f WHERE a.id = f.id`;
 }
 
+/** How long a settlement's keys are kept after the next two settlements: a traversal older than that sums its keys from the daily rows. */
+export const KEPT_DAYS = 7;
+
 /**
  * Moves the listing's sort keys (Publication.settled*) over every day before
  * `today` not yet settled, and the settlement to `today`, in one transaction
  * that waits for the syncs writing those days. Days before the settlement
  * never change again, so pages sorted by these keys keep one order. The keys
- * as they were are kept (previousSettled*), so a traversal begun before this
- * settlement still reads its own keys through an index.
+ * as they were are kept (previousSettled*), and the ones before those in
+ * PublicationKeptKey for KEPT_DAYS days, so a traversal begun before this
+ * settlement, or before several, still reads its own keys through an index.
  */
 export async function settle(db: Db, today: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const [{ day }] = await tx.$queryRaw<{ day: Date }[]>`SELECT day FROM "MetricsSettlement" WHERE id = 1 FOR UPDATE`;
+    const [{ day, previousDay }] = await tx.$queryRaw<
+      { day: Date; previousDay: Date | null }[]
+    >`SELECT day, "previousDay" FROM "MetricsSettlement" WHERE id = 1 FOR UPDATE`;
     if (utcDay(day) >= today) return false;
+    // the keys of the settlement before the last are about to go: a traversal of that day reads them from here
+    if (previousDay) {
+      await tx.$executeRaw`
+        INSERT INTO "PublicationKeptKey" (day, "publicationId", "userId", views, engagement)
+        SELECT ${utcDay(previousDay)}::date, id, "userId", "previousSettledViews", "previousSettledEngagement" FROM "Publication"
+        ON CONFLICT DO NOTHING`;
+    }
+    await tx.$executeRaw`DELETE FROM "PublicationKeptKey" WHERE day < ${today}::date - ${KEPT_DAYS}::int`;
     // only the rows the last settlement moved differ from their previous keys
     await tx.$executeRaw`
       UPDATE "Publication" SET "previousSettledViews" = "settledViews", "previousSettledEngagement" = "settledEngagement"

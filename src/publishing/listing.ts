@@ -106,7 +106,7 @@ function readInstant(s: string): Date | null {
   return parseDateTime(s);
 }
 
-interface ReadListing {
+export interface ReadListing {
   platform?: PlatformKey;
   profileId?: string;
   from?: Date;
@@ -177,21 +177,84 @@ interface Settlement {
   previousDay: string | null;
 }
 
+/** Where a page reads its rows' sort key, and the tie-breaking id beside it. */
+interface KeySource {
+  key: Prisma.Sql;
+  id: Prisma.Sql;
+  /** the rows read, with the kept keys joined when the key comes from them */
+  from: Prisma.Sql;
+  /** the key's own owner condition, when it sits on another table (so its index leads the scan) */
+  owner: Prisma.Sql | null;
+}
+
 /**
  * The sort key of a row as of the traversal's settlement day: the settled
  * keys, or the previous ones for a traversal begun before the last
- * settlement (both indexed); one older than that takes back what the days
- * since its own day added, from the daily rows.
+ * settlement, or the keys kept of its own day for one begun before several
+ * (each indexed by user, key and id). One begun before the oldest kept day
+ * takes back what the days since its own day added, from the daily rows.
  */
-function keyOf(sortBy: SortKey, pinnedDay: string, settlement: Settlement): Prisma.Sql {
-  if (sortBy === 'publishedAt') return Prisma.sql`p."publishedAt"`;
+function keySource(sortBy: SortKey, pinnedDay: string, settlement: Settlement, kept: boolean, userId: string): KeySource {
+  const publications = Prisma.sql`"Publication" p`;
+  const own = (key: Prisma.Sql): KeySource => ({ key, id: Prisma.sql`p.id`, from: publications, owner: null });
+  if (sortBy === 'publishedAt') return own(Prisma.sql`p."publishedAt"`);
   const views = sortBy === 'views';
-  if (pinnedDay === settlement.day) return views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
-  if (pinnedDay === settlement.previousDay) return views ? Prisma.sql`p."previousSettledViews"` : Prisma.sql`p."previousSettledEngagement"`;
+  if (pinnedDay === settlement.day) return own(views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`);
+  if (pinnedDay === settlement.previousDay) return own(views ? Prisma.sql`p."previousSettledViews"` : Prisma.sql`p."previousSettledEngagement"`);
+  if (kept) {
+    return {
+      key: views ? Prisma.sql`k.views` : Prisma.sql`k.engagement`,
+      id: Prisma.sql`k."publicationId"`,
+      from: Prisma.sql`"PublicationKeptKey" k JOIN "Publication" p ON p.id = k."publicationId"`,
+      owner: Prisma.sql`k."userId" = ${userId}::uuid AND k.day = ${pinnedDay}::date`,
+    };
+  }
   const settled = views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
   const gained = views ? Prisma.sql`d.views` : Prisma.sql`d.likes + d.comments + d.shares`;
-  return Prisma.sql`(${settled} - COALESCE((SELECT sum(${gained}) FROM "PostMetricsDaily" d JOIN "Post" po ON po.id = d."postId"
-    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${settlement.day}::date), 0))::int`;
+  return own(Prisma.sql`(${settled} - COALESCE((SELECT sum(${gained}) FROM "PostMetricsDaily" d JOIN "Post" po ON po.id = d."postId"
+    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${settlement.day}::date), 0))::int`);
+}
+
+/** A page's query: the ids and keys of up to `limit + 1` rows after the cursor. */
+export function pageQuery(userId: string, q: ReadListing, pin: Pin, source: KeySource): Prisma.Sql {
+  const { key, id } = source;
+  // `to` defaults to the traversal's first instant
+  const to = q.to ?? pin.asOf;
+  const order = q.direction === 'desc' ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const beyond = q.direction === 'desc' ? Prisma.sql`<` : Prisma.sql`>`;
+  const where = [
+    // kept keys carry their publication's owner: each row then joins by its primary key alone
+    source.owner ?? Prisma.sql`p."userId" = ${userId}::uuid`,
+    Prisma.sql`p."createdAt" <= ${pin.asOf}`,
+    Prisma.sql`p."publishedAt" <= ${to}`,
+    ...(q.from ? [Prisma.sql`p."publishedAt" >= ${q.from}`] : []),
+    ...(q.profileId ? [Prisma.sql`p."profileId" = ${q.profileId}::uuid`] : []),
+    ...(q.platform ? [Prisma.sql`p.platforms @> ARRAY[${q.platform}]::"Platform"[]`] : []),
+    ...(q.cursor
+      ? [Prisma.sql`(${key}, ${id}) ${beyond} (${q.sortBy === 'publishedAt' ? new Date(q.cursor.key as string) : q.cursor.key}, ${q.cursor.id})`]
+      : []),
+  ];
+  return Prisma.sql`
+    SELECT ${id} AS id, ${key} AS key FROM ${source.from}
+    WHERE ${Prisma.join(where, ' AND ')}
+    ORDER BY ${key} ${order}, ${id} ${order}
+    LIMIT ${q.limit + 1}`;
+}
+
+/**
+ * Reads the settlement, pins the traversal and finds where its keys are, in
+ * the caller's transaction: the page's query, ready to run.
+ */
+export async function planPage(tx: Pick<Db, '$queryRaw'>, userId: string, q: ReadListing): Promise<{ sql: Prisma.Sql; pin: Pin }> {
+  const [row] = await tx.$queryRaw<
+    { day: Date; previousDay: Date | null; now: Date }[]
+  >`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
+  const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
+  const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
+  const older = q.sortBy !== 'publishedAt' && pin.day !== settlement.day && pin.day !== settlement.previousDay;
+  const kept =
+    older && (await tx.$queryRaw<{ kept: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "PublicationKeptKey" WHERE day = ${pin.day}::date) AS kept`)[0].kept;
+  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, kept, userId)), pin };
 }
 
 /** One page of the caller's publications. */
@@ -199,33 +262,8 @@ export async function listPublications(db: Db, userId: string, args: ListingArgs
   const q = readListing(args);
   const found = await db.$transaction(
     async (tx) => {
-      const [row] = await tx.$queryRaw<
-        { day: Date; previousDay: Date | null; now: Date }[]
-      >`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
-      const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
-      const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
-      const key = keyOf(q.sortBy, pin.day, settlement);
-      // `to` defaults to the traversal's first instant
-      const to = q.to ?? pin.asOf;
-      const order = q.direction === 'desc' ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-      const beyond = q.direction === 'desc' ? Prisma.sql`<` : Prisma.sql`>`;
-      const where = [
-        Prisma.sql`p."userId" = ${userId}::uuid`,
-        Prisma.sql`p."createdAt" <= ${pin.asOf}`,
-        Prisma.sql`p."publishedAt" <= ${to}`,
-        ...(q.from ? [Prisma.sql`p."publishedAt" >= ${q.from}`] : []),
-        ...(q.profileId ? [Prisma.sql`p."profileId" = ${q.profileId}::uuid`] : []),
-        ...(q.platform ? [Prisma.sql`p.platforms @> ARRAY[${q.platform}]::"Platform"[]`] : []),
-        ...(q.cursor
-          ? [Prisma.sql`(${key}, p.id) ${beyond} (${q.sortBy === 'publishedAt' ? new Date(q.cursor.key as string) : q.cursor.key}, ${q.cursor.id})`]
-          : []),
-      ];
-      const rows = await tx.$queryRaw<{ id: string; key: Date | number }[]>`
-        SELECT p.id, ${key} AS key FROM "Publication" p
-        WHERE ${Prisma.join(where, ' AND ')}
-        ORDER BY ${key} ${order}, p.id ${order}
-        LIMIT ${q.limit + 1}`;
-      return { rows, pin };
+      const { sql, pin } = await planPage(tx, userId, q);
+      return { rows: await tx.$queryRaw<{ id: string; key: Date | number }[]>(sql), pin };
     },
     { isolationLevel: 'RepeatableRead' },
   );

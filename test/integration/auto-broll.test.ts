@@ -126,7 +126,8 @@ describe('automatic B-roll filling', () => {
       ai: { broll: broll ?? createAiProviders(loadConfig({ DATA_DIR: dir })).broll },
     };
     // the picks are what is checked: a library key stands for its file whether or not the file exists
-    const files = async (key: string) => storage.localPath(key)!;
+    const read = async (key: string) => storage.localPath(key)!;
+    const files = { video: read, image: read };
     return { app: app as never, storage, warnings, files };
   }
   const project = (percent: number) => ({
@@ -239,7 +240,8 @@ describe('automatic B-roll filling', () => {
     ];
     const { app, storage, warnings, files } = fakeApp(library);
     const all = await autoBrollOverlays(app, project(100), words, keep, [], files);
-    const gone = (key: string) => (k: string) => (k === key ? Promise.reject(new AppError('NOT_FOUND', 'File not found')) : files(k));
+    const lost = (key: string) => (k: string) => (k === key ? Promise.reject(new AppError('NOT_FOUND', 'File not found')) : files.video(k));
+    const gone = (key: string) => ({ video: lost(key), image: lost(key) });
     const out = await autoBrollOverlays(app, project(100), words, keep, [], gone('user-media/u/a.mp4'));
     expect(out).toEqual(all.filter((o) => o.path !== storage.localPath('user-media/u/a.mp4')));
     expect(out.length).toBeGreaterThan(0);

@@ -99,10 +99,10 @@ describe('back-pressure', () => {
   it('shows the queue by class on /healthz and per job, class and wait on /metrics', async () => {
     const health = await request(app, 'GET', '/healthz');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'ok', queue: { batch: { waiting: 4, running: 0 }, interactive: { waiting: 0 } } });
-    expect(health.body.queue.batch.waitP99).toBeGreaterThan(0);
+    expect(health.body).toMatchObject({ status: 'ok', queue: { interactive: { waiting: 4, running: 0 }, batch: { waiting: 0 } } });
+    expect(health.body.queue.interactive.waitP99).toBeGreaterThan(0);
     const metrics = await (await fetch(new URL('/metrics', app.url))).text();
-    expect(metrics).toMatch(/job_queue_waiting\{job="projects.process",class="batch"\} 4/);
-    expect(metrics).toMatch(/job_queue_wait_seconds\{class="batch",quantile="0.95"\} [\d.]+/);
+    expect(metrics).toMatch(/job_queue_waiting\{job="projects.process",class="interactive"\} 4/);
+    expect(metrics).toMatch(/job_queue_wait_seconds\{class="interactive",quantile="0.95"\} [\d.]+/);
   });
 });

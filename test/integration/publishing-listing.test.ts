@@ -5,6 +5,7 @@ import { settle, syncAnalytics, utcDay, writeFollowers, writePostMetrics } from 
 import { deliverPost } from '../../src/publishing/delivery.js';
 import { createProfile } from '../../src/publishing/profiles.js';
 import type { PostMetrics } from '../../src/platforms/types.js';
+import { decodeCursor, planPage, readListing } from '../../src/publishing/listing.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser } from '../support/app.js';
 
 // The analytics sync and GET /v1/projects/published on a real database: daily
@@ -105,6 +106,15 @@ async function walk(o: TestUser, query: Record<string, string | number>, between
 }
 
 const DAY = 86_400_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+const planNodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(planNodes)];
 
 describe('the analytics sync', () => {
   // first: the tests after it move the settlement past today
@@ -476,6 +486,59 @@ describe('GET /v1/projects/published', () => {
     });
     expect(fresh).toEqual(original);
     expect(await walk(o, { sortBy: 'views', limit: 5 })).toEqual(reversed);
+  });
+
+  it("a traversal begun two settlements ago reads its own day's keys through an index: a page reads a bounded number of rows", async () => {
+    const o = await owner();
+    const [{ day: settled }] = await db().$queryRaw<{ day: Date }[]>`SELECT day FROM "MetricsSettlement"`;
+    const today = utcDay(settled);
+    const day = (n: number) => utcDay(new Date(Date.parse(`${today}T00:00:00Z`) + n * DAY));
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const id = await publication(o, new Date(Date.parse('2026-04-01T00:00:00Z') + i * 60_000), ['microblog']);
+      await db().publication.update({ where: { id }, data: { settledViews: (i * 37) % 120 } });
+      ids.push(id);
+    }
+    const byKey = [...ids].sort((a, b) => ((ids.indexOf(b) * 37) % 120) - ((ids.indexOf(a) * 37) % 120));
+    const first = await list(o, { sortBy: 'views', limit: 10 });
+    expect(first.body.data.map((p: { id: string }) => p.id)).toEqual(byKey.slice(0, 10));
+    // two settlements, the second reversing the order: the traversal's day is neither the settled nor the previous one
+    const posts = await db().post.findMany({ where: { publicationId: { in: ids } } });
+    for (const [n, gain] of [
+      [0, (i: number) => 1 + i],
+      [1, (i: number) => 10_000 - i * 50],
+    ] as const) {
+      await writePostMetrics(
+        db(),
+        posts.map((p) => ({ id: p.id, metrics: metrics(gain(ids.indexOf(p.publicationId))) })),
+        day(n),
+      );
+      expect(await settle(db(), day(n + 1))).toBe(true);
+    }
+    const cursor = first.body.pagination.nextCursor;
+    const second = await list(o, { sortBy: 'views', limit: 10, cursor });
+    expect(second.body.data.map((p: { id: string }) => p.id)).toEqual(byKey.slice(10, 20));
+
+    // what the page's query reads, measured by PostgreSQL
+    const q = readListing({ sortBy: 'views', limit: 10, cursor });
+    const plan = await db().$transaction(async (tx) => {
+      const { sql } = await planPage(tx, o.id, q);
+      const [row] = await tx.$queryRaw<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`;
+      return row['QUERY PLAN'][0].Plan;
+    });
+    const scans = planNodes(plan).filter((n) => n['Relation Name']);
+    expect(scans.map((n) => n['Relation Name']).sort()).toEqual(['Publication', 'PublicationKeptKey']);
+    expect(
+      scans.every((n) => n['Node Type'] !== 'Seq Scan'),
+      JSON.stringify(plan),
+    ).toBe(true);
+    const rowsRead = scans.reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0);
+    expect(rowsRead, JSON.stringify(plan, null, 1)).toBeLessThanOrEqual(4 * 11);
+
+    // past the kept week (or before keys were kept), the same pages come from the daily rows
+    await db().$executeRaw`DELETE FROM "PublicationKeptKey" WHERE day = ${decodeCursor(cursor)!.day}::date`;
+    const summed = await list(o, { sortBy: 'views', limit: 10, cursor });
+    expect(summed.body.data.map((p: { id: string }) => p.id)).toEqual(byKey.slice(10, 20));
   });
 
   it('the GraphQL connection gives the same page as REST', async () => {

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs/promises';
 import ffmpeg from 'fluent-ffmpeg';
+import { currentNiceness } from '../../jobs/priority.js';
 import { lastLines, ProgramError, runFfmpegCommand } from '../program.js';
 import { inputOptions, withoutUrlQueries } from '../input.js';
 import type { RenderGraph } from './graph.js';
@@ -28,7 +29,7 @@ export interface RenderOptions {
    * time, and `timeoutMs` covers them.
    */
   stallMs?: number;
-  /** process priority (default 0, normal); renderNiceness() in media/cpu.ts gives a service's */
+  /** process priority, 0-19 (default: the running job's class, src/jobs/priority.ts); renderNiceness() in media/cpu.ts gives a service's */
   niceness?: number;
 }
 
@@ -71,7 +72,7 @@ export function lastOutTime(chunk: string): number | null {
  * (runFfmpegCommand).
  */
 export async function renderVideo(graph: RenderGraph, target: string | RenderTargets, options: RenderOptions = {}): Promise<void> {
-  const { onProgress, signal, timeoutMs, stallMs, niceness = 0 } = options;
+  const { onProgress, signal, timeoutMs, stallMs, niceness = currentNiceness() } = options;
   const targets: RenderTargets = typeof target === 'string' ? { video: target } : target;
   const { video: outputPath, preview: previewPath } = targets;
   if (Boolean(graph.previewArgs) !== Boolean(previewPath))

@@ -12,6 +12,7 @@
 import { createFaceDetector, type Face } from './face-detector.js';
 import { inputOptions, withoutUrlQueries } from '../input.js';
 import { ProgramError, startProgram } from '../program.js';
+import { yieldToInteractive } from '../../jobs/priority.js';
 
 export type { Face } from './face-detector.js';
 
@@ -192,6 +193,8 @@ export async function trackFaces(input: FaceTrackInput, opts: FaceTrackOptions =
     const count = Math.ceil(input.duration * fps - 1e-6);
     for await (const frame of frames(ffmpeg.stdout!, frameBytes)) {
       await pending;
+      // a step of batch work: it waits here while an interactive job uses this process's cores
+      await yieldToInteractive(signal);
       signal?.throwIfAborted();
       if (index >= count) continue;
       pending = analyse(frame, index++);

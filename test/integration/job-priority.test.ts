@@ -1,0 +1,182 @@
+// Interactive work before batch work (src/jobs/priority.ts, workers/agenda.ts): a job's programs run at
+// its class's niceness, batch steps in this process wait while an interactive job uses the CPU, and a
+// worker whose long jobs hold their slots still takes a delivery at once.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_NAMES } from '../../src/jobs/names.js';
+import { currentClass, interactiveRunning, runInClass, yieldToInteractive } from '../../src/jobs/priority.js';
+import { runProgram } from '../../src/media/program.js';
+import { renderVideo } from '../../src/media/render/ffmpeg.js';
+import { buildRenderGraph } from '../../src/media/render/graph.js';
+import type { JobDefinition } from '../../workers/types.js';
+import { eventually, startTestApp, type TestApp } from '../support/app.js';
+
+const run = promisify(execFile);
+let tmp: string;
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'priority-'));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** The niceness of every ffmpeg this process started that runs now (field 19 of /proc/<pid>/stat). */
+function ffmpegNiceness(): number[] {
+  const out: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields from the state on: ppid is the 2nd, nice the 17th
+      if (comm === 'ffmpeg' && descendsFromUs(Number(fields[1]))) out.push(Number(fields[16]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+function descendsFromUs(ppid: number): boolean {
+  for (let p = ppid, hops = 0; p > 1 && hops < 8; hops++) {
+    if (p === process.pid) return true;
+    const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
+}
+
+describe('a job runs in its class', () => {
+  it("runs its programs at its class's niceness: batch 10, interactive and work outside a job 0", async () => {
+    const niceOf = async () => Number((await runProgram('nice', [])).stdout.trim());
+    expect(await runInClass(JOB_NAMES.renderClip, niceOf)).toBe(10);
+    expect(await runInClass(JOB_NAMES.processMagicClips, niceOf)).toBe(10);
+    expect(await runInClass(JOB_NAMES.purge, niceOf)).toBe(10);
+    expect(await runInClass(JOB_NAMES.renderExport, niceOf)).toBe(0);
+    expect(await runInClass(JOB_NAMES.processProject, niceOf)).toBe(0);
+    expect(await niceOf()).toBe(0);
+    // the class follows the job through its awaits
+    expect(
+      await runInClass(JOB_NAMES.renderClip, async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return currentClass();
+      }),
+    ).toBe('batch');
+  });
+
+  it("renders at its class's niceness: the ffmpeg of a batch job's render runs at 10", async () => {
+    const source = path.join(tmp, 'src.mp4');
+    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
+    const graph = buildRenderGraph({
+      source: { path: source, width: 320, height: 240, fps: 25, rotation: 0, duration: 6, hasAudio: false },
+      output: { width: 320, height: 240, fps: 25, preset: 'medium' },
+      keep: [{ start: 0, end: 6 }],
+      zooms: [],
+      overlays: [],
+      audio: { clean: false, gainDb: 0, music: null },
+    } as never);
+    for (const [name, expected] of [
+      [JOB_NAMES.renderClip, 10],
+      [JOB_NAMES.renderExport, 0],
+    ] as const) {
+      const seen = new Set<number>();
+      await runInClass(name, () => renderVideo(graph, path.join(tmp, `${name}.mp4`), { onProgress: () => ffmpegNiceness().forEach((n) => seen.add(n)) }));
+      expect([...seen]).toEqual([expected]);
+    }
+  });
+
+  it('a batch step waits while an interactive job that uses the CPU runs here, and goes on when it ends', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const render = runInClass(JOB_NAMES.renderExport, () => held);
+    expect(interactiveRunning()).toBe(1);
+    // interactive work and work outside a job never wait
+    await expect(runInClass(JOB_NAMES.processProject, async () => yieldToInteractive())).resolves.toBeUndefined();
+    expect(yieldToInteractive()).toBeUndefined();
+    // a webhook's delivery is interactive but does not use the cores: it holds nothing back
+    let delivered!: () => void;
+    const delivery = runInClass(JOB_NAMES.deliverWebhook, () => new Promise<void>((r) => (delivered = r)));
+    expect(interactiveRunning()).toBe(1);
+    delivered();
+    await delivery;
+    // a batch step waits for the render
+    let stepped = false;
+    const step = runInClass(JOB_NAMES.renderClip, async () => {
+      await yieldToInteractive();
+      stepped = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stepped).toBe(false);
+    release();
+    await render;
+    await step;
+    expect(stepped).toBe(true);
+    expect(interactiveRunning()).toBe(0);
+
+    // an abort ends the wait with its reason
+    let again!: () => void;
+    const render2 = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (again = r)));
+    const stop = new AbortController();
+    const waiting = runInClass(JOB_NAMES.renderClip, async () => yieldToInteractive(stop.signal));
+    stop.abort(new Error('the project was deleted'));
+    await expect(waiting).rejects.toThrow('the project was deleted');
+    again();
+    await render2;
+  });
+});
+
+describe('a worker whose long jobs hold their slots', () => {
+  let app: TestApp;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const started: string[] = [];
+  const holding = (name: string, concurrency: number): JobDefinition => ({
+    name,
+    concurrency,
+    async handler(job) {
+      started.push(`${name}:${job.attrs.data.n}`);
+      await held;
+    },
+  });
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      role: 'worker',
+      env: { JOB_POLL_MS: '200' },
+      definitions: [
+        holding(JOB_NAMES.processProject, 2),
+        holding(JOB_NAMES.processMagicClips, 2),
+        holding(JOB_NAMES.renderClip, 1),
+        holding(JOB_NAMES.generateBroll, 1),
+        {
+          name: JOB_NAMES.deliverPost,
+          concurrency: 4,
+          async handler(job) {
+            started.push(`${JOB_NAMES.deliverPost}:${job.attrs.data.n}`);
+          },
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    release();
+    await app?.stop();
+  });
+
+  it('takes a delivery while six long jobs run (it waited for one of them to end before)', async () => {
+    const { jobs } = app.runtime.app;
+    for (const [name, n] of [
+      [JOB_NAMES.processProject, 2],
+      [JOB_NAMES.processMagicClips, 2],
+      [JOB_NAMES.renderClip, 1],
+      [JOB_NAMES.generateBroll, 1],
+    ] as const) {
+      for (let i = 0; i < n; i++) await jobs.enqueue(name, { n: i, userId: `u${i}` });
+    }
+    await eventually(async () => expect(started).toHaveLength(6), 20_000);
+    await jobs.enqueue(JOB_NAMES.deliverPost, { n: 0 });
+    await eventually(async () => expect(started).toContain(`${JOB_NAMES.deliverPost}:0`), 20_000);
+  });
+});
