@@ -7,7 +7,7 @@
  * - whisper.cpp never has every core: it takes one fewer than there are (at most four), and
  *   on two cores runs one thread, which has no one to wait for;
  * - with the Whisper engine, renders (ffmpeg) run at a lower priority than the
- *   transcriptions of their class (nice +5): they take every cycle nobody else wants, and
+ *   transcriptions of their class (nice +10): they take every cycle nobody else wants, and
  *   give way to a transcription, the API and the job bookkeeping when these want a core. A
  *   render alone runs as fast as before. With the other engines renders keep their class's
  *   priority: pocketsphinx is one thread that does not spin.
@@ -26,7 +26,7 @@ export function whisperThreads(cores = CPU_CORES): number {
 }
 
 /** how much lower renders run beside the Whisper engine than the transcriptions of their class (0 is normal, 19 the lowest) */
-export const RENDER_NICENESS = 5;
+export const RENDER_NICENESS = 10;
 
 /**
  * The niceness of a render in the running job: its class's (src/jobs/priority.ts: 0 for

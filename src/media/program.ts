@@ -25,7 +25,7 @@ import { Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FfmpegCommand } from 'fluent-ffmpeg';
 import { programSearchPath } from '../config.js';
-import { currentNiceness } from '../jobs/priority.js';
+import { currentNiceness, programStarted } from '../jobs/priority.js';
 
 export interface ProgramOptions {
   cwd?: string;
@@ -198,6 +198,7 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   });
   const pid = child.pid;
   if (pid) keeper.add(pid);
+  child.once('exit', programStarted(pid));
 
   const stderr = new TextTail();
   let stdout = '';
@@ -419,6 +420,7 @@ export function runFfmpegCommand(
     };
     command.on('start', () => {
       proc = (command as unknown as { ffmpegProc?: ChildProcess }).ffmpegProc;
+      proc?.once('exit', programStarted(proc.pid));
       if (proc?.stdout && options.onStdoutLine) eachLine(proc.stdout, guarded(options.onStdoutLine));
       if (stopped) kill();
     });

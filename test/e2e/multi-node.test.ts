@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe } from '../../src/media/ffprobe.js';
 import { gql, request, waitEntry, waitProject, type Reachable } from '../support/http.js';
@@ -12,6 +13,7 @@ import { createTestDatabase, serverUrl, type TestDatabase } from '../support/db.
 import { FF, type FileServer, type Fixtures, frameAt, isRed, mediaFixtures, pixel, serveFolder } from '../support/media.js';
 import { runEntry, spawnReady, spawnServer, type Child } from '../support/process.js';
 import { multipartBody } from '../support/raw.js';
+import { subscribeCrowd } from '../support/crowd.js';
 import { startLocalS3, type LocalS3 } from '../support/s3.js';
 import { readSse, subscribeSse } from '../support/sse.js';
 import { syntheticTalk, TALK_SENTENCES } from '../support/talk.js';
@@ -70,6 +72,8 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
       ALLOW_PRIVATE_NETWORK: '1',
       LOG_LEVEL: 'warn',
       JOB_POLL_MS: '500',
+      // one key follows a project from hundreds of sockets
+      WS_MAX_SOCKETS_PER_KEY: '1000',
     };
     const [dirA, dirB, dir1, dir2] = await Promise.all(['server-a', 'server-b', 'worker-1', 'worker-2'].map(dataDir));
     [a, b] = await Promise.all([
@@ -277,6 +281,31 @@ describe.skipIf(!serverUrl() || !REDIS_URL)('servers and workers on separate dis
     expect(await projectCount()).toBe(projects);
     expect(await media()).toBe(entries0);
   }, 60_000);
+
+  it('600 graphql-ws subscribers of a project, half on A and half on B, all hear its export move it, each instance listening once', async () => {
+    await waitProject(b, key, projectId, (p) => p.status === 'completed' && p.downloadUrl);
+    const crowd = await subscribeCrowd(
+      [a.url, b.url],
+      key,
+      'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status } }',
+      { id: projectId },
+      600,
+    );
+    const redis = new Redis(REDIS_URL!);
+    try {
+      // 600 subscribers, two listeners: one channel subscription per instance
+      expect(await redis.pubsub('NUMSUB', `projectUpdated:${projectId}`)).toEqual([`projectUpdated:${projectId}`, 2]);
+      const since = performance.now();
+      const exported = await request(a, 'POST', `/v1/projects/${projectId}/export`, { key, json: { width: 180, height: 320 } });
+      expect(exported.status, JSON.stringify(exported.body)).toBe(200);
+      // every subscriber hears the move to exporting, then the export's end, whichever instance it is on
+      expect(await crowd.heard((d) => d.projectUpdates.status === 'exporting', since)).toHaveLength(600);
+      expect(await crowd.heard((d) => d.projectUpdates.status === 'completed', since, 120_000)).toHaveLength(600);
+    } finally {
+      crowd.close();
+      redis.disconnect();
+    }
+  }, 180_000);
 
   it('a render that fails storing its preview removes the video it had stored; the project keeps its previous output', async () => {
     const project = { id: projectId };

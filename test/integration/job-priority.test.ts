@@ -8,8 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_NAMES } from '../../src/jobs/names.js';
-import { currentClass, interactiveRunning, runInClass, yieldToInteractive } from '../../src/jobs/priority.js';
-import { runProgram } from '../../src/media/program.js';
+import { interactiveRunning, runInClass, yieldToInteractive } from '../../src/jobs/priority.js';
+import { runProgram, startProgram } from '../../src/media/program.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
 import type { JobDefinition } from '../../workers/types.js';
@@ -49,24 +49,48 @@ function descendsFromUs(ppid: number): boolean {
 }
 
 describe('a job runs in its class', () => {
-  it("runs its programs at its class's niceness: batch 10, interactive and work outside a job 0", async () => {
+  it("runs a batch job's programs at its class's niceness while an interactive job uses the CPU here, and at 0 when none does", async () => {
     const niceOf = async () => Number((await runProgram('nice', [])).stdout.trim());
-    expect(await runInClass(JOB_NAMES.renderClip, niceOf)).toBe(10);
-    expect(await runInClass(JOB_NAMES.processMagicClips, niceOf)).toBe(10);
-    expect(await runInClass(JOB_NAMES.purge, niceOf)).toBe(10);
-    expect(await runInClass(JOB_NAMES.renderExport, niceOf)).toBe(0);
-    expect(await runInClass(JOB_NAMES.processProject, niceOf)).toBe(0);
-    expect(await niceOf()).toBe(0);
-    // the class follows the job through its awaits
-    expect(
-      await runInClass(JOB_NAMES.renderClip, async () => {
-        await new Promise((r) => setTimeout(r, 5));
-        return currentClass();
-      }),
-    ).toBe('batch');
+    // alone, batch work keeps the normal priority: it gives way to this service's interactive work, not to the machine's
+    expect(await runInClass(JOB_NAMES.renderClip, niceOf)).toBe(0);
+    let release!: () => void;
+    const render = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)));
+    try {
+      expect(await runInClass(JOB_NAMES.renderClip, niceOf)).toBe(10);
+      expect(await runInClass(JOB_NAMES.processMagicClips, niceOf)).toBe(10);
+      expect(await runInClass(JOB_NAMES.purge, niceOf)).toBe(10);
+      expect(await runInClass(JOB_NAMES.renderExport, niceOf)).toBe(0);
+      expect(await runInClass(JOB_NAMES.processProject, niceOf)).toBe(0);
+      expect(await niceOf()).toBe(0);
+      // the class follows the job through its awaits
+      expect(
+        await runInClass(JOB_NAMES.renderClip, async () => {
+          await new Promise((r) => setTimeout(r, 5));
+          return niceOf();
+        }),
+      ).toBe(10);
+    } finally {
+      release();
+      await render;
+    }
+    expect(await runInClass(JOB_NAMES.renderClip, niceOf)).toBe(0);
   });
 
-  it("renders at its class's niceness: the ffmpeg of a batch job's render runs at 10", async () => {
+  it('lowers a running batch program, every thread, when an interactive job starts here', async () => {
+    const sleeper = runInClass(JOB_NAMES.processMagicClips, async () => startProgram('sleep', ['5']));
+    const program = await sleeper;
+    const niceOf = (pid: number) => fs.readdirSync(`/proc/${pid}/task`).map((tid) => os.getPriority(Number(tid)));
+    expect(niceOf(program.pid!)).toEqual([0]);
+    let release!: () => void;
+    const render = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)));
+    expect(niceOf(program.pid!)).toEqual([10]);
+    release();
+    await render;
+    program.stop();
+    await program.done.catch(() => undefined);
+  });
+
+  it("renders at its class's niceness: a batch job's render started beside an export runs at 10, alone at 0", async () => {
     const source = path.join(tmp, 'src.mp4');
     await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
     const graph = buildRenderGraph({
@@ -77,14 +101,18 @@ describe('a job runs in its class', () => {
       overlays: [],
       audio: { clean: false, gainDb: 0, music: null },
     } as never);
-    for (const [name, expected] of [
-      [JOB_NAMES.renderClip, 10],
-      [JOB_NAMES.renderExport, 0],
-    ] as const) {
+    const niceness = async (name: string, beside: boolean) => {
+      let release!: () => void;
+      const render = beside ? runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r))) : null;
       const seen = new Set<number>();
       await runInClass(name, () => renderVideo(graph, path.join(tmp, `${name}.mp4`), { onProgress: () => ffmpegNiceness().forEach((n) => seen.add(n)) }));
-      expect([...seen]).toEqual([expected]);
-    }
+      release?.();
+      await render;
+      return [...seen];
+    };
+    expect(await niceness(JOB_NAMES.renderClip, true)).toEqual([10]);
+    expect(await niceness(JOB_NAMES.renderClip, false)).toEqual([0]);
+    expect(await niceness(JOB_NAMES.renderExport, false)).toEqual([0]);
   });
 
   it('a batch step waits while an interactive job that uses the CPU runs here, and goes on when it ends', async () => {

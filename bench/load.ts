@@ -1,0 +1,452 @@
+/**
+ * `npm run bench -- load`: many users at once on the scaled-out layout of the
+ * README (cluster.ts: two API servers and two workers as separate processes,
+ * sharing PostgreSQL, Redis and an S3-compatible store).
+ *
+ * The work is a 20 s 1080x1920 talk (espeak-ng speech over a test pattern),
+ * uploaded, transcribed and exported at its own size: "time to exported" runs
+ * from the upload's POST to the export's render stored (the project completed
+ * with its downloadUrl), the export asked for as soon as the transcript is.
+ *
+ * 1. bare: a plain `ffmpeg -preset veryfast` transcode of the talk at the same
+ *    size, BENCH_LOAD_BARE_RUNS (default 3) in a row: the machine's render
+ *    throughput, the physical limit of everything below.
+ * 2. idle: one light user's talk, alone on the service.
+ * 3. six at once: six users' talks uploaded together, to the last exported,
+ *    against six bare transcodes in a row.
+ * 4. flood: a heavy user uploads ten talks, and 2 s later the light user one:
+ *    the light user's time to exported against idle, and each one's queue
+ *    waits (the fairness check).
+ * 5. mixed: BENCH_LOAD_USERS (default 200) virtual users for
+ *    BENCH_LOAD_SECONDS (default 120), each its own user with a transcribed
+ *    project of its own: BENCH_LOAD_CREATORS (6) upload a talk, export it,
+ *    edit its words and publish it (two sandbox platforms), again and again;
+ *    BENCH_LOAD_LONG (2) send a 3-minute source to magic clips at the start;
+ *    the others read: their project, their projects, the publications
+ *    listing, presets, the library, and now and then edit their project's
+ *    words (weights below, well inside each route's hourly limit), a pause of
+ *    0.5-2.5 s between calls. BENCH_LOAD_SUBSCRIBERS (2,000) graphql-ws
+ *    subscribers follow the users' projects across both servers meanwhile.
+ *    Reported: video-seconds rendered per wall second against the bare
+ *    transcode's, queue waits per class, API latency per route, errors
+ *    (anything but the 429/503 of the limits), and each process's peak memory.
+ *
+ * BENCH_LOAD_PHASES (default `idle,six,flood,mixed`) runs some of 2-5 (the flood
+ * needs idle).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { createUser } from '../src/auth/users.js';
+import { createPrisma } from '../src/db/client.js';
+import { JOB_CLASSES, type JobName } from '../src/jobs/names.js';
+import { connectSandboxAccount } from '../src/publishing/accounts.js';
+import { createProfile } from '../src/publishing/profiles.js';
+import { subscribeCrowd } from '../test/support/crowd.js';
+import { syntheticTalk, TALK_SENTENCES } from '../test/support/talk.js';
+import { nodeOf, startCluster, treeRssMiB, type Cluster } from './cluster.js';
+import type { Row } from './row.js';
+import { rssKiB, withPgDatabase } from './support.js';
+
+const run = promisify(execFile);
+const SECTION = 'load';
+const BARE_RUNS = Number(process.env.BENCH_LOAD_BARE_RUNS ?? 3);
+const USERS = Number(process.env.BENCH_LOAD_USERS ?? 200);
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 120);
+const CREATORS = Number(process.env.BENCH_LOAD_CREATORS ?? 6);
+const LONG = Number(process.env.BENCH_LOAD_LONG ?? 2);
+const SUBSCRIBERS = Number(process.env.BENCH_LOAD_SUBSCRIBERS ?? 2000);
+const FLOOD = 10;
+const PHASES = new Set((process.env.BENCH_LOAD_PHASES ?? 'idle,six,flood,mixed').split(',').map((p) => p.trim()));
+
+/** A reader's calls, weighted; every limited one stays well inside its hourly limit at a call every 1.5 s on average. */
+const READS: Array<{ weight: number; route: string }> = [
+  { weight: 35, route: 'GET /v1/projects/{id}' },
+  { weight: 20, route: 'GET /v1/projects' },
+  { weight: 12, route: 'GET /v1/projects/published' },
+  { weight: 12, route: 'GET /v1/presets' },
+  { weight: 10, route: 'GET /v1/user-media' },
+  { weight: 8, route: 'POST /graphql (project)' },
+  // 100 an hour is the limit: 3 % of about 2,400 calls an hour is 72
+  { weight: 3, route: 'PUT /v1/projects/{id}' },
+];
+
+interface Talk {
+  file: string;
+  bytes: Buffer;
+  duration: number;
+}
+
+/** What one run of the bench measured: every call's route, status and time. */
+class Calls {
+  readonly ms = new Map<string, number[]>();
+  readonly statuses = new Map<string, Map<number, number>>();
+  readonly errors: string[] = [];
+  record(route: string, status: number, ms: number, body?: string) {
+    (this.ms.get(route) ?? this.ms.set(route, []).get(route)!).push(ms);
+    const s = this.statuses.get(route) ?? this.statuses.set(route, new Map()).get(route)!;
+    s.set(status, (s.get(status) ?? 0) + 1);
+    if (status >= 400 && status !== 429 && status !== 503) this.errors.push(`${route} ${status} ${(body ?? '').slice(0, 200)}`);
+  }
+}
+
+const pct = (xs: readonly number[], p: number) => {
+  if (!xs.length) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An API call timed under its route's name; the answer's JSON (or text). */
+async function call(calls: Calls | null, base: string, key: string, route: string, method: string, url: string, body?: BodyInit, json?: unknown) {
+  const t0 = performance.now();
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { 'x-api-key': key, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: json !== undefined ? JSON.stringify(json) : body,
+  });
+  const text = await res.text();
+  calls?.record(route, res.status, performance.now() - t0, text);
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* text */
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Upload → transcribed → export → exported; ms from the upload's POST to the render stored. */
+async function talkToExported(c: Cluster, calls: Calls | null, key: string, talk: Talk, server: number, title: string): Promise<{ ms: number; id: string }> {
+  const base = c.servers[server % c.servers.length].url;
+  const t0 = performance.now();
+  const form = new FormData();
+  form.append('title', title);
+  form.append('language', 'en');
+  form.append('file', new Blob([new Uint8Array(talk.bytes)], { type: 'video/mp4' }), 'talk.mp4');
+  let created = await call(calls, base, key, 'POST /v1/projects/upload', 'POST', '/v1/projects/upload', form);
+  for (let tries = 0; created.status === 429 || created.status === 503; tries++) {
+    if (tries > 60) throw new Error(`upload refused: ${JSON.stringify(created.body)}`);
+    await sleep(1000);
+    created = await call(calls, base, key, 'POST /v1/projects/upload', 'POST', '/v1/projects/upload', form);
+  }
+  if (created.status !== 201) throw new Error(`upload: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as string;
+  await until(calls, base, key, id, (p) => p.status === 'completed');
+  const exported = await call(calls, base, key, 'POST /v1/projects/{id}/export', 'POST', `/v1/projects/${id}/export`, undefined, {});
+  if (exported.status !== 200) throw new Error(`export: ${exported.status} ${JSON.stringify(exported.body)}`);
+  await until(calls, base, key, id, (p) => p.status === 'completed' && !!p.downloadUrl);
+  return { ms: performance.now() - t0, id };
+}
+
+/** Reads the project every 250 ms until `done`; a failed project is an error. */
+async function until(calls: Calls | null, base: string, key: string, id: string, done: (p: any) => boolean, timeoutMs = 900_000) {
+  for (const t0 = performance.now(); ; ) {
+    const r = await call(calls, base, key, 'GET /v1/projects/{id}', 'GET', `/v1/projects/${id}`);
+    if (r.status === 200 && r.body.status === 'failed') throw new Error(`project ${id} failed: ${r.body.failureReason}`);
+    if (r.status === 200 && done(r.body)) return r.body;
+    if (performance.now() - t0 > timeoutMs) throw new Error(`project ${id}: ${JSON.stringify(r.body).slice(0, 300)}`);
+    await sleep(250);
+  }
+}
+
+/** Queue waits (first run's start less the job's creation) of the jobs made after `since`, by class and by user. */
+async function queueWaits(db: pg.Client, since: Date) {
+  const { rows } = await db.query<{ name: string; user: string | null; wait: number }>(
+    `SELECT name, data->>'userId' AS user, EXTRACT(EPOCH FROM (last_run_at - created_at)) * 1000 AS wait
+     FROM agenda_jobs WHERE created_at >= $1 AND last_run_at IS NOT NULL AND repeat_interval IS NULL`,
+    [since],
+  );
+  const byClass = new Map<string, number[]>();
+  const byUser = new Map<string, number[]>();
+  for (const r of rows) {
+    const cls = JOB_CLASSES[r.name as JobName] ?? 'other';
+    (byClass.get(cls) ?? byClass.set(cls, []).get(cls)!).push(Number(r.wait));
+    if (r.user) (byUser.get(r.user) ?? byUser.set(r.user, []).get(r.user)!).push(Number(r.wait));
+  }
+  return { byClass, byUser };
+}
+
+/** Peak resident memory of each process while `work` runs, sampled every 500 ms. */
+async function peaks<T>(c: Cluster, work: () => Promise<T>): Promise<{ result: T; peak: Record<string, number> }> {
+  const peak: Record<string, number> = {};
+  const sample = () => {
+    c.servers.forEach((s, i) => (peak[`server ${i + 1} (Node)`] = Math.max(peak[`server ${i + 1} (Node)`] ?? 0, rssKiB(nodeOf(s.child)) / 1024)));
+    c.workers.forEach(
+      (w, i) => (peak[`worker ${i + 1} (Node and its programs)`] = Math.max(peak[`worker ${i + 1} (Node and its programs)`] ?? 0, treeRssMiB(w))),
+    );
+    peak['this process (the virtual users)'] = Math.max(peak['this process (the virtual users)'] ?? 0, rssKiB('self') / 1024);
+  };
+  const timer = setInterval(sample, 500);
+  try {
+    return { result: await work(), peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function load(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const row = (metric: string, value: number, unit: string, note?: string) => rows.push({ section: SECTION, metric, value, unit, ...(note ? { note } : {}) });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'));
+  try {
+    // a 20 s talk at 1080x1920, and a 3-minute one at 1280x720 for magic clips
+    const short = await syntheticTalk({ sentences: TALK_SENTENCES.slice(0, 7), size: '1080x1920', fps: 30, name: 'short.mp4' });
+    const longTalk = await syntheticTalk({ sentences: Array.from({ length: 6 }, () => TALK_SENTENCES).flat(), size: '1280x720', fps: 30, name: 'long.mp4' });
+    const talk: Talk = { file: short.path, bytes: fs.readFileSync(short.path), duration: short.duration };
+    const long: Talk = { file: longTalk.path, bytes: fs.readFileSync(longTalk.path), duration: longTalk.duration };
+    process.stderr.write(`# load: a ${talk.duration.toFixed(1)} s talk and a ${long.duration.toFixed(0)} s source\n`);
+
+    // 1. the machine's render throughput
+    const bare: number[] = [];
+    for (let i = 0; i < BARE_RUNS; i++) {
+      const t0 = performance.now();
+      await run('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-i',
+        talk.file,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-c:a',
+        'aac',
+        path.join(dir, 'bare.mp4'),
+      ]);
+      bare.push(performance.now() - t0);
+    }
+    const bareMs = pct(bare, 50);
+    const bareThroughput = talk.duration / (bareMs / 1000);
+    row('bare veryfast transcode of the 20 s talk (median)', bareMs / 1000, 's', `${BARE_RUNS} runs; ${bareThroughput.toFixed(2)} video-seconds a second`);
+
+    return await withPgDatabase(async (url) => {
+      const c = await startCluster(url, { env: { LOG_LEVEL: 'warn' } });
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      const prisma = createPrisma(url, { max: 4 });
+      try {
+        const light = await c.user();
+        let idleMs = Number.NaN;
+        if (PHASES.has('idle')) {
+          idleMs = (await talkToExported(c, null, light.apiKey, talk, 0, 'Alone')).ms;
+          row('light user: upload to exported, idle service', idleMs / 1000, 's');
+        }
+        if (PHASES.has('six')) {
+          const six = await Promise.all(Array.from({ length: 6 }, () => c.user()));
+          const t6 = performance.now();
+          await Promise.all(six.map((u, i) => talkToExported(c, null, u.apiKey, talk, i, `Six ${i}`)));
+          const sixMs = performance.now() - t6;
+          row("six users' talks at once: to the last exported", sixMs / 1000, 's');
+          row(
+            'six at once against six bare transcodes in a row',
+            sixMs / (6 * bareMs),
+            'ratio',
+            `target <= 1.6: ${sixMs / (6 * bareMs) <= 1.6 ? 'met' : 'MISSED'} (2.0 before fair shares and priorities)`,
+          );
+        }
+        if (PHASES.has('flood') && PHASES.has('idle')) {
+          const heavy = await c.user();
+          const floodSince = new Date();
+          const flood = Array.from({ length: FLOOD }, (_, i) => talkToExported(c, null, heavy.apiKey, talk, i, `Flood ${i}`));
+          await sleep(2000);
+          const beside = await talkToExported(c, null, light.apiKey, talk, 1, 'Beside a flood');
+          row(`light user: upload to exported, 2 s after another user's ${FLOOD} uploads`, beside.ms / 1000, 's');
+          row('light user beside a flood against idle', beside.ms / idleMs, 'ratio', `target <= 2: ${beside.ms / idleMs <= 2 ? 'met' : 'MISSED'} (8.7 before)`);
+          await Promise.all(flood);
+          const floodWaits = await queueWaits(db, floodSince);
+          for (const [who, u] of [
+            ['light user', light],
+            ['heavy user', heavy],
+          ] as const) {
+            const w = floodWaits.byUser.get(u.id) ?? [];
+            row(`queue wait during the flood, ${who}: p95`, pct(w, 95) / 1000, 's', `${w.length} jobs; p50 ${(pct(w, 50) / 1000).toFixed(1)} s`);
+          }
+        }
+        if (PHASES.has('mixed')) rows.push(...(await mixed(c, db, prisma, talk, long, bareThroughput)));
+      } finally {
+        await prisma.$disconnect();
+        await db.end();
+        await c.stop();
+      }
+      return rows;
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof createPrisma>, talk: Talk, long: Talk, bareThroughput: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  const row = (metric: string, value: number, unit: string, note?: string) => rows.push({ section: SECTION, metric, value, unit, ...(note ? { note } : {}) });
+  const calls = new Calls();
+  const words = ['Every', 'user', 'reads', 'this', 'project'].map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
+  const meta = { width: 1080, height: 1920, duration: 5, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2' };
+
+  // the users: each with a transcribed project of its own (written straight to the table)
+  const users: Array<{ id: string; apiKey: string; projectId: string }> = [];
+  for (let i = 0; i < USERS; i++) {
+    const creator = i < CREATORS;
+    const longUser = !creator && i < CREATORS + LONG;
+    // made as the operator CLI makes them, without a process each
+    const made = await createUser(prisma, {
+      email: `load-${i}-${Date.now()}@bench.local`,
+      apiCredits: 100_000,
+      aiCredits: null,
+      clipCredits: longUser ? 1000 : 0,
+      clipsSubscription: longUser,
+      apiPublishing: creator,
+    });
+    const u = { id: made.user.id, apiKey: made.apiKey };
+    const p = await prisma.project.create({
+      data: {
+        userId: u.id,
+        kind: 'edit',
+        title: `Project of user ${i}`,
+        language: 'en',
+        status: 'completed',
+        transcriptionStatus: 'COMPLETED',
+        templateName: 'classic',
+        sourceKey: 'bench/none.mp4',
+        videoMeta: meta,
+        transcript: words,
+      },
+    });
+    if (creator) {
+      const profile = await createProfile(prisma, u.id, { name: `Creator ${i}`, primary: true });
+      for (const platform of ['microblog', 'socialnet']) await connectSandboxAccount(prisma, profile.id, { platform, isPrivate: false, followers: 100 });
+    }
+    users.push({ ...u, projectId: p.id });
+  }
+
+  // the subscribers: spread over the users' projects and both servers
+  const perUser = Math.max(1, Math.floor(SUBSCRIBERS / users.length));
+  const crowds = [];
+  for (const u of users.slice(0, Math.ceil(SUBSCRIBERS / perUser))) {
+    crowds.push(
+      await subscribeCrowd(
+        c.servers.map((s) => s.url),
+        u.apiKey,
+        'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage percent } }',
+        { id: u.projectId },
+        perUser,
+      ),
+    );
+  }
+  const subscribed = crowds.reduce((n, cr) => n + cr.size, 0);
+
+  const since = new Date();
+  const t0 = performance.now();
+  const end = t0 + SECONDS * 1000;
+  let renderedSeconds = 0;
+  let exportsDone = 0;
+  let clipsDone = 0;
+  const failures: string[] = [];
+  const total = READS.reduce((s, r) => s + r.weight, 0);
+
+  const reader = async (u: (typeof users)[number], n: number) => {
+    const base = c.servers[n % c.servers.length].url;
+    while (performance.now() < end) {
+      let pick = Math.random() * total;
+      const { route } = READS.find((r) => (pick -= r.weight) < 0) ?? READS[0];
+      if (route === 'GET /v1/projects/{id}') await call(calls, base, u.apiKey, route, 'GET', `/v1/projects/${u.projectId}`);
+      else if (route === 'GET /v1/projects') await call(calls, base, u.apiKey, route, 'GET', '/v1/projects?limit=20');
+      else if (route === 'GET /v1/projects/published') await call(calls, base, u.apiKey, route, 'GET', '/v1/projects/published?limit=25');
+      else if (route === 'GET /v1/presets') await call(calls, base, u.apiKey, route, 'GET', '/v1/presets');
+      else if (route === 'GET /v1/user-media') await call(calls, base, u.apiKey, route, 'GET', '/v1/user-media');
+      else if (route === 'POST /graphql (project)')
+        await call(calls, base, u.apiKey, route, 'POST', '/graphql', undefined, {
+          query: 'query($id: ID!) { project(id: $id) { id status title } }',
+          variables: { id: u.projectId },
+        });
+      else
+        await call(calls, base, u.apiKey, route, 'PUT', `/v1/projects/${u.projectId}`, undefined, {
+          words: words.map((w) => ({ ...w, text: `${w.text}${n % 2 ? '' : '!'}` })),
+        });
+      await sleep(500 + Math.random() * 2000);
+    }
+  };
+  const creator = async (u: (typeof users)[number], n: number) => {
+    const base = c.servers[n % c.servers.length].url;
+    while (performance.now() < end) {
+      try {
+        const { id } = await talkToExported(c, calls, u.apiKey, talk, n, `Creator ${n}`);
+        if (performance.now() < end + 600_000) {
+          renderedSeconds += talk.duration;
+          exportsDone++;
+        }
+        const published = await call(calls, base, u.apiKey, 'POST /v1/projects/{id}/publish', 'POST', `/v1/projects/${id}/publish`, undefined, {
+          platforms: { microblog: { content: 'New talk' }, socialnet: { content: 'New talk' } },
+        });
+        if (published.status !== 200 && published.status !== 429) failures.push(`publish ${published.status}`);
+      } catch (e) {
+        failures.push(String(e));
+        await sleep(1000);
+      }
+    }
+  };
+  const clipper = async (u: (typeof users)[number], n: number) => {
+    const base = c.servers[n % c.servers.length].url;
+    const form = new FormData();
+    form.append('title', `Long source ${n}`);
+    form.append('language', 'en');
+    form.append('file', new Blob([new Uint8Array(long.bytes)], { type: 'video/mp4' }), 'long.mp4');
+    const made = await call(calls, base, u.apiKey, 'POST /v1/projects/magic-clips/upload', 'POST', '/v1/projects/magic-clips/upload', form);
+    if (made.status !== 202) return void failures.push(`magic clips ${made.status} ${JSON.stringify(made.body).slice(0, 200)}`);
+    // its clips are counted as they are made, inside the window
+    while (performance.now() < end) {
+      await sleep(2000);
+      const p = await call(calls, base, u.apiKey, 'GET /v1/projects/{id}', 'GET', `/v1/projects/${made.body.id}`);
+      if (p.body?.status === 'failed') return void failures.push(`magic clips failed: ${p.body.failureReason}`);
+    }
+    const { rows: done } = await db.query<{ n: number; seconds: number }>(
+      `SELECT count(*)::int AS n, COALESCE(sum(duration), 0)::float AS seconds FROM "MagicClip" WHERE "projectId" = $1 AND status = 'completed' AND "updatedAt" <= now()`,
+      [made.body.id],
+    );
+    clipsDone += done[0].n;
+    renderedSeconds += done[0].seconds;
+  };
+
+  const { peak } = await peaks(c, () => Promise.all(users.map((u, i) => (i < CREATORS ? creator(u, i) : i < CREATORS + LONG ? clipper(u, i) : reader(u, i)))));
+  const wall = (performance.now() - t0) / 1000;
+  for (const cr of crowds) cr.close();
+
+  const waits = await queueWaits(db, since);
+  row(
+    'mixed: virtual users',
+    USERS,
+    '',
+    `${CREATORS} creators (upload, export, publish), ${LONG} magic-clips sources of ${long.duration.toFixed(0)} s, ${USERS - CREATORS - LONG} readers; ${subscribed} graphql-ws subscribers over ${c.servers.length} servers`,
+  );
+  row('mixed: wall time', wall, 's', `${SECONDS} s of calls, then the creators' last exports`);
+  row(
+    'mixed: video rendered per wall second',
+    renderedSeconds / wall,
+    'video-s/s',
+    `${exportsDone} exports and ${clipsDone} clips; the bare transcode does ${bareThroughput.toFixed(2)}: ${((renderedSeconds / wall / bareThroughput) * 100).toFixed(0)} %`,
+  );
+  for (const [cls, w] of waits.byClass)
+    row(
+      `mixed: queue wait, ${cls}`,
+      pct(w, 50) / 1000,
+      's',
+      `p95 ${(pct(w, 95) / 1000).toFixed(2)} s, p99 ${(pct(w, 99) / 1000).toFixed(2)} s, ${w.length} jobs`,
+    );
+  for (const [route, ms] of [...calls.ms].sort((a, b) => b[1].length - a[1].length)) {
+    const statuses = [...(calls.statuses.get(route) ?? [])].map(([s, n]) => `${s}:${n}`).join(' ');
+    row(`mixed: ${route}`, pct(ms, 50), 'ms', `p99 ${pct(ms, 99).toFixed(0)} ms, ${ms.length} calls (${statuses})`);
+  }
+  row(
+    'mixed: errors',
+    calls.errors.length + failures.length,
+    '',
+    [...calls.errors, ...failures].slice(0, 3).join(' | ') || 'none (429 and 503 are the limits at work)',
+  );
+  for (const [who, mib] of Object.entries(peak)) row(`mixed: peak memory, ${who}`, mib, 'MiB');
+  return rows;
+}
