@@ -7,16 +7,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { startLocalS3, type LocalS3 } from '../test/support/s3.js';
-import { admin, descendants, rssKiB, startService, startWorker, stopProcess, type Service } from './support.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { admin, descendants, ROOT, rssKiB, startService, startWorker, stopProcess, type Service } from './support.js';
 
 export const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 export interface Cluster {
   servers: Service[];
   workers: ChildProcess[];
-  s3: LocalS3;
+  /** the store's server (bench/s3-server.ts), a process of its own */
+  s3: ChildProcess;
   /** what every process was given */
   env: Record<string, string>;
   /** a user made by the operator CLI (`flags` beside its email: credits, plan): its id and API key */
@@ -36,11 +36,28 @@ export function nodeOf(child: ChildProcess): number {
   return (node.at(-1) ?? { pid: child.pid! }).pid;
 }
 
+/** s3rver in a child process: its endpoint, bucket and credentials once it listens. */
+function startS3(): Promise<{ child: ChildProcess; endpoint: string; bucket: string; credentials: { accessKeyId: string; secretAccessKey: string } }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/s3-server.ts'), 'media'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const line = out.split('\n')[0];
+      if (out.includes('\n')) resolve({ child, ...JSON.parse(line) });
+    });
+    child.once('exit', (code) => reject(new Error(`the S3 server exited with ${code}`)));
+  });
+}
+
 export async function startCluster(
   databaseUrl: string,
   { servers = 2, workers = 2, env = {} }: { servers?: number; workers?: number; env?: Record<string, string> } = {},
 ): Promise<Cluster> {
-  const s3 = await startLocalS3('media');
+  const s3 = await startS3();
   const shared: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     REDIS_URL,
@@ -65,7 +82,8 @@ export async function startCluster(
   const stop = async () => {
     await Promise.all(running.map(stopProcess));
     await Promise.all(started.map((s) => s.stop()));
-    await s3.close();
+    s3.child.kill('SIGTERM');
+    await new Promise((r) => (s3.child.exitCode !== null ? r(null) : s3.child.once('exit', r)));
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   };
   try {
@@ -85,7 +103,7 @@ export async function startCluster(
   return {
     servers: started,
     workers: running,
-    s3,
+    s3: s3.child,
     env: shared,
     async user(flags = ['--api-credits', '100000']) {
       const made = await admin(started[0].env, 'user', 'create', '--email', `bench-${Date.now()}-${users++}@bench.local`, ...flags);

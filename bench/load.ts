@@ -60,6 +60,8 @@ const CREATORS = Number(process.env.BENCH_LOAD_CREATORS ?? 6);
 const LONG = Number(process.env.BENCH_LOAD_LONG ?? 2);
 const SUBSCRIBERS = Number(process.env.BENCH_LOAD_SUBSCRIBERS ?? 2000);
 const FLOOD = 10;
+/** the bare transcode's codecs: x264 at the renders' default preset, AAC */
+const BARE_CODECS = ['-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac'];
 const PHASES = new Set((process.env.BENCH_LOAD_PHASES ?? 'idle,six,flood,mixed').split(',').map((p) => p.trim()));
 
 /** A reader's calls, weighted; every limited one stays well inside its hourly limit at a call every 1.5 s on average. */
@@ -194,8 +196,8 @@ export async function load(): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'));
   try {
     // a 20 s talk at 1080x1920, and a 3-minute one at 1280x720 for magic clips
-    const short = await syntheticTalk({ sentences: TALK_SENTENCES.slice(0, 7), size: '1080x1920', fps: 30, name: 'short.mp4' });
-    const longTalk = await syntheticTalk({ sentences: Array.from({ length: 6 }, () => TALK_SENTENCES).flat(), size: '1280x720', fps: 30, name: 'long.mp4' });
+    const short = await syntheticTalk({ sentences: TALK_SENTENCES.slice(0, 4), gap: 1.2, size: '1080x1920', fps: 30, name: 'short.mp4' });
+    const longTalk = await syntheticTalk({ sentences: Array.from({ length: 3 }, () => TALK_SENTENCES).flat(), size: '1280x720', fps: 30, name: 'long.mp4' });
     const talk: Talk = { file: short.path, bytes: fs.readFileSync(short.path), duration: short.duration };
     const long: Talk = { file: longTalk.path, bytes: fs.readFileSync(longTalk.path), duration: longTalk.duration };
     process.stderr.write(`# load: a ${talk.duration.toFixed(1)} s talk and a ${long.duration.toFixed(0)} s source\n`);
@@ -204,21 +206,8 @@ export async function load(): Promise<Row[]> {
     const bare: number[] = [];
     for (let i = 0; i < BARE_RUNS; i++) {
       const t0 = performance.now();
-      await run('ffmpeg', [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-i',
-        talk.file,
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-c:a',
-        'aac',
-        path.join(dir, 'bare.mp4'),
-      ]);
+      const out = path.join(dir, 'bare.mp4');
+      await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', talk.file, ...BARE_CODECS, out]);
       bare.push(performance.now() - t0);
     }
     const bareMs = pct(bare, 50);
