@@ -122,7 +122,14 @@ async function call(calls: Calls | null, base: string, key: string, route: strin
 }
 
 /** Upload → transcribed → export → exported; ms from the upload's POST to the render stored. */
-async function talkToExported(c: Cluster, calls: Calls | null, key: string, talk: Talk, server: number, title: string): Promise<{ ms: number; id: string }> {
+async function talkToExported(
+  c: Cluster,
+  calls: Calls | null,
+  key: string,
+  talk: Talk,
+  server: number,
+  title: string,
+): Promise<{ ms: number; id: string; uploadMs: number }> {
   const base = c.servers[server % c.servers.length].url;
   const t0 = performance.now();
   const form = new FormData();
@@ -136,12 +143,13 @@ async function talkToExported(c: Cluster, calls: Calls | null, key: string, talk
     created = await call(calls, base, key, 'POST /v1/projects/upload', 'POST', '/v1/projects/upload', form);
   }
   if (created.status !== 201) throw new Error(`upload: ${created.status} ${JSON.stringify(created.body)}`);
+  const uploadMs = performance.now() - t0;
   const id = created.body.id as string;
   await until(calls, base, key, id, (p) => p.status === 'completed');
   const exported = await call(calls, base, key, 'POST /v1/projects/{id}/export', 'POST', `/v1/projects/${id}/export`, undefined, {});
   if (exported.status !== 200) throw new Error(`export: ${exported.status} ${JSON.stringify(exported.body)}`);
   await until(calls, base, key, id, (p) => p.status === 'completed' && !!p.downloadUrl);
-  return { ms: performance.now() - t0, id };
+  return { ms: performance.now() - t0, id, uploadMs };
 }
 
 /** Reads the project every 250 ms until `done`; a failed project is an error. */
@@ -170,6 +178,23 @@ async function queueWaits(db: pg.Client, since: Date) {
     if (r.user) (byUser.get(r.user) ?? byUser.set(r.user, []).get(r.user)!).push(Number(r.wait));
   }
   return { byClass, byUser };
+}
+
+/**
+ * Where a project's time to exported went, as means over `runs`: the upload's
+ * POST, then each job's wait in the queue (its first run's start less its
+ * creation) and its run (finished less started), read from the jobs table.
+ */
+async function breakdown(db: pg.Client, runs: ReadonlyArray<{ id: string; uploadMs: number }>): Promise<string> {
+  const { rows } = await db.query<{ name: string; wait: number; ran: number }>(
+    `SELECT name, avg(EXTRACT(EPOCH FROM (last_run_at - created_at)))::float AS wait, avg(EXTRACT(EPOCH FROM (last_finished_at - last_run_at)))::float AS ran
+     FROM agenda_jobs WHERE data->>'projectId' = ANY($1) AND name IN ('projects.process', 'exports.render') GROUP BY name`,
+    [runs.map((r) => r.id)],
+  );
+  const of = (name: string) => rows.find((r) => r.name === name);
+  const upload = runs.reduce((sum, r) => sum + r.uploadMs, 0) / runs.length / 1000;
+  const [pipeline, render] = [of('projects.process'), of('exports.render')];
+  return `upload ${upload.toFixed(1)} s; pipeline waited ${pipeline?.wait.toFixed(1)} s and ran ${pipeline?.ran.toFixed(1)} s; render waited ${render?.wait.toFixed(1)} s and ran ${render?.ran.toFixed(1)} s (means)`;
 }
 
 /** Peak resident memory of each process while `work` runs, sampled every 500 ms. */
@@ -223,15 +248,16 @@ export async function load(): Promise<Row[]> {
         const light = await c.user();
         let idleMs = Number.NaN;
         if (PHASES.has('idle')) {
-          idleMs = (await talkToExported(c, null, light.apiKey, talk, 0, 'Alone')).ms;
-          row('light user: upload to exported, idle service', idleMs / 1000, 's');
+          const alone = await talkToExported(c, null, light.apiKey, talk, 0, 'Alone');
+          idleMs = alone.ms;
+          row('light user: upload to exported, idle service', idleMs / 1000, 's', await breakdown(db, [alone]));
         }
         if (PHASES.has('six')) {
           const six = await Promise.all(Array.from({ length: 6 }, () => c.user()));
           const t6 = performance.now();
-          await Promise.all(six.map((u, i) => talkToExported(c, null, u.apiKey, talk, i, `Six ${i}`)));
+          const made = await Promise.all(six.map((u, i) => talkToExported(c, null, u.apiKey, talk, i, `Six ${i}`)));
           const sixMs = performance.now() - t6;
-          row("six users' talks at once: to the last exported", sixMs / 1000, 's');
+          row("six users' talks at once: to the last exported", sixMs / 1000, 's', await breakdown(db, made));
           row(
             'six at once against six bare transcodes in a row',
             sixMs / (6 * bareMs),
@@ -245,7 +271,7 @@ export async function load(): Promise<Row[]> {
           const flood = Array.from({ length: FLOOD }, (_, i) => talkToExported(c, null, heavy.apiKey, talk, i, `Flood ${i}`));
           await sleep(2000);
           const beside = await talkToExported(c, null, light.apiKey, talk, 1, 'Beside a flood');
-          row(`light user: upload to exported, 2 s after another user's ${FLOOD} uploads`, beside.ms / 1000, 's');
+          row(`light user: upload to exported, 2 s after another user's ${FLOOD} uploads`, beside.ms / 1000, 's', await breakdown(db, [beside]));
           row('light user beside a flood against idle', beside.ms / idleMs, 'ratio', `target <= 2: ${beside.ms / idleMs <= 2 ? 'met' : 'MISSED'} (8.7 before)`);
           await Promise.all(flood);
           const floodWaits = await queueWaits(db, floodSince);
