@@ -57,8 +57,8 @@ export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
  * a time, two pipelines, four deliveries): the process runs at most their sum,
  * so no kind waits for slots another holds, and a delivery or an export is
  * never left behind a worker full of long analyses. The CPU is shared by class
- * instead (src/jobs/priority.ts): a batch job's programs run at a lower
- * priority.
+ * instead (src/jobs/priority.ts): beside interactive work, a batch job's
+ * programs run at a lower priority.
  */
 const slotsOf = (definitions: readonly JobDefinition[]) =>
   Math.max(
@@ -139,15 +139,16 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     throw err;
   }
 
+  const slots = runsJobs ? slotsOf(definitions) : 1;
   const agenda = new Agenda({
     backend,
     name,
     ...(notificationChannel ? { notificationChannel } : {}),
     processEvery: config.jobPollMs,
-    maxConcurrency: runsJobs ? slotsOf(definitions) : 1,
+    maxConcurrency: slots,
     defaultConcurrency: DEFAULT_CONCURRENCY,
     // Lock no more than we can run, or one worker hoards the queue while others idle (each kind: its concurrency).
-    lockLimit: runsJobs ? slotsOf(definitions) : 1,
+    lockLimit: slots,
     defaultLockLifetime: DEFAULT_LOCK_LIFETIME_MS,
   });
   // Agenda swallows its own 'error' events; the channel emits unheard ones (process crash).

@@ -166,8 +166,9 @@ export async function buildExportPlan(
   );
 
   // an item's video is read for its seconds on screen, from its start: by range, like the window of a long source
-  const overlays = await itemOverlays(app, project, keep, { video: inPlace, image: files });
-  if (project.magicBrolls && !still) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, { video: inPlace, image: files })));
+  const overlayFiles: OverlayFiles = { video: inPlace, image: files };
+  const overlays = await itemOverlays(app, project, keep, overlayFiles);
+  if (project.magicBrolls && !still) overlays.push(...(await autoBrollOverlays(app, project, words, keep, overlays, overlayFiles)));
   const music = still ? null : await musicInput(app, project, files);
   const logo = await logoSticker(app, project, files, exp, outputDuration(keep));
   const look = await colorLook(app, project, files, dir);

@@ -11,8 +11,8 @@
  *   give way to a transcription, the API and the job bookkeeping when these want a core. A
  *   render alone runs as fast as before. With the other engines renders keep their class's
  *   priority: pocketsphinx is one thread that does not spin.
- * - every program runs at its job's class's priority (src/jobs/priority.ts): a batch job's
- *   at nice 10, an interactive job's at 0.
+ * - while an interactive job runs in the process, a batch job's programs run at nice 10
+ *   (src/jobs/priority.ts); otherwise every program starts at the normal priority.
  */
 import os from 'node:os';
 import { currentNiceness } from '../jobs/priority.js';

@@ -53,8 +53,6 @@ export interface ProgramOptions {
   quoteLines?: number;
   /** what errors call the program (default: its file's name) */
   name?: string;
-  /** the program's niceness, 0-19 (default: the class of the job running it, src/jobs/priority.ts) */
-  niceness?: number;
 }
 
 export interface ProgramResult {
@@ -187,7 +185,7 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   const stdoutMode = options.logFd !== undefined ? 'log' : typeof options.stdout === 'function' ? 'lines' : (options.stdout ?? 'collect');
   if (signal?.aborted) return notStarted(signal.reason, stdoutMode === 'stream' ? Readable.from([]) : null);
 
-  const [command, commandArgs] = atNiceness(options.niceness ?? currentNiceness(), ...tiedToThisProcess(file, args, programSearchPath(options.env)));
+  const [command, commandArgs] = atNiceness(currentNiceness(), ...tiedToThisProcess(file, args, programSearchPath(options.env)));
   const out = options.logFd ?? (stdoutMode === 'ignore' ? 'ignore' : 'pipe');
   const child = spawn(command, commandArgs, {
     cwd: options.cwd,
