@@ -44,8 +44,13 @@
  * - per clip again: the worker's own render command (its arguments read from
  *   /proc as it starts, its work folder copied: graph, captions, fonts) run
  *   once more after the project completed, in turns with the bare transcode
- *   (PAIRS pairs, the median ratio): the two compared alike, on a machine
- *   the next clip's face analysis is not sharing.
+ *   and with its frames alone (framesOnlyArgs: the same moving crop or
+ *   stacked windows, nothing added) (PAIRS rounds, the median ratio): all
+ *   compared alike, on a machine the next clip's face analysis is not
+ *   sharing. The bare transcode's fixed crop shows another part of the
+ *   picture than the clip's, which on this source changes the encoder's
+ *   cost more than the render's additions do; the frames alone show the
+ *   same pixels.
  *
  * The machine has 2 cores shared with other work: the load average is
  * sampled every 5 s through the run and reported with the figures. Wall
@@ -55,9 +60,10 @@
  * Environment: BENCH_CLIPS_MINUTES (default `10,10x2,60`; `x2`: two speakers), BENCH_CLIPS_ROUTE
  * (`upload`, default, or `url`), BENCH_CLIPS_DIR (the cache folder; default
  * bench-clips under the system's temporary folder, kept between runs),
- * BENCH_REDIS_URL. Each source's rows are also written to stderr as soon as
- * they are known, and a source that fails becomes a `failed` row: the hour's
- * run failing keeps the 10-minute figures.
+ * BENCH_REDIS_URL, BENCH_CLIPS_PAIRS (rounds of the runs in turns; default
+ * 3). Each source's rows are also written to stderr as soon as they are
+ * known, and a source that fails becomes a `failed` row: the hour's run
+ * failing keeps the 10-minute figures.
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -73,6 +79,9 @@ import { FACE_PICTURE, makeMovingFaceVideo, type MovingFace } from '../test/supp
 import { readSse, subscribeSse } from '../test/support/sse.js';
 import { TALK_SENTENCES } from '../test/support/talk.js';
 import type { Row } from './row.js';
+import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
+import { keepSegments } from '../src/media/render/timeline.js';
+import type { CropPath } from '../src/magic-clips/types.js';
 import { admin, descendants, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
 
 const run = promisify(execFile);
@@ -185,7 +194,7 @@ export interface CapturedRender {
  * Copies the work folder of a render ffmpeg just seen into `into/<clipId>`
  * and gives its arguments with that folder's paths (the graph's captions and
  * fonts, the outputs) pointing at the copy: the same command, run again
- * later beside the bare transcode, in turns (pairedRatio).
+ * later beside the bare transcodes, in turns (inTurns).
  */
 function captureRender(argv: string[], clipId: string, into: string): CapturedRender | null {
   const script = argv[argv.indexOf('-filter_complex_script') + 1];
@@ -294,8 +303,8 @@ const ffmpegDetached = (args: string[]) =>
     p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err}`))));
   });
 
-/** Pairs of runs of a captured render and its bare transcode. */
-const PAIRS = 3;
+/** Rounds of runs of a captured render and its bare transcodes (BENCH_CLIPS_PAIRS). */
+const PAIRS = Math.max(1, Number(process.env.BENCH_CLIPS_PAIRS ?? 3));
 
 /** One detached ffmpeg run: its wall and CPU seconds. */
 async function timed(args: string[]): Promise<{ wall: number; cpu: number }> {
@@ -305,18 +314,73 @@ async function timed(args: string[]): Promise<{ wall: number; cpu: number }> {
   return { wall: (performance.now() - t0) / 1000, cpu: childrenCpu() - c0 };
 }
 
-/** A against B in turns (A, B, A, B, ...): the median of the pairs' ratios, wall and CPU, so a drift of the machine's speed hits both alike. */
-async function pairedRatio(a: string[], b: string[], pairs: number): Promise<{ wall: number; cpu: number }> {
-  const wall: number[] = [];
-  const cpu: number[] = [];
+/**
+ * A against each of Bs in turns (A, B1, B2, A, B1, B2, ...): per B, the median
+ * of the rounds' ratios A/B, wall and CPU, so a drift of the machine's speed
+ * hits all alike.
+ */
+async function inTurns(a: string[], bs: string[][], pairs: number): Promise<Array<{ wall: number; cpu: number }>> {
+  const ratios = bs.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let i = 0; i < pairs; i++) {
     const x = await timed(a);
-    const y = await timed(b);
-    wall.push(x.wall / y.wall);
-    cpu.push(x.cpu / y.cpu);
+    for (const [j, b] of bs.entries()) {
+      const y = await timed(b);
+      ratios[j].wall.push(x.wall / y.wall);
+      ratios[j].cpu.push(x.cpu / y.cpu);
+    }
   }
   const median = (v: number[]) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
-  return { wall: median(wall), cpu: median(cpu) };
+  return ratios.map((r) => ({ wall: median(r.wall), cpu: median(r.cpu) }));
+}
+
+/**
+ * The clip's frames and nothing else: its seconds through the same framing
+ * as its render (the crop following its path, or its stacked windows: the
+ * render graph's first part), scaled to 1080x1920 and encoded as the bare
+ * transcode is (veryfast, x264's CRF, plain AAC); no captions, hook or
+ * preview, and the sound only resampled. A fixed crop sees another part of
+ * the picture than the moving one, and over the test pattern the part decides
+ * the encoder's cost (a fixed 608-pixel crop's CPU time differs by a quarter,
+ * and its file ten times, from one side of the frame to the other): this is
+ * the like-for-like reference for what the render adds to the picture it
+ * shows.
+ */
+function framesOnlyArgs(file: string, clip: { startTime: number; duration: number }, crop: CropPath | null, dir: string, name: string): string[] {
+  const plan: RenderPlan = {
+    source: {
+      path: file,
+      width: WIDTH,
+      height: HEIGHT,
+      fps: FPS,
+      rotation: 0,
+      duration: clip.startTime + clip.duration,
+      hasAudio: true,
+      window: { start: clip.startTime, duration: clip.duration },
+    },
+    output: { width: 1080, height: 1920, fps: FPS, preset: 'veryfast', fit: crop ? 'path' : 'auto' },
+    ...(crop ? { reframe: crop } : {}),
+    keep: keepSegments(clip.duration, [], FPS),
+    audio: { clean: false },
+  };
+  const graph = buildRenderGraph(plan);
+  const script = path.join(dir, `${name}.graph.txt`);
+  fs.writeFileSync(script, graph.filterScript);
+  return [
+    ...graph.inputs.flatMap((i) => [...i.args, '-i', i.path]),
+    '-filter_complex_script',
+    script,
+    '-map',
+    '[vout]',
+    '-map',
+    '[aout]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-c:a',
+    'aac',
+    path.join(dir, `${name}.mp4`),
+  ];
 }
 
 /** Each sentence said at each rate, as 16-bit mono PCM of one sample rate. */
@@ -650,7 +714,7 @@ async function measureSource(
     const clips = [...(project.body.magicClips as Array<{ id: string; startTime: number; endTime: number; duration: number; status: string }>)].sort(
       (a, b) => a.startTime - b.startTime,
     );
-    const paths = new Map<string, { keys: Array<{ x: number }> } | null>();
+    const paths = new Map<string, CropPath | null>();
     for (const r of (await db.query<{ id: string; cropPath: any }>('SELECT id, "cropPath" FROM "MagicClip" WHERE "projectId" = $1', [id])).rows)
       paths.set(r.id, r.cropPath?.keys ? r.cropPath : null);
     const clipsLoad = loadBetween(at('clips'), last.at);
@@ -666,6 +730,8 @@ async function measureSource(
       worst: 0,
       paired: [] as number[],
       pairedCpu: [] as number[],
+      frames: [] as number[],
+      framesCpu: [] as number[],
     };
     const bareFrom = Date.now();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-clips-bare-'));
@@ -738,17 +804,26 @@ async function measureSource(
           'x',
           `bare ${bare.toFixed(1)} s (CPU ${bareCpu.toFixed(1)} s, crop x ${x}); in CPU time ${(renderCpu / bareCpu).toFixed(2)}`,
         );
-        // the service's own command again, in turns with the bare transcode on a quiet machine: the two compared alike
+        // the service's own command again, in turns with the bare transcode and the frames alone, on a quiet machine: compared alike
         const captured = watch.cpu.captured(c.id);
         if (captured) {
-          const paired = await pairedRatio(captured.args, bareArgs, PAIRS);
+          const frames = framesOnlyArgs(file, c, paths.get(c.id) ?? null, tmp, `frames-${i}`);
+          const [paired, framed] = await inTurns(captured.args, [bareArgs, frames], PAIRS);
           sum.paired.push(paired.wall);
           sum.pairedCpu.push(paired.cpu);
+          sum.frames.push(framed.wall);
+          sum.framesCpu.push(framed.cpu);
           row(
             `${k}: render / bare, in turns after the run`,
             paired.wall,
             'x',
-            `median of ${PAIRS} pairs (render then bare); in CPU time ${paired.cpu.toFixed(2)}`,
+            `median of ${PAIRS} rounds (render, bare, frames alone); in CPU time ${paired.cpu.toFixed(2)}`,
+          );
+          row(
+            `${k}: render / its frames alone, in turns after the run`,
+            framed.wall,
+            'x',
+            `the same framing with nothing added, encoded as the bare one; in CPU time ${framed.cpu.toFixed(2)}`,
           );
         }
       }
@@ -768,13 +843,20 @@ async function measureSource(
       'x',
       `${sum.render.toFixed(1)} s against ${sum.bare.toFixed(1)} s, worst clip ${sum.worst.toFixed(2)}; load ${clipsLoad} while the service rendered, ${loadBetween(bareFrom, Date.now())} during the bare runs`,
     );
-    if (sum.paired.length)
+    if (sum.paired.length) {
       row(
         'render / bare, in turns after the run, worst clip',
         Math.max(...sum.paired),
         'x',
-        `each clip's own command run again beside its bare transcode, ${PAIRS} pairs each; in CPU time at most ${Math.max(...sum.pairedCpu).toFixed(2)}`,
+        `each clip's own command run again beside its bare transcode, ${PAIRS} rounds each; in CPU time at most ${Math.max(...sum.pairedCpu).toFixed(2)}`,
       );
+      row(
+        'render / its frames alone, in turns after the run, worst clip',
+        Math.max(...sum.frames),
+        'x',
+        `what the render adds to the picture it shows (captions, hook, preview, sound); in CPU time at most ${Math.max(...sum.framesCpu).toFixed(2)}`,
+      );
+    }
     row(
       'render / bare transcode in CPU time, all clips',
       sum.renderCpu / sum.bareCpu,
