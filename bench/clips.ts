@@ -108,6 +108,8 @@ const SOURCES: SourceSpec[] = (process.env.BENCH_CLIPS_MINUTES ?? '10,10x2,60')
   .filter((s) => s.minutes > 0);
 const ROUTE = process.env.BENCH_CLIPS_ROUTE === 'url' ? 'url' : 'upload';
 const DIR = process.env.BENCH_CLIPS_DIR ?? path.join(os.tmpdir(), 'bench-clips');
+/** the codecs of the bare transcode and of the frames alone: x264 veryfast at its default CRF, AAC at its defaults */
+const BARE_CODECS = ['-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac'];
 /** the bare transcode's crop: the output's aspect at the source's full height */
 const CROP_WIDTH = 2 * Math.round((HEIGHT * 9) / 16 / 2);
 
@@ -369,16 +371,8 @@ function framesOnlyArgs(file: string, clip: { startTime: number; duration: numbe
     ...graph.inputs.flatMap((i) => [...i.args, '-i', i.path]),
     '-filter_complex_script',
     script,
-    '-map',
-    '[vout]',
-    '-map',
-    '[aout]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-c:a',
-    'aac',
+    ...['-map', '[vout]', '-map', '[aout]'],
+    ...BARE_CODECS,
     path.join(dir, `${name}.mp4`),
   ];
 }
@@ -776,12 +770,7 @@ async function measureSource(
           file,
           '-vf',
           `crop=${CROP_WIDTH}:${HEIGHT}:${x}:0,scale=1080:1920`,
-          '-c:v',
-          'libx264',
-          '-preset',
-          'veryfast',
-          '-c:a',
-          'aac',
+          ...BARE_CODECS,
           path.join(tmp, `bare-${i}.mp4`),
         ];
         const { wall: bare, cpu: bareCpu } = await timed(bareArgs);
