@@ -306,7 +306,7 @@ const ffmpegDetached = (args: string[]) =>
   });
 
 /** Rounds of runs of a captured render and its bare transcodes (BENCH_CLIPS_PAIRS). */
-const PAIRS = Math.max(1, Number(process.env.BENCH_CLIPS_PAIRS ?? 3));
+const PAIRS = Math.max(1, Math.floor(Number(process.env.BENCH_CLIPS_PAIRS) || 3));
 
 /** One detached ffmpeg run: its wall and CPU seconds. */
 async function timed(args: string[]): Promise<{ wall: number; cpu: number }> {
@@ -331,7 +331,11 @@ async function inTurns(a: string[], bs: string[][], pairs: number): Promise<Arra
       ratios[j].cpu.push(x.cpu / y.cpu);
     }
   }
-  const median = (v: number[]) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
+  const median = (v: number[]) => {
+    const s = [...v].sort((p, q) => p - q);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  };
   return ratios.map((r) => ({ wall: median(r.wall), cpu: median(r.cpu) }));
 }
 
@@ -339,15 +343,15 @@ async function inTurns(a: string[], bs: string[][], pairs: number): Promise<Arra
  * The clip's frames and nothing else: its seconds through the same framing
  * as its render (the crop following its path, or its stacked windows: the
  * render graph's first part), scaled to 1080x1920 and encoded as the bare
- * transcode is (veryfast, x264's CRF, plain AAC); no captions, hook or
- * preview, and the sound only resampled. A fixed crop sees another part of
+ * transcode is (veryfast, x264's CRF, AAC at its default rate); no captions,
+ * hook or preview, and the sound through the same resampling as the clip's. A fixed crop sees another part of
  * the picture than the moving one, and over the test pattern the part decides
  * the encoder's cost (a fixed 608-pixel crop's CPU time differs by a quarter,
  * and its file ten times, from one side of the frame to the other): this is
  * the like-for-like reference for what the render adds to the picture it
  * shows.
  */
-function framesOnlyArgs(file: string, clip: { startTime: number; duration: number }, crop: CropPath | null, dir: string, name: string): string[] {
+function framesOnlyArgs(file: string, clip: { startTime: number; endTime: number }, crop: CropPath | null, dir: string, name: string): string[] {
   const plan: RenderPlan = {
     source: {
       path: file,
@@ -355,13 +359,13 @@ function framesOnlyArgs(file: string, clip: { startTime: number; duration: numbe
       height: HEIGHT,
       fps: FPS,
       rotation: 0,
-      duration: clip.startTime + clip.duration,
+      duration: clip.endTime,
       hasAudio: true,
-      window: { start: clip.startTime, duration: clip.duration },
+      window: { start: clip.startTime, duration: clip.endTime - clip.startTime },
     },
     output: { width: 1080, height: 1920, fps: FPS, preset: 'veryfast', fit: crop ? 'path' : 'auto' },
     ...(crop ? { reframe: crop } : {}),
-    keep: keepSegments(clip.duration, [], FPS),
+    keep: keepSegments(clip.endTime - clip.startTime, [], FPS),
     audio: { clean: false },
   };
   const graph = buildRenderGraph(plan);
@@ -843,7 +847,7 @@ async function measureSource(
         'render / its frames alone, in turns after the run, worst clip',
         Math.max(...sum.frames),
         'x',
-        `what the render adds to the picture it shows (captions, hook, preview, sound); in CPU time at most ${Math.max(...sum.framesCpu).toFixed(2)}`,
+        `what the render adds to the picture it shows (captions, hook, the preview, the sound at 160 kb/s); in CPU time at most ${Math.max(...sum.framesCpu).toFixed(2)}`,
       );
     }
     row(

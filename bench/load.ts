@@ -156,18 +156,22 @@ async function talkToExported(
   const rendered = await until(calls, base, key, id, (p) => p.status === 'completed' && !!p.downloadUrl);
   const ms = performance.now() - t0;
   if (!opts.reexport) return { ms, id, uploadMs, renders: 1 };
-  const words = (rendered.words as Array<{ id: string; text: string; type: string; startTime: number; endTime: number }>).map((w, i) => ({
-    id: w.id,
-    text: i === 0 ? `${w.text}!` : w.text,
-    type: w.type,
-    startTime: w.startTime,
-    endTime: w.endTime,
-  }));
+  const said = rendered.words as Array<{ id: string; text: string; type: string; startTime: number; endTime: number }>;
+  // the first spoken word corrected (a silence's text is not drawn, so it is not an edit)
+  const first = said.findIndex((w) => w.type === 'word');
+  const words = said.map((w, i) => ({ id: w.id, text: i === first ? `${w.text}!` : w.text, type: w.type, startTime: w.startTime, endTime: w.endTime }));
   const edited = await call(calls, base, key, 'PUT /v1/projects/{id}', 'PUT', `/v1/projects/${id}`, undefined, { words });
   if (edited.status !== 200) throw new Error(`edit: ${edited.status} ${JSON.stringify(edited.body).slice(0, 300)}`);
   const exported = await call(calls, base, key, 'POST /v1/projects/{id}/export', 'POST', `/v1/projects/${id}/export`, undefined, {});
   if (exported.status !== 200) throw new Error(`export: ${exported.status} ${JSON.stringify(exported.body)}`);
-  await until(calls, base, key, id, (p) => p.status === 'completed' && !!p.downloadUrl);
+  // each export is stored under its own key: the new render is there when the link's path changes; a failed
+  // export leaves the project completed with the first render's link and its failure's reason
+  const pathOf = (url: string) => new URL(url).pathname;
+  await until(calls, base, key, id, (p) => {
+    const again = p.status === 'completed' && !!p.downloadUrl && pathOf(p.downloadUrl) !== pathOf(rendered.downloadUrl);
+    if (!again && p.status === 'completed' && p.failureReason) throw new Error(`export of ${id} failed: ${p.failureReason}`);
+    return again;
+  });
   return { ms, id, uploadMs, renders: 2 };
 }
 
@@ -281,7 +285,7 @@ export async function load(): Promise<Row[]> {
             'six at once against six bare transcodes in a row',
             sixMs / (6 * bareMs),
             'ratio',
-            `target <= 1.6: ${sixMs / (6 * bareMs) <= 1.6 ? 'met' : 'MISSED'} (2.0 before fair shares and priorities)`,
+            `target <= 1.6: ${sixMs / (6 * bareMs) <= 1.6 ? 'met' : 'MISSED'} (the issue measured 2.0 on one service before fair shares and priorities)`,
           );
         }
         if (PHASES.has('flood') && PHASES.has('idle')) {
@@ -291,7 +295,12 @@ export async function load(): Promise<Row[]> {
           await sleep(2000);
           const beside = await talkToExported(c, null, light.apiKey, talk, 1, 'Beside a flood');
           row(`light user: upload to exported, 2 s after another user's ${FLOOD} uploads`, beside.ms / 1000, 's', await breakdown(db, [beside]));
-          row('light user beside a flood against idle', beside.ms / idleMs, 'ratio', `target <= 2: ${beside.ms / idleMs <= 2 ? 'met' : 'MISSED'} (8.7 before)`);
+          row(
+            'light user beside a flood against idle',
+            beside.ms / idleMs,
+            'ratio',
+            `target <= 2: ${beside.ms / idleMs <= 2 ? 'met' : 'MISSED'} (the issue measured 8.7 on one service before the fair claim)`,
+          );
           await Promise.all(flood);
           const floodWaits = await queueWaits(db, floodSince);
           for (const [who, u] of [
@@ -462,7 +471,7 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
     'mixed: video rendered per wall second',
     renderedSeconds / wall,
     'video-s/s',
-    `${exportsDone} exports and ${clipsDone} clips; the bare transcode does ${bareThroughput.toFixed(2)}: ${((renderedSeconds / wall / bareThroughput) * 100).toFixed(0)} %`,
+    `${exportsDone} renders of the talk and ${clipsDone} clips; the bare transcode does ${bareThroughput.toFixed(2)}: ${((renderedSeconds / wall / bareThroughput) * 100).toFixed(0)} %`,
   );
   for (const [cls, w] of waits.byClass)
     row(
