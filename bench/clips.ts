@@ -82,6 +82,7 @@ import type { Row } from './row.js';
 import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js';
 import { keepSegments } from '../src/media/render/timeline.js';
 import type { CropPath } from '../src/magic-clips/types.js';
+import { CLIP_SIZE, clipFps } from '../src/magic-clips/render.js';
 import { admin, descendants, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
 
 const run = promisify(execFile);
@@ -344,12 +345,12 @@ async function inTurns(a: string[], bs: string[][], pairs: number): Promise<Arra
  * as its render (the crop following its path, or its stacked windows: the
  * render graph's first part), scaled to 1080x1920 and encoded as the bare
  * transcode is (veryfast, x264's CRF, AAC at its default rate); no captions,
- * hook or preview, and the sound through the same resampling as the clip's. A fixed crop sees another part of
- * the picture than the moving one, and over the test pattern the part decides
- * the encoder's cost (a fixed 608-pixel crop's CPU time differs by a quarter,
- * and its file ten times, from one side of the frame to the other): this is
- * the like-for-like reference for what the render adds to the picture it
- * shows.
+ * hook or preview, and the sound through the same resampling as the clip's.
+ * A fixed crop sees another part of the picture than the moving one, and over
+ * the test pattern the part decides the encoder's cost (a fixed 608-pixel
+ * crop's CPU time differs by a quarter, and its file ten times, from one side
+ * of the frame to the other): this is the like-for-like reference for what
+ * the render adds to the picture it shows.
  */
 function framesOnlyArgs(file: string, clip: { startTime: number; endTime: number }, crop: CropPath | null, dir: string, name: string): string[] {
   const plan: RenderPlan = {
@@ -363,9 +364,10 @@ function framesOnlyArgs(file: string, clip: { startTime: number; endTime: number
       hasAudio: true,
       window: { start: clip.startTime, duration: clip.endTime - clip.startTime },
     },
-    output: { width: 1080, height: 1920, fps: FPS, preset: 'veryfast', fit: crop ? 'path' : 'auto' },
+    // the clip's own frame and rate (render.ts); x264's default CRF is the clip's
+    output: { ...CLIP_SIZE, fps: clipFps(FPS), preset: 'veryfast', fit: crop ? 'path' : 'auto' },
     ...(crop ? { reframe: crop } : {}),
-    keep: keepSegments(clip.endTime - clip.startTime, [], FPS),
+    keep: keepSegments(clip.endTime - clip.startTime, [], clipFps(FPS)),
     audio: { clean: false },
   };
   const graph = buildRenderGraph(plan);

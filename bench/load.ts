@@ -43,7 +43,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { createUser } from '../src/auth/users.js';
 import { createPrisma } from '../src/db/client.js';
-import { JOB_CLASSES, type JobName } from '../src/jobs/names.js';
+import { JOB_CLASSES, JOB_NAMES, type JobName } from '../src/jobs/names.js';
 import { connectSandboxAccount } from '../src/publishing/accounts.js';
 import { createProfile } from '../src/publishing/profiles.js';
 import { subscribeCrowd } from '../test/support/crowd.js';
@@ -127,7 +127,7 @@ async function call(calls: Calls | null, base: string, key: string, route: strin
  * (SPEC.md: it takes no autoRender), so "exported" is the project completed
  * with its downloadUrl; ms from the upload's POST to that render stored.
  * `reexport`: then the words edited and an export asked for, as a creator
- * does after reading the first cut (a second render, its own ms).
+ * does after reading the first cut (a second render; `ms` stays the first's).
  */
 async function talkToExported(
   c: Cluster,
@@ -167,8 +167,9 @@ async function talkToExported(
   // each export is stored under its own key: the new render is there when the link's path changes; a failed
   // export leaves the project completed with the first render's link and its failure's reason
   const pathOf = (url: string) => new URL(url).pathname;
+  const firstPath = pathOf(rendered.downloadUrl);
   await until(calls, base, key, id, (p) => {
-    const again = p.status === 'completed' && !!p.downloadUrl && pathOf(p.downloadUrl) !== pathOf(rendered.downloadUrl);
+    const again = p.status === 'completed' && !!p.downloadUrl && pathOf(p.downloadUrl) !== firstPath;
     if (!again && p.status === 'completed' && p.failureReason) throw new Error(`export of ${id} failed: ${p.failureReason}`);
     return again;
   });
@@ -211,12 +212,12 @@ async function queueWaits(db: pg.Client, since: Date) {
 async function breakdown(db: pg.Client, runs: ReadonlyArray<{ id: string; uploadMs: number }>): Promise<string> {
   const { rows } = await db.query<{ name: string; wait: number; ran: number }>(
     `SELECT name, avg(EXTRACT(EPOCH FROM (last_run_at - created_at)))::float AS wait, avg(EXTRACT(EPOCH FROM (last_finished_at - last_run_at)))::float AS ran
-     FROM agenda_jobs WHERE data->>'projectId' = ANY($1) AND name IN ('projects.process', 'exports.render') GROUP BY name`,
-    [runs.map((r) => r.id)],
+     FROM agenda_jobs WHERE data->>'projectId' = ANY($1) AND name IN ($2, $3) GROUP BY name`,
+    [runs.map((r) => r.id), JOB_NAMES.processProject, JOB_NAMES.renderExport],
   );
   const of = (name: string) => rows.find((r) => r.name === name);
   const upload = runs.reduce((sum, r) => sum + r.uploadMs, 0) / runs.length / 1000;
-  const [pipeline, render] = [of('projects.process'), of('exports.render')];
+  const [pipeline, render] = [of(JOB_NAMES.processProject), of(JOB_NAMES.renderExport)];
   return `upload ${upload.toFixed(1)} s; pipeline waited ${pipeline?.wait.toFixed(1)} s and ran ${pipeline?.ran.toFixed(1)} s; render waited ${render?.wait.toFixed(1)} s and ran ${render?.ran.toFixed(1)} s (means)`;
 }
 
@@ -387,7 +388,7 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
   const t0 = performance.now();
   const end = t0 + SECONDS * 1000;
   let renderedSeconds = 0;
-  let exportsDone = 0;
+  let rendersDone = 0;
   let clipsDone = 0;
   const failures: string[] = [];
   const total = READS.reduce((s, r) => s + r.weight, 0);
@@ -421,7 +422,7 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
         const { id, renders } = await talkToExported(c, calls, u.apiKey, talk, n, `Creator ${n}`, { reexport: true });
         if (performance.now() < end + 600_000) {
           renderedSeconds += renders * talk.duration;
-          exportsDone += renders;
+          rendersDone += renders;
         }
         const published = await call(calls, base, u.apiKey, 'POST /v1/projects/{id}/publish', 'POST', `/v1/projects/${id}/publish`, undefined, {
           platforms: { microblog: { content: 'New talk' }, socialnet: { content: 'New talk' } },
@@ -471,7 +472,7 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
     'mixed: video rendered per wall second',
     renderedSeconds / wall,
     'video-s/s',
-    `${exportsDone} renders of the talk and ${clipsDone} clips; the bare transcode does ${bareThroughput.toFixed(2)}: ${((renderedSeconds / wall / bareThroughput) * 100).toFixed(0)} %`,
+    `${rendersDone} renders of the talk and ${clipsDone} clips; the bare transcode does ${bareThroughput.toFixed(2)}: ${((renderedSeconds / wall / bareThroughput) * 100).toFixed(0)} %`,
   );
   for (const [cls, w] of waits.byClass)
     row(
