@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { analysisSize, trackFaces } from '../src/media/vision/face-track.js';
+import { ANALYSIS_DECODE, analysisSize, trackFaces } from '../src/media/vision/face-track.js';
 import { createFaceDetector } from '../src/media/vision/face-detector.js';
 import { acrossTheFrame, makeMovingFaceVideo } from '../test/support/faces.js';
 import type { Row } from './row.js';
@@ -146,10 +146,7 @@ export async function faces(): Promise<Row[]> {
         decode.push(
           await measure(async () => {
             await ffmpeg([
-              '-flags2',
-              '+fast',
-              '-skip_loop_filter',
-              'all',
+              ...ANALYSIS_DECODE,
               '-i',
               source,
               '-an',
