@@ -14,7 +14,8 @@ import { fairClaimIndexSql, FairPostgresBackend } from './fair-claim.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { runInClass } from '../src/jobs/priority.js';
+import { CPU_JOB_NAMES } from '../src/jobs/names.js';
+import { runInClass, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
 import { BACKOFF_UNIT_MS, scaled } from './backoff.js';
@@ -60,12 +61,23 @@ export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
  * instead (src/jobs/priority.ts): beside interactive work, a batch job's
  * programs run at a lower priority.
  */
-const slotsOf = (definitions: readonly JobDefinition[]) =>
+const slotsOf = (definitions: readonly JobDefinition[], reserve: Readonly<Record<string, number>>) =>
   Math.max(
     1,
-    definitions.reduce((sum, d) => sum + (d.concurrency ?? DEFAULT_CONCURRENCY), 0),
+    definitions.reduce((sum, d) => sum + (d.concurrency ?? DEFAULT_CONCURRENCY) + (d.name in reserve ? 1 : 0), 0),
   );
 const DEFAULT_CONCURRENCY = 2;
+
+/**
+ * The kinds that keep a reserve slot in a worker (workers/fair-claim.ts): the
+ * ones that use the CPU, where a light user would otherwise wait for a
+ * flood's job to end. Each maps to its own slots without the reserve.
+ */
+const reserveOf = (definitions: readonly JobDefinition[]): Record<string, number> =>
+  Object.fromEntries(definitions.filter((d) => CPU_JOB_NAMES.has(d.name)).map((d) => [d.name, d.concurrency ?? DEFAULT_CONCURRENCY]));
+
+/** How often a worker reads which users run more than their share of the CPU jobs (src/jobs/priority.ts). */
+export const SHARE_CHECK_MS = 1000;
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
 
@@ -122,6 +134,13 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
 
   let backend: AgendaBackend;
   let notificationChannel: NotificationChannel | undefined;
+  // reserve slots need the fair claim: with MongoDB every kind keeps its own slots only
+  const reserve = runsJobs && !config.mongodbUrl ? reserveOf(definitions) : {};
+  // jobs of a kind locked here now: Agenda's own count (its processor's, read by the fair claim for the reserve slots)
+  let agendaRef: Agenda | undefined;
+  const held = (jobName: string) =>
+    (agendaRef as unknown as { jobProcessor?: { jobStatus?: Record<string, { locked?: number } | undefined> } } | undefined)?.jobProcessor?.jobStatus?.[jobName]
+      ?.locked ?? 0;
   try {
     if (config.mongodbUrl) {
       // Mongo stores jobs but has no notification channel: job pick-up and cross-process
@@ -132,14 +151,14 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     } else {
       await ensureSchema(pool);
       // first come, first served no more: the claim keeps each user's fair share (fair-claim.ts)
-      backend = new FairPostgresBackend({ pool, tableName: TABLE, channelName: CHANNEL, userCap: config.jobUserCap });
+      backend = new FairPostgresBackend({ pool, tableName: TABLE, channelName: CHANNEL, userCap: config.jobUserCap, reserve: { slots: reserve, held } });
     }
   } catch (err) {
     await pool.end().catch(() => {});
     throw err;
   }
 
-  const slots = runsJobs ? slotsOf(definitions) : 1;
+  const slots = runsJobs ? slotsOf(definitions, reserve) : 1;
   const agenda = new Agenda({
     backend,
     name,
@@ -162,6 +181,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     );
   });
   (notificationChannel ?? backend.notificationChannel)?.on('error', (err) => log.warn({ err }, 'agenda notification channel error'));
+  agendaRef = agenda;
   await agenda.ready;
 
   let app: App | undefined;
@@ -169,7 +189,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   const running = new Set<string>();
 
   for (const def of definitions) {
-    const concurrency = def.concurrency ?? DEFAULT_CONCURRENCY;
+    const concurrency = (def.concurrency ?? DEFAULT_CONCURRENCY) + (def.name in reserve ? 1 : 0);
     const written = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
     const backoff = written && scaled(written, config.jobRetryBaseMs);
     agenda.define(
@@ -190,20 +210,24 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         // a run over a project that exists now stops once it is deleted (one that never existed fails as any run)
         const watched = await projectExists(app, job);
         const unwatch = watched ? stopWhenProjectDeleted(app, job, stop) : () => {};
+        const user = typeof job.attrs.data?.userId === 'string' ? job.attrs.data.userId : undefined;
         try {
           await withLog(jobLog, () =>
-            runInClass(def.name, () =>
-              def.handler(job, {
-                app: app!,
-                log: jobLog,
-                signal: stop.signal,
-                async progress(percent: number) {
-                  const p = Math.max(0, Math.min(100, percent));
-                  await job.touch(p);
-                  // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
-                  agenda.emit('progress', job);
-                },
-              }),
+            runInClass(
+              def.name,
+              () =>
+                def.handler(job, {
+                  app: app!,
+                  log: jobLog,
+                  signal: stop.signal,
+                  async progress(percent: number) {
+                    const p = Math.max(0, Math.min(100, percent));
+                    await job.touch(p);
+                    // Agenda 6 publishes progress to other processes but emits no local 'progress' event.
+                    agenda.emit('progress', job);
+                  },
+                }),
+              user,
             ),
           );
           jobLog[level]({ durationMs: Math.round(performance.now() - t0) }, 'job finished');
@@ -247,6 +271,33 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     const rank = (j: JobSummary) => (j.running ? 0 : j.waiting ? 1 : 2);
     // a stable sort: within each rank, the latest run first
     return jobs.map(summarize).sort((a, b) => rank(a) - rank(b));
+  };
+
+  // which users run more than their share of the CPU jobs, read from the shared queue while this worker runs jobs
+  let shareTimer: NodeJS.Timeout | undefined;
+  let shareReading = false;
+  const readShares = async () => {
+    if (shareReading) return;
+    if (running.size === 0) return setUsersOverShare([]);
+    shareReading = true;
+    try {
+      const { rows } = await pool.query<{ user_id: string; running: string }>(
+        `SELECT data->>'userId' AS user_id, count(*) AS running FROM "${TABLE}"
+          WHERE locked_at IS NOT NULL AND locked_at > $1 AND name = ANY($2::text[]) AND data->>'userId' IS NOT NULL
+          GROUP BY 1`,
+        [new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS), [...CPU_JOB_NAMES]],
+      );
+      setUsersOverShare(usersOverShare(new Map(rows.map((r) => [r.user_id, Number(r.running)]))));
+    } catch (err) {
+      // a database that does not answer changes no priority
+      log.debug({ err }, 'reading the users over their share failed');
+    } finally {
+      shareReading = false;
+    }
+  };
+  const stopShares = () => {
+    clearInterval(shareTimer);
+    setUsersOverShare([]);
   };
 
   let closed = false;
@@ -350,9 +401,14 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       await agenda.start();
       // 'single' jobs upsert by name and keep a pending nextRunAt, so every worker may (re)declare them.
       for (const def of definitions) if (def.every) await agenda.every(def.every, def.name);
+      if (definitions.some((d) => CPU_JOB_NAMES.has(d.name)) && !config.mongodbUrl) {
+        shareTimer = setInterval(() => void readShares(), SHARE_CHECK_MS);
+        shareTimer.unref();
+      }
       log.info({ role, jobs: definitions.map((d) => d.name) }, 'agenda started');
     },
     async drain(timeoutMs) {
+      stopShares();
       const result = await agenda.drain({ ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}), closeConnection: false });
       // gave up waiting: another worker retries those now, not after lockLifetime
       await unlockRunning('drain timed out');
@@ -360,6 +416,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       return result;
     },
     async stop() {
+      stopShares();
       // Agenda's stop() unlocks only jobs it had locked but not begun; ours were begun and
       // die with the process, so free them now rather than after lockLifetime.
       await agenda.stop(false);

@@ -14,6 +14,15 @@
  *    hold the slots a second user's single upload waits for);
  * 3. then, as before, the earliest due and the highest priority.
  *
+ * A worker may also keep a reserve slot of a kind (`reserve`): once its own
+ * slots of that kind are all held, it takes one more job of the kind, but
+ * only a job of a user who runs none of that kind anywhere. A user who comes
+ * while another's flood holds every slot starts at once instead of waiting for
+ * the flood's first job to end; the cores are shared between the two by
+ * niceness (src/jobs/priority.ts, users over their share), not by waiting.
+ * A user alone never fills a reserve slot, so nobody runs more of a kind at
+ * once than before.
+ *
  * A job's user is its data's `userId`; jobs without one (webhook deliveries,
  * sweeps) have no share to keep and are ordered as before. A job is running
  * while its lock is younger than the lock lifetime (Agenda renews it as the
@@ -31,7 +40,8 @@ export const fairClaimIndexSql = (table: string) =>
 
 /**
  * The claim: the next due job of `$2` by the rules above, locked at `$1`; `$3` the scan's horizon,
- * `$4` the lock deadline, `$5` who locks, `$6` the cap. Each user's running counts and the number of
+ * `$4` the lock deadline, `$5` who locks, `$6` the cap, `$7` whether this is a reserve slot's claim (then only
+ * a job of a user running none of `$2`). Each user's running counts and the number of
  * users waiting under the cap are read once per claim (CTEs), not per candidate: a flood of ten
  * thousand waiting jobs costs one pass over them.
  */
@@ -56,6 +66,7 @@ export const fairClaimSql = (table: string) => `
       AND j.disabled = FALSE
       AND ((j.locked_at IS NULL AND j.next_run_at <= $3) OR j.locked_at <= $4)
       AND (j.data->>'userId' IS NULL OR COALESCE(r.same_kind, 0) < $6 OR under_cap.users = 0)
+      AND (NOT $7 OR (j.data->>'userId' IS NOT NULL AND COALESCE(r.same_kind, 0) = 0))
     ORDER BY COALESCE(r.all_kinds, 0) ASC, j.next_run_at ASC NULLS LAST, j.priority DESC
     LIMIT 1
     FOR UPDATE OF j SKIP LOCKED
@@ -67,11 +78,23 @@ export interface FairClaimOptions {
   tableName: string;
   /** the cap of rule 1 (config's jobUserCap, DEFAULT_JOB_USER_CAP) */
   userCap: number;
+  /** the reserve slots of this worker, if it keeps any */
+  reserve?: ReserveSlots;
+}
+
+/** A worker's reserve slots: one more job of each kind named in `slots`, for a user running none of it. */
+export interface ReserveSlots {
+  /** each kind with a reserve slot: this worker's own slots of it (its concurrency without the reserve) */
+  slots: Readonly<Record<string, number>>;
+  /** jobs of the kind this worker holds now (locked here, running or about to) */
+  held(name: string): number;
 }
 
 /** The PostgreSQL job repository with the fair claim in place of first come, first served. */
 export class FairJobRepository extends PostgresJobRepository {
   private readonly fair: FairClaimOptions;
+  /** the last claim of each kind with a reserve slot: the next one waits for it */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(options: FairClaimOptions & { ensureSchema?: boolean }) {
     super({ pool: options.pool, tableName: options.tableName, ensureSchema: options.ensureSchema ?? false });
@@ -85,14 +108,36 @@ export class FairJobRepository extends PostgresJobRepository {
     now: Date | undefined,
     options: { lastModifiedBy?: string } | undefined,
   ): Promise<JobParameters | undefined> {
-    const { rows } = await this.fair.pool.query(fairClaimSql(this.fair.tableName), [
-      now ?? new Date(),
-      jobName,
-      nextScanAt,
-      lockDeadline,
-      options?.lastModifiedBy || null,
-      this.fair.userCap,
-    ]);
+    const own = this.fair.reserve?.slots[jobName];
+    const claim = (reserveClaim: boolean) =>
+      this.fair.pool.query(fairClaimSql(this.fair.tableName), [
+        now ?? new Date(),
+        jobName,
+        nextScanAt,
+        lockDeadline,
+        options?.lastModifiedBy || null,
+        this.fair.userCap,
+        reserveClaim,
+      ]);
+    let rows: unknown[];
+    if (own === undefined) rows = (await claim(false)).rows;
+    else {
+      // Agenda may fill a kind's slots from several scans at once: its claims of a kind with a reserve
+      // take turns, each after the last one's job is counted as held, so no two read the same count
+      const turn = this.turns.get(jobName) ?? Promise.resolve();
+      let done!: () => void;
+      this.turns.set(
+        jobName,
+        turn.then(() => new Promise<void>((r) => (done = r))),
+      );
+      await turn;
+      try {
+        rows = (await claim(this.fair.reserve!.held(jobName) >= own)).rows;
+      } finally {
+        // Agenda counts a job it got as locked as soon as its own awaits resume: after this turn of the loop
+        setImmediate(done);
+      }
+    }
     if (!rows.length) return undefined;
     // the row as the base repository reads every other row
     return (this as unknown as { rowToJob(row: unknown): JobParameters }).rowToJob(rows[0]);

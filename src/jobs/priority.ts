@@ -16,6 +16,14 @@
  * gives way to this service's interactive work, not to every program of the
  * machine.
  *
+ * Users share the cores the same way: a user running more CPU jobs than
+ * another user with CPU work, across every worker (`setUsersOverShare`, read
+ * from the shared queue by workers/agenda.ts), has their programs run
+ * SHARE_NICENESS lower, those running now lowered at once. A light user's
+ * render beside another's flood of uploads runs at nearly full speed, and the
+ * flood takes what is left; a user alone, or users running alike, are never
+ * lowered.
+ *
  * The claim keeps the other half: every kind has slots of its own in a worker
  * (workers/agenda.ts), so a delivery or a render is never left waiting for
  * slots that long jobs hold.
@@ -28,8 +36,13 @@ import { CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names
 /** The niceness of each class's programs (0 is normal, 19 the lowest). */
 export const CLASS_NICENESS: Readonly<Record<JobClass, number>> = { interactive: 0, batch: 10, upkeep: 10 };
 
+/** How much lower the programs of a user over their share run (added to their class's, at most 19). */
+export const SHARE_NICENESS = 10;
+
 interface Running {
   cls: JobClass;
+  /** the job's user (its data's userId), if it has one */
+  user?: string;
 }
 
 const current = new AsyncLocalStorage<Running>();
@@ -40,25 +53,60 @@ let resume: Array<() => void> = [];
 /** The class of the work running here: its job's, or interactive outside any job (a request's preview). */
 export const currentClass = (): JobClass => current.getStore()?.cls ?? 'interactive';
 
-/** The niceness a program of the current work starts at: its class's while interactive work runs here, else 0. */
-export function currentNiceness(): number {
-  const cls = currentClass();
-  return cls !== 'interactive' && interactive > 0 ? CLASS_NICENESS[cls] : 0;
+/** users running more CPU jobs than another user with CPU work, as the worker last read it */
+let overShare: ReadonlySet<string> = new Set();
+
+/** The niceness of a program of work in `running`: its class's while interactive work runs here, plus SHARE_NICENESS for a user over their share. */
+function nicenessOf(running: Running | undefined): number {
+  const cls = running?.cls ?? 'interactive';
+  const byClass = cls !== 'interactive' && interactive > 0 ? CLASS_NICENESS[cls] : 0;
+  const byShare = running?.user !== undefined && overShare.has(running.user) ? SHARE_NICENESS : 0;
+  return Math.min(19, byClass + byShare);
 }
 
-/** batch and upkeep programs running now: pid → their class's niceness */
-const programs = new Map<number, number>();
+/** The niceness a program of the current work starts at (nicenessOf). */
+export const currentNiceness = (): number => nicenessOf(current.getStore());
+
+/** programs of jobs running now: pid → the work that started them */
+const programs = new Map<number, Running>();
 
 /**
- * A program of the current work has started: a batch or upkeep one is lowered
- * to its class's niceness when interactive work starts here. Returns what
- * forgets it (call it when the program ends).
+ * A program of the current job has started: it is lowered when interactive
+ * work starts here (a batch or upkeep one) or its user goes over their share.
+ * Returns what forgets it (call it when the program ends).
  */
 export function programStarted(pid: number | undefined): () => void {
-  const cls = currentClass();
-  if (cls === 'interactive' || !pid) return () => {};
-  programs.set(pid, CLASS_NICENESS[cls]);
+  const running = current.getStore();
+  if (!running || !pid) return () => {};
+  programs.set(pid, running);
   return () => void programs.delete(pid);
+}
+
+/** Lowers every program running now to its work's niceness (nicenessOf); one above it already is left. */
+function lowerPrograms() {
+  for (const [pid, running] of programs) {
+    const niceness = nicenessOf(running);
+    if (niceness > 0) lower(pid, niceness);
+  }
+}
+
+/**
+ * The users over their share now: those running more CPU jobs (CPU_JOB_NAMES,
+ * every worker's) than the user running fewest among those running any. Their
+ * programs running here are lowered at once, and their next ones start lower.
+ */
+export function setUsersOverShare(users: Iterable<string>): void {
+  const next = new Set(users);
+  const added = [...next].some((u) => !overShare.has(u));
+  overShare = next;
+  if (added) lowerPrograms();
+}
+
+/** The users over their share among running CPU jobs counted per user: more than the fewest any of them runs (none when fewer than two users run). */
+export function usersOverShare(runningByUser: ReadonlyMap<string, number>): string[] {
+  if (runningByUser.size < 2) return [];
+  const fewest = Math.min(...runningByUser.values());
+  return [...runningByUser].filter(([, n]) => n > fewest).map(([user]) => user);
 }
 
 /** Lowers every thread of `pid` to `niceness` (raising a niceness is always allowed); a thread gone meanwhile is left. */
@@ -78,13 +126,17 @@ function lower(pid: number, niceness: number) {
   }
 }
 
-/** Runs a job of `name` in its class; an interactive job that uses the CPU holds back this process's batch steps while it runs. */
-export async function runInClass<T>(name: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs a job of `name` (of `user`, its data's userId) in its class; an
+ * interactive job that uses the CPU holds back this process's batch steps
+ * while it runs.
+ */
+export async function runInClass<T>(name: string, work: () => Promise<T>, user?: string): Promise<T> {
   const cls = JOB_CLASSES[name as JobName] ?? 'batch';
   const holds = cls === 'interactive' && CPU_JOB_NAMES.has(name);
-  if (holds && interactive++ === 0) for (const [pid, niceness] of programs) lower(pid, niceness);
+  if (holds && interactive++ === 0) lowerPrograms();
   try {
-    return await current.run({ cls }, work);
+    return await current.run(user === undefined ? { cls } : { cls, user }, work);
   } finally {
     if (holds && --interactive === 0) {
       const waiting = resume;

@@ -110,6 +110,36 @@ describe('the fair claim', () => {
     expect(await claim(0, 'render')).toBe('lapsed');
   });
 
+  it("keeps a reserve slot for a user running none of the kind: a flood's next job stays waiting, a newcomer's starts", async () => {
+    // a worker with one render slot of its own and one in reserve; it holds its own slot now
+    let held = 1;
+    const reserved = new FairJobRepository({ pool: pools[1], tableName: TABLE, userCap: 2, reserve: { slots: { render: 1 }, held: () => held } });
+    const claimReserve = async () => {
+      const now = new Date();
+      const job = await reserved.getNextJobToRun('render', now, new Date(now.getTime() - LIFETIME_MS), now, { lastModifiedBy: 'worker-r' });
+      return job ? (job.data as { tag: string }).tag : null;
+    };
+    await running('render', 'flood', 'flood-running');
+    for (let i = 0; i < 5; i++) await add('render', 'flood', i, `flood-${i}`);
+    await add('deliver-webhook', null, 0, 'no-user');
+    // only the flood waits: the reserve stays free (the flood runs a render already)
+    expect(await claimReserve()).toBeNull();
+    // a user running other work but no render is a newcomer to renders
+    await running('pipeline', 'light', 'light-pipeline');
+    await add('render', 'light', 20, 'light');
+    expect(await claimReserve()).toBe('light');
+    // the reserve taken, the light user runs a render: nothing more for the reserve
+    expect(await claimReserve()).toBeNull();
+    // with its own slot free again the worker takes the flood's next, as any claim would
+    held = 0;
+    expect(await claimReserve()).toBe('flood-0');
+    // a kind without a reserve claims as before
+    held = 5;
+    const now = new Date();
+    const delivery = await reserved.getNextJobToRun('deliver-webhook', now, new Date(now.getTime() - LIFETIME_MS), now, { lastModifiedBy: 'worker-r' });
+    expect((delivery?.data as { tag: string }).tag).toBe('no-user');
+  });
+
   it('never hands one job to two workers claiming at once', async () => {
     for (let i = 0; i < 20; i++) await add('render', `u${i % 4}`, i, `job-${i}`);
     const claims = await Promise.all(Array.from({ length: 24 }, (_, i) => claim(i % 2, 'render')));

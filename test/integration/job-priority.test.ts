@@ -8,8 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_NAMES } from '../../src/jobs/names.js';
-import { interactiveRunning, runInClass, yieldToInteractive } from '../../src/jobs/priority.js';
-import { runProgram, startProgram } from '../../src/media/program.js';
+import { interactiveRunning, runInClass, SHARE_NICENESS, setUsersOverShare, usersOverShare, yieldToInteractive } from '../../src/jobs/priority.js';
+import { runProgram, startProgram, type RunningProgram } from '../../src/media/program.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
 import type { JobDefinition } from '../../workers/types.js';
@@ -206,5 +206,102 @@ describe('a worker whose long jobs hold their slots', () => {
     await eventually(async () => expect(started).toHaveLength(6), 20_000);
     await jobs.enqueue(JOB_NAMES.deliverPost, { n: 0 });
     await eventually(async () => expect(started).toContain(`${JOB_NAMES.deliverPost}:0`), 20_000);
+  });
+});
+
+describe("users' shares of the cores", () => {
+  it('counts a user over their share who runs more CPU jobs than the user running fewest; nobody when alone or alike', () => {
+    expect(usersOverShare(new Map())).toEqual([]);
+    expect(usersOverShare(new Map([['solo', 6]]))).toEqual([]);
+    expect(
+      usersOverShare(
+        new Map([
+          ['a', 2],
+          ['b', 2],
+        ]),
+      ),
+    ).toEqual([]);
+    expect(
+      usersOverShare(
+        new Map([
+          ['flood', 6],
+          ['light', 1],
+          ['mid', 2],
+        ]),
+      ).sort(),
+    ).toEqual(['flood', 'mid']);
+  });
+
+  it("lowers a user's running programs, every thread, once they go over their share, and starts their next ones lower; others keep 0", async () => {
+    const niceOf = (pid: number) => fs.readdirSync(`/proc/${pid}/task`).map((tid) => os.getPriority(Number(tid)));
+    const startedBy = (user: string) => runInClass(JOB_NAMES.renderExport, async () => startProgram('sleep', ['5']), user);
+    const [flood, light] = [await startedBy('flood'), await startedBy('light')];
+    try {
+      expect([niceOf(flood.pid!), niceOf(light.pid!)]).toEqual([[0], [0]]);
+      setUsersOverShare(['flood']);
+      expect([niceOf(flood.pid!), niceOf(light.pid!)]).toEqual([[SHARE_NICENESS], [0]]);
+      const next = async (user: string) => Number((await runInClass(JOB_NAMES.processProject, () => runProgram('nice', []), user)).stdout.trim());
+      expect([await next('flood'), await next('light')]).toEqual([SHARE_NICENESS, 0]);
+      // a batch program of a user over their share beside interactive work: both, at most 19
+      let release!: () => void;
+      const render = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)));
+      expect(Number((await runInClass(JOB_NAMES.renderClip, () => runProgram('nice', []), 'flood')).stdout.trim())).toBe(Math.min(19, 10 + SHARE_NICENESS));
+      release();
+      await render;
+      setUsersOverShare([]);
+      expect(await next('flood')).toBe(0);
+    } finally {
+      setUsersOverShare([]);
+      for (const p of [flood, light]) p.stop();
+      await Promise.all([flood.done, light.done].map((d) => d.catch(() => undefined)));
+    }
+  });
+});
+
+describe('a worker with a reserve slot, between a flood and a newcomer', () => {
+  let app: TestApp;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const started: string[] = [];
+  const programs = new Map<string, RunningProgram>();
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      role: 'worker',
+      env: { JOB_POLL_MS: '200' },
+      definitions: [
+        {
+          name: JOB_NAMES.renderExport,
+          concurrency: 2,
+          async handler(job) {
+            const tag = String(job.attrs.data.tag);
+            started.push(tag);
+            // a render's program: lowered while its user is over their share
+            programs.set(tag, startProgram('sleep', ['60']));
+            await held;
+          },
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    release();
+    for (const p of programs.values()) p.stop();
+    await app?.stop();
+  });
+
+  it("starts a newcomer's render at once while a flood holds both slots, and the flood's programs give way", async () => {
+    const { jobs } = app.runtime.app;
+    for (let i = 0; i < 4; i++) await jobs.enqueue(JOB_NAMES.renderExport, { tag: `flood-${i}`, userId: 'flood' });
+    await eventually(async () => expect(started).toEqual(['flood-0', 'flood-1']), 20_000);
+    // the reserve slot is not the flood's: its third render waits
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(started).toHaveLength(2);
+    await jobs.enqueue(JOB_NAMES.renderExport, { tag: 'light', userId: 'light' });
+    await eventually(async () => expect(started).toContain('light'), 5_000);
+    expect(started).toHaveLength(3);
+    // the flood runs two renders, the newcomer one: the flood's programs are lowered, the newcomer's are not
+    const nice = (tag: string) => os.getPriority(programs.get(tag)!.pid!);
+    await eventually(async () => expect([nice('flood-0'), nice('flood-1'), nice('light')]).toEqual([SHARE_NICENESS, SHARE_NICENESS, 0]), 5_000);
   });
 });
