@@ -71,11 +71,14 @@ export const currentNiceness = (): number => nicenessOf(current.getStore());
 const programs = new Map<number, Running>();
 
 /**
- * A program of the current job has started: it is lowered when interactive
- * work starts here (a batch or upkeep one) or its user goes over their share.
- * Returns what forgets it (call it when the program ends).
+ * A program has started, at `niceness`: its session is set to that niceness
+ * too; a program of a job is lowered when interactive work starts here (a
+ * batch or upkeep one) or its user goes over their share. Returns what forgets
+ * it (call it when the program ends).
  */
-export function programStarted(pid: number | undefined): () => void {
+export function programStarted(pid: number | undefined, niceness = 0): () => void {
+  // the niceness it started at holds for its whole session (lowerSession)
+  if (pid) lowerSession(pid, niceness);
   const running = current.getStore();
   if (!running || !pid) return () => {};
   programs.set(pid, running);
@@ -109,8 +112,35 @@ export function usersOverShare(runningByUser: ReadonlyMap<string, number>): stri
   return [...runningByUser].filter(([, n]) => n > fewest).map(([user]) => user);
 }
 
-/** Lowers every thread of `pid` to `niceness` (raising a niceness is always allowed); a thread gone meanwhile is left. */
+/**
+ * Where the kernel groups tasks by session (Linux's autogroup, on by default
+ * on most distributions), a niceness weighs only against tasks of the same
+ * session: a program leading a session of its own (as every program here
+ * does, src/media/program.ts) competes with the other sessions as a whole
+ * group, at the group's own niceness. Measured here: four busy programs in
+ * sessions of their own, two at nice 10, shared two cores evenly; with their
+ * sessions' niceness at 10 too, the two at 0 ran about nine times as much.
+ * So a program's session is lowered with it, when the program leads a session
+ * of its own (never this process's: that would lower the worker itself).
+ * Without autogroup (no /proc/<pid>/autogroup), the niceness alone decides.
+ */
+export function lowerSession(pid: number, niceness: number): void {
+  if (niceness <= 0 || process.platform !== 'linux') return;
+  try {
+    const theirs = fs.readFileSync(`/proc/${pid}/autogroup`, 'utf8');
+    const ours = fs.readFileSync('/proc/self/autogroup', 'utf8');
+    const group = (line: string) => line.split(' ')[0];
+    if (group(theirs) === group(ours)) return;
+    const now = Number(/nice (-?\d+)/.exec(theirs)?.[1] ?? 0);
+    if (now < niceness) fs.writeFileSync(`/proc/${pid}/autogroup`, String(Math.min(19, niceness)));
+  } catch {
+    // no autogroup here, or the program ended meanwhile
+  }
+}
+
+/** Lowers every thread of `pid` to `niceness` (raising a niceness is always allowed), and its session (lowerSession); a thread gone meanwhile is left. */
 function lower(pid: number, niceness: number) {
+  lowerSession(pid, niceness);
   let threads: string[];
   try {
     threads = fs.readdirSync(`/proc/${pid}/task`);

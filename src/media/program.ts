@@ -185,7 +185,8 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   const stdoutMode = options.logFd !== undefined ? 'log' : typeof options.stdout === 'function' ? 'lines' : (options.stdout ?? 'collect');
   if (signal?.aborted) return notStarted(signal.reason, stdoutMode === 'stream' ? Readable.from([]) : null);
 
-  const [command, commandArgs] = atNiceness(currentNiceness(), ...tiedToThisProcess(file, args, programSearchPath(options.env)));
+  const niceness = currentNiceness();
+  const [command, commandArgs] = atNiceness(niceness, ...tiedToThisProcess(file, args, programSearchPath(options.env)));
   const out = options.logFd ?? (stdoutMode === 'ignore' ? 'ignore' : 'pipe');
   const child = spawn(command, commandArgs, {
     cwd: options.cwd,
@@ -196,7 +197,7 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   });
   const pid = child.pid;
   if (pid) keeper.add(pid);
-  child.once('exit', programStarted(pid));
+  child.once('exit', programStarted(pid, niceness));
 
   const stderr = new TextTail();
   let stdout = '';
@@ -348,12 +349,17 @@ export function runProgramSync(
  * ffmpeg it starts dies with this process (src/media/bin/ffmpeg-tied), the abort signal or the
  * time limit kills it, stderr's tail is kept and an exit quotes it in a ProgramError, stdout
  * comes line by line. `stop` kills it as well (the render's stall watchdog). fluent-ffmpeg
- * spawns ffmpeg itself, without a group of its own: ffmpeg starts no program, so it is all
- * there is to kill.
+ * spawns ffmpeg itself, in this process's group; ffmpeg-tied gives it a session of its own
+ * (setsid), so that the session takes its niceness (src/jobs/priority.ts, lowerSession).
+ * ffmpeg starts no program, so it is all there is to kill.
  */
 export function runFfmpegCommand(
   command: FfmpegCommand,
-  options: Pick<ProgramOptions, 'signal' | 'timeoutMs' | 'onStderrLine' | 'redact' | 'quoteLines'> & { onStdoutLine?: (line: string) => void } = {},
+  options: Pick<ProgramOptions, 'signal' | 'timeoutMs' | 'onStderrLine' | 'redact' | 'quoteLines'> & {
+    onStdoutLine?: (line: string) => void;
+    /** the niceness the command was built with (fluent-ffmpeg's `niceness`): its session takes it too */
+    niceness?: number;
+  } = {},
 ): RunningProgram {
   const { signal, timeoutMs, redact = (t: string) => t } = options;
   const name = 'ffmpeg';
@@ -418,7 +424,7 @@ export function runFfmpegCommand(
     };
     command.on('start', () => {
       proc = (command as unknown as { ffmpegProc?: ChildProcess }).ffmpegProc;
-      proc?.once('exit', programStarted(proc.pid));
+      proc?.once('exit', programStarted(proc.pid, options.niceness));
       if (proc?.stdout && options.onStdoutLine) eachLine(proc.stdout, guarded(options.onStdoutLine));
       if (stopped) kill();
     });
@@ -547,7 +553,11 @@ const TIED_FFMPEG = fileURLToPath(new URL('./bin/ffmpeg-tied', import.meta.url))
 // ---------------------------------------------------------------------------
 // process groups
 
-/** Process groups are a POSIX matter; on Windows a run kills its program alone. */
+/**
+ * Process groups are a POSIX matter; on Windows a run kills its program alone. A program
+ * started detached leads a session (and a process group) of its own: its group is what a
+ * stop kills, and its session what the scheduler weighs (src/jobs/priority.ts, lowerSession).
+ */
 const GROUPS = process.platform !== 'win32';
 
 function killGroup(pid: number | undefined) {

@@ -23,7 +23,20 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** The niceness of every ffmpeg this process started that runs now (field 19 of /proc/<pid>/stat). */
+/**
+ * The niceness of the session `pid` leads, as the scheduler weighs it against other sessions
+ * (Linux's autogroup: /proc/<pid>/autogroup); null where the kernel has none.
+ */
+function sessionNice(pid: number): number | null {
+  try {
+    return Number(/nice (-?\d+)/.exec(fs.readFileSync(`/proc/${pid}/autogroup`, 'utf8'))![1]);
+  } catch {
+    return null;
+  }
+}
+const withAutogroup = sessionNice(process.pid) !== null;
+
+/** The niceness of every ffmpeg this process started that runs now (field 19 of /proc/<pid>/stat), and of its session where autogroup is on. */
 function ffmpegNiceness(): number[] {
   const out: number[] = [];
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -32,7 +45,10 @@ function ffmpegNiceness(): number[] {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       // fields from the state on: ppid is the 2nd, nice the 17th
-      if (comm === 'ffmpeg' && descendsFromUs(Number(fields[1]))) out.push(Number(fields[16]));
+      if (comm === 'ffmpeg' && descendsFromUs(Number(fields[1]))) {
+        out.push(Number(fields[16]));
+        if (withAutogroup) out.push(sessionNice(Number(pid))!);
+      }
     } catch {
       // gone meanwhile
     }
@@ -84,6 +100,8 @@ describe('a job runs in its class', () => {
     let release!: () => void;
     const render = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)));
     expect(niceOf(program.pid!)).toEqual([10]);
+    // its session with it: the scheduler weighs a session as a whole against the others (the worker's own is never lowered)
+    if (withAutogroup) expect([sessionNice(program.pid!), sessionNice(process.pid)]).toEqual([10, 0]);
     release();
     await render;
     program.stop();
@@ -240,8 +258,13 @@ describe("users' shares of the cores", () => {
       expect([niceOf(flood.pid!), niceOf(light.pid!)]).toEqual([[0], [0]]);
       setUsersOverShare(['flood']);
       expect([niceOf(flood.pid!), niceOf(light.pid!)]).toEqual([[SHARE_NICENESS], [0]]);
+      if (withAutogroup) expect([sessionNice(flood.pid!), sessionNice(light.pid!)]).toEqual([SHARE_NICENESS, 0]);
       const next = async (user: string) => Number((await runInClass(JOB_NAMES.processProject, () => runProgram('nice', []), user)).stdout.trim());
       expect([await next('flood'), await next('light')]).toEqual([SHARE_NICENESS, 0]);
+      // a program started lower leads a session started lower
+      const sessionOfNext = async (user: string) =>
+        Number((await runInClass(JOB_NAMES.processProject, () => runProgram('sh', ['-c', "sed 's/.*nice //' /proc/self/autogroup"]), user)).stdout.trim());
+      if (withAutogroup) expect([await sessionOfNext('flood'), await sessionOfNext('light')]).toEqual([SHARE_NICENESS, 0]);
       // a batch program of a user over their share beside interactive work: both, at most 19
       let release!: () => void;
       const render = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)));
@@ -303,5 +326,6 @@ describe('a worker with a reserve slot, between a flood and a newcomer', () => {
     // the flood runs two renders, the newcomer one: the flood's programs are lowered, the newcomer's are not
     const nice = (tag: string) => os.getPriority(programs.get(tag)!.pid!);
     await eventually(async () => expect([nice('flood-0'), nice('flood-1'), nice('light')]).toEqual([SHARE_NICENESS, SHARE_NICENESS, 0]), 5_000);
+    if (withAutogroup) expect(['flood-0', 'flood-1', 'light'].map((tag) => sessionNice(programs.get(tag)!.pid!))).toEqual([SHARE_NICENESS, SHARE_NICENESS, 0]);
   });
 });
