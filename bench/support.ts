@@ -40,7 +40,21 @@ export async function startService(env: Record<string, string>, script = 'start'
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'bench-data-')));
   const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   const t0 = performance.now();
-  const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  // its log (pino JSON on stdout) goes to a file beside its data: quoted here if it ends before it is stopped
+  const logPath = path.join(os.tmpdir(), `bench-${script}-${port}.log`);
+  const log = await fs.open(logPath, 'w');
+  const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: fullEnv, stdio: ['ignore', log.fd, 'inherit'], detached: true });
+  await log.close();
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    void (async () => {
+      if (!stopping) {
+        const tail = (await fs.readFile(logPath, 'utf8').catch(() => '')).split('\n').slice(-20).join('\n');
+        process.stderr.write(`# ${script} on port ${port} ended before it was stopped (${signal ?? `exit ${code}`}); its log's last lines:\n${tail}\n`);
+      }
+      await fs.rm(logPath, { force: true });
+    })();
+  });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -60,6 +74,7 @@ export async function startService(env: Record<string, string>, script = 'start'
     child,
     coldStartMs,
     async stop() {
+      stopping = true;
       try {
         process.kill(-child.pid!, 'SIGTERM');
       } catch {
