@@ -37,7 +37,7 @@ import { CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names
 export const CLASS_NICENESS: Readonly<Record<JobClass, number>> = { interactive: 0, batch: 10, upkeep: 10 };
 
 /** How much lower the programs of a user over their share run (added to their class's, at most 19). */
-export const SHARE_NICENESS = 10;
+export const SHARE_NICENESS = 15;
 
 interface Running {
   cls: JobClass;
