@@ -61,10 +61,10 @@ export const DEFAULT_LOCK_LIFETIME_MS = 30 * 60 * 1000;
  * instead (src/jobs/priority.ts): beside interactive work, a batch job's
  * programs run at a lower priority.
  */
-const slotsOf = (definitions: readonly JobDefinition[], reserve: Readonly<Record<string, number>>) =>
+const slotsOf = (definitions: readonly JobDefinition[], concurrencyOf: (d: JobDefinition) => number) =>
   Math.max(
     1,
-    definitions.reduce((sum, d) => sum + (d.concurrency ?? DEFAULT_CONCURRENCY) + (d.name in reserve ? 1 : 0), 0),
+    definitions.reduce((sum, d) => sum + concurrencyOf(d), 0),
   );
 const DEFAULT_CONCURRENCY = 2;
 
@@ -136,6 +136,8 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   let notificationChannel: NotificationChannel | undefined;
   // reserve slots need the fair claim: with MongoDB every kind keeps its own slots only
   const reserve = runsJobs && !config.mongodbUrl ? reserveOf(definitions) : {};
+  // a kind's slots in this worker: its own, and its reserve slot if it keeps one
+  const concurrencyOf = (d: JobDefinition) => (d.concurrency ?? DEFAULT_CONCURRENCY) + (d.name in reserve ? 1 : 0);
   // jobs of a kind locked here now: Agenda's own count (its processor's, read by the fair claim for the reserve slots)
   let agendaRef: Agenda | undefined;
   const held = (jobName: string) =>
@@ -158,7 +160,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     throw err;
   }
 
-  const slots = runsJobs ? slotsOf(definitions, reserve) : 1;
+  const slots = runsJobs ? slotsOf(definitions, concurrencyOf) : 1;
   const agenda = new Agenda({
     backend,
     name,
@@ -189,7 +191,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   const running = new Set<string>();
 
   for (const def of definitions) {
-    const concurrency = (def.concurrency ?? DEFAULT_CONCURRENCY) + (def.name in reserve ? 1 : 0);
+    const concurrency = concurrencyOf(def);
     const written = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
     const backoff = written && scaled(written, config.jobRetryBaseMs);
     agenda.define(

@@ -93,12 +93,14 @@ export interface ReserveSlots {
 /** The PostgreSQL job repository with the fair claim in place of first come, first served. */
 export class FairJobRepository extends PostgresJobRepository {
   private readonly fair: FairClaimOptions;
+  private readonly claimSql: string;
   /** the last claim of each kind with a reserve slot: the next one waits for it */
   private readonly turns = new Map<string, Promise<void>>();
 
   constructor(options: FairClaimOptions & { ensureSchema?: boolean }) {
     super({ pool: options.pool, tableName: options.tableName, ensureSchema: options.ensureSchema ?? false });
     this.fair = options;
+    this.claimSql = fairClaimSql(options.tableName);
   }
 
   override async getNextJobToRun(
@@ -110,7 +112,7 @@ export class FairJobRepository extends PostgresJobRepository {
   ): Promise<JobParameters | undefined> {
     const own = this.fair.reserve?.slots[jobName];
     const claim = (reserveClaim: boolean) =>
-      this.fair.pool.query(fairClaimSql(this.fair.tableName), [
+      this.fair.pool.query(this.claimSql, [
         now ?? new Date(),
         jobName,
         nextScanAt,
@@ -126,9 +128,10 @@ export class FairJobRepository extends PostgresJobRepository {
       // take turns, each after the last one's job is counted as held, so no two read the same count
       const turn = this.turns.get(jobName) ?? Promise.resolve();
       let done!: () => void;
+      const mine = new Promise<void>((r) => (done = r));
       this.turns.set(
         jobName,
-        turn.then(() => new Promise<void>((r) => (done = r))),
+        turn.then(() => mine),
       );
       await turn;
       try {

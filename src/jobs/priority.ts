@@ -128,15 +128,19 @@ export function lowerSession(pid: number, niceness: number): void {
   if (niceness <= 0 || process.platform !== 'linux') return;
   try {
     const theirs = fs.readFileSync(`/proc/${pid}/autogroup`, 'utf8');
-    const ours = fs.readFileSync('/proc/self/autogroup', 'utf8');
-    const group = (line: string) => line.split(' ')[0];
-    if (group(theirs) === group(ours)) return;
+    ourSession ??= sessionOf(fs.readFileSync('/proc/self/autogroup', 'utf8'));
+    if (sessionOf(theirs) === ourSession) return;
     const now = Number(/nice (-?\d+)/.exec(theirs)?.[1] ?? 0);
     if (now < niceness) fs.writeFileSync(`/proc/${pid}/autogroup`, String(Math.min(19, niceness)));
   } catch {
     // no autogroup here, or the program ended meanwhile
   }
 }
+
+/** this process's autogroup, read once: a process keeps the session it started in (none here calls setsid) */
+let ourSession: string | undefined;
+/** The group of an autogroup line ("/autogroup-85 nice 0"). */
+const sessionOf = (line: string) => line.split(' ')[0];
 
 /** Lowers every thread of `pid` to `niceness` (raising a niceness is always allowed), and its session (lowerSession); a thread gone meanwhile is left. */
 function lower(pid: number, niceness: number) {

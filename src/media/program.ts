@@ -355,11 +355,7 @@ export function runProgramSync(
  */
 export function runFfmpegCommand(
   command: FfmpegCommand,
-  options: Pick<ProgramOptions, 'signal' | 'timeoutMs' | 'onStderrLine' | 'redact' | 'quoteLines'> & {
-    onStdoutLine?: (line: string) => void;
-    /** the niceness the command was built with (fluent-ffmpeg's `niceness`): its session takes it too */
-    niceness?: number;
-  } = {},
+  options: Pick<ProgramOptions, 'signal' | 'timeoutMs' | 'onStderrLine' | 'redact' | 'quoteLines'> & { onStdoutLine?: (line: string) => void } = {},
 ): RunningProgram {
   const { signal, timeoutMs, redact = (t: string) => t } = options;
   const name = 'ffmpeg';
@@ -424,7 +420,8 @@ export function runFfmpegCommand(
     };
     command.on('start', () => {
       proc = (command as unknown as { ffmpegProc?: ChildProcess }).ffmpegProc;
-      proc?.once('exit', programStarted(proc.pid, options.niceness));
+      // its session takes its niceness in ffmpeg-tied, as it starts: nothing to set here
+      proc?.once('exit', programStarted(proc.pid));
       if (proc?.stdout && options.onStdoutLine) eachLine(proc.stdout, guarded(options.onStdoutLine));
       if (stopped) kill();
     });

@@ -116,7 +116,7 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
       }
       if (graph.duration > 0) report(Math.min(0.999, t / graph.duration));
     };
-    const run = runFfmpegCommand(command, { signal, timeoutMs, onStdoutLine: onProgressLine, redact: withoutUrlQueries, niceness });
+    const run = runFfmpegCommand(command, { signal, timeoutMs, onStdoutLine: onProgressLine, redact: withoutUrlQueries });
     if (stallLimit) stall = setTimeout(() => run.stop(new Error(`the render made no progress for ${seconds(stallLimit)} s`)), stallLimit);
     try {
       await run.done;
