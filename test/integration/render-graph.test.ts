@@ -10,6 +10,7 @@ import { renderVideo, RenderError } from '../../src/media/render/ffmpeg.js';
 import { FF, frameAt, isRed, meanVolume, pixel } from '../support/media.js';
 import {
   audioJoins,
+  BLUR_FILL_RATE,
   blurredFill,
   buildRenderGraph,
   layoutBox,
@@ -234,6 +235,89 @@ describe('render graph text', () => {
     const bands = [...odd.matchAll(/scale=202:(\d+):flags/g)].map((m) => Number(m[1]));
     expect(bands.every((b) => b % 2 === 0)).toBe(true);
     expect(bands.reduce((a, b) => a + b, 0) + 202).toBe(1000);
+  });
+});
+
+describe('the blurred fill, held', () => {
+  /** One MD5 per frame of `crop` of the fill of wide.mp4 (640x360) into 360x640 at 30 fps, holding the bands over `hold` frames. */
+  async function fillHashes(hold: number, crop: string): Promise<string[]> {
+    const lines = blurredFill({ width: 640, height: 360 }, 360, 640, '[0:v]fps=30,setpts=N/FRAME_RATE/TB', 'f', { hold });
+    const { stdout } = await run(
+      'ffmpeg',
+      [...FF, '-i', f('wide.mp4'), '-filter_complex', `${lines.join(';')};[f]${crop}[out]`, '-map', '[out]', '-f', 'framemd5', '-'],
+      { maxBuffer: 16 << 20 },
+    );
+    return stdout
+      .split('\n')
+      .filter((l) => /^\d/.test(l))
+      .map((l) => l.split(',').pop()!.trim());
+  }
+
+  it('repeats each band picture over a group of frames, keeping the picture between them in step, frame for frame', async () => {
+    // geometry of 640x360 fitted into 360x640: the picture is 360x202 at y 218, the upper band 218 high
+    const picture = 'crop=360:202:0:218';
+    const band = 'crop=360:218:0:0';
+    const [heldPicture, everyPicture, heldBand, everyBand] = await Promise.all([
+      fillHashes(3, picture),
+      fillHashes(1, picture),
+      fillHashes(3, band),
+      fillHashes(1, band),
+    ]);
+    expect(heldPicture).toHaveLength(180);
+    // the picture is the same, frame for frame, whether or not the bands are held: the stack stays in step
+    expect(heldPicture).toEqual(everyPicture);
+    expect(new Set(everyPicture).size).toBeGreaterThan(170);
+    expect(heldBand).toHaveLength(180);
+    // held: the same band within each group of 3, a new one at each group's first frame, as the unheld one then is
+    for (let i = 0; i < 180; i++) {
+      const first = i - (i % 3);
+      expect(heldBand[i], `frame ${i}`).toBe(heldBand[first]);
+      if (i % 3 === 0) expect(heldBand[i], `frame ${i}`).toBe(everyBand[i]);
+    }
+    // the band moves (testsrc2's top part stands still now and then): most groups show a new picture
+    expect(new Set(heldBand).size).toBeGreaterThan(30);
+    expect(new Set(heldBand).size).toBeLessThanOrEqual(60);
+  });
+
+  it('holds the bands at BLUR_FILL_RATE in an export, and not in a still of a few frames', () => {
+    const wide = (fps: number, end: number) =>
+      buildRenderGraph(
+        plan({
+          source: sourceOf(f('wide.mp4'), 640, 360, 6, true, 30),
+          output: { width: 360, height: 640, fps, preset: 'ultrafast' },
+          keep: [{ start: 0, end }],
+        }),
+      ).filterScript;
+    expect(BLUR_FILL_RATE).toBe(10);
+    expect(wide(30, 6)).toContain('shuffleframes=0 0 0,');
+    expect(wide(60, 6)).toContain('shuffleframes=0 0 0 0 0 0,');
+    expect(wide(24, 6)).toContain('shuffleframes=0 0,');
+    expect(wide(30, 2 / 30)).not.toContain('shuffleframes');
+  });
+
+  it('puts the colour look on the fitted picture and on each item, never on the stacked frame or the captions', async () => {
+    const look = 'hue=s=0';
+    const built = buildRenderGraph(
+      plan({
+        source: sourceOf(f('wide.mp4'), 640, 360, 6, true, 30),
+        output: { width: 360, height: 640, fps: 30, preset: 'ultrafast' },
+        overlays: [{ path: f('green.mp4'), kind: 'VIDEO', start: 1, end: 2, layout: 'cover' }],
+        colorFilter: look,
+      }),
+    );
+    const script = built.filterScript;
+    // once before the picture's split (the bands are blurred from the looked picture), once on the item
+    expect(script.split(look)).toHaveLength(3);
+    expect(script.indexOf(look)).toBeLessThan(script.indexOf('split=2[framed_fg][framed_c]'));
+    expect(script).toMatch(/\[1:v\][^;]*hue=s=0,format=yuva420p\[ov0\]/);
+    await renderVideo(built, f('look.mp4'));
+    const grey = ([r, g, b]: readonly number[]) => Math.max(r, g, b) - Math.min(r, g, b) < 24;
+    const before = await frameAt(f('look.mp4'), 0.5);
+    // the picture (testsrc2's colour bars) and its blurred bands have no colour left
+    for (const y of [100, 320, 560]) for (const x of [40, 180, 320]) expect(grey(pixel(before, x, y)), `${x},${y}`).toBe(true);
+    const during = await frameAt(f('look.mp4'), 1.5);
+    expect(grey(pixel(during, 180, 320))).toBe(true); // the green item, greyed too
+    expect(pixel(during, 180, 320)[1]).toBeGreaterThan(60);
   });
 });
 
