@@ -8,6 +8,7 @@ import { measureLoudness, normalizingGain, TARGET_LOUDNESS } from '../../src/med
 import { probe } from '../../src/media/ffprobe.js';
 import { renderVideo, RenderError } from '../../src/media/render/ffmpeg.js';
 import { FF, frameAt, isRed, meanVolume, pixel } from '../support/media.js';
+import { COLOR_FILTERS, colorFilterChain } from '../../src/catalog/color-filters.js';
 import {
   audioJoins,
   BLUR_FILL_RATE,
@@ -318,6 +319,48 @@ describe('the blurred fill, held', () => {
     const during = await frameAt(f('look.mp4'), 1.5);
     expect(grey(pixel(during, 180, 320))).toBe(true); // the green item, greyed too
     expect(pixel(during, 180, 320)[1]).toBeGreaterThan(60);
+  });
+
+  it('keeps a transparent picture transparent under every look', async () => {
+    // left half transparent, right half red, over a blue source
+    await Promise.all([
+      ffmpeg([
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=black@0:s=90x320,format=rgba',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=red:s=90x320,format=rgba',
+        '-filter_complex',
+        'hstack,format=rgba',
+        '-frames:v',
+        '1',
+        f('half.png'),
+      ]),
+      ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:s=180x320:r=10:d=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', f('blue.mp4')]),
+    ]);
+    await Promise.all(
+      COLOR_FILTERS.map(async (name) => {
+        const built = buildRenderGraph(
+          plan({
+            source: sourceOf(f('blue.mp4'), 180, 320, 1, false, 10),
+            output: { width: 180, height: 320, fps: 10, preset: 'ultrafast' },
+            overlays: [{ path: f('half.png'), kind: 'IMAGE', start: 0, end: 1, layout: 'cover' }],
+            colorFilter: colorFilterChain(name, 60),
+          }),
+        );
+        await renderVideo(built, f(`half-${name}.mp4`));
+        const frame = await frameAt(f(`half-${name}.mp4`), 0.5);
+        const [r1, g1, b1] = pixel(frame, 45, 160);
+        // mono greys the blue: then the source shows as a mid grey, never the black of a lost alpha plane
+        if (name === 'mono') expect(Math.min(r1, g1, b1), `${name}: the source shows through the transparent half`).toBeGreaterThan(15);
+        else expect(b1, `${name}: the source shows through the transparent half`).toBeGreaterThan(Math.max(r1, g1) + 30);
+        const [r2, g2, b2] = pixel(frame, 135, 160);
+        if (name !== 'mono') expect(r2, `${name}: the opaque half`).toBeGreaterThan(Math.max(g2, b2) + 30);
+      }),
+    );
   });
 });
 

@@ -695,6 +695,7 @@ export function buildRenderGraph(plan: RenderPlan): RenderGraph {
       media +=
         box.source && box.source.y > 0 ? `,drawbox=x=0:y=ih-${b}:w=iw:h=${b}:color=white:t=fill` : `,drawbox=x=iw-${b}:y=0:w=${b}:h=ih:color=white:t=fill`;
     }
+    // every look keeps a transparent picture's alpha plane (tested)
     media += `${look},format=yuva420p`;
     if (box.radius > 0) {
       lines.push(`${media}[ovraw${i}]`);
