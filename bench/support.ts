@@ -40,7 +40,7 @@ export async function startService(env: Record<string, string>, script = 'start'
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'bench-data-')));
   const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   const t0 = performance.now();
-  // its log (pino JSON on stdout) goes to a file beside its data: quoted here if it ends before it is stopped
+  // its log (pino JSON on stdout) goes to a temporary file, removed when it ends: quoted here if it ends before it is stopped
   const logPath = path.join(os.tmpdir(), `bench-${script}-${port}.log`);
   const log = await fs.open(logPath, 'w');
   const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: fullEnv, stdio: ['ignore', log.fd, 'inherit'], detached: true });

@@ -65,7 +65,7 @@ const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
  * graph's work (about a sixth of a render's CPU) could hold back the encoder,
  * so ffmpeg's default, a thread per core.
  */
-export const FILTER_THREADS = os.availableParallelism() <= 4 ? ['-filter_complex_threads', '1'] : [];
+const FILTER_THREADS = os.availableParallelism() <= 4 ? ['-filter_complex_threads', '1'] : [];
 
 /** Parses `-progress` output: the last out_time_us (µs) seen in `chunk`, or null. */
 export function lastOutTime(chunk: string): number | null {
