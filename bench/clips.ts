@@ -61,9 +61,11 @@
  * (`upload`, default, or `url`), BENCH_CLIPS_DIR (the cache folder; default
  * bench-clips under the system's temporary folder, kept between runs),
  * BENCH_REDIS_URL, BENCH_CLIPS_PAIRS (rounds of the runs in turns; default
- * 3). Each source's rows are also written to stderr as soon as they are
- * known, and a source that fails becomes a `failed` row: the hour's run
- * failing keeps the 10-minute figures.
+ * 3), BENCH_CLIPS_KEEP (a folder: each clip's captured render, bare transcode
+ * and frames alone are kept there as `clip-N.{render,bare,frames}.sh`, with
+ * the files they read, to time them again by hand). Each source's rows are
+ * also written to stderr as soon as they are known, and a source that fails
+ * becomes a `failed` row: the hour's run failing keeps the 10-minute figures.
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,6 +110,17 @@ const SOURCES: SourceSpec[] = (process.env.BENCH_CLIPS_MINUTES ?? '10,10x2,60')
   })
   .filter((s) => s.minutes > 0);
 const ROUTE = process.env.BENCH_CLIPS_ROUTE === 'url' ? 'url' : 'upload';
+/** a folder to keep each clip's captured render, bare transcode and frames alone in, as shell scripts (for paired timing by hand) */
+const KEEP = process.env.BENCH_CLIPS_KEEP ? path.resolve(process.env.BENCH_CLIPS_KEEP) : null;
+/** A folder for the run's files: under KEEP and kept, else a temporary one the run removes. */
+function workFolder(name: string): string {
+  if (!KEEP) return fs.mkdtempSync(path.join(os.tmpdir(), `bench-clips-${name}-`));
+  fs.mkdirSync(KEEP, { recursive: true });
+  return fs.mkdtempSync(path.join(KEEP, `${name}-`));
+}
+/** Writes `args` as a shell script that runs ffmpeg as the bench does. */
+const keepScript = (file: string, args: string[]) =>
+  fs.writeFileSync(file, `ffmpeg -hide_banner -loglevel error -nostdin -y ${args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')}\n`);
 const DIR = process.env.BENCH_CLIPS_DIR ?? path.join(os.tmpdir(), 'bench-clips');
 /** the codecs of the bare transcode and of the frames alone: x264 veryfast at its default CRF, AAC at its defaults */
 const BARE_CODECS = ['-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac'];
@@ -626,7 +639,14 @@ const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.le
 const secondsBetween = (a: string | number, b: string | number) => (new Date(b).getTime() - new Date(a).getTime()) / 1000;
 const perMinute = (seconds: number, analysed: number) => (seconds / analysed) * 60;
 
-/** One source through the service: upload (or URL), stages, clips, then the bare transcodes of the clips' seconds. */
+/**
+ * One source through the service: upload (or URL), stages, clips, then the
+ * bare transcodes of the clips' seconds. `quiet` runs each clip's captured
+ * render again in turns with its bare transcode and its frames alone, once
+ * the caller has stopped the service: while the service is up, its processes'
+ * small wake-ups slowed the render (its filter graph runs on one thread)
+ * more than the bare transcode, by up to 0.15 of the ratio.
+ */
 async function measureSource(
   svc: Service,
   db: pg.Client,
@@ -634,7 +654,7 @@ async function measureSource(
   watch: WorkerWatch,
   files: Awaited<ReturnType<typeof streamFolder>> | null,
   spec: SourceSpec,
-): Promise<Row[]> {
+): Promise<{ rows: Row[]; quiet: () => Promise<Row[]> }> {
   const { minutes, name } = spec;
   const file = await source(spec);
   const bytes = fs.statSync(file).size;
@@ -734,7 +754,9 @@ async function measureSource(
       framesCpu: [] as number[],
     };
     const bareFrom = Date.now();
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-clips-bare-'));
+    const tmp = workFolder('bare');
+    /** each clip's runs in turns, for `quiet` */
+    const inTurnsOf: Array<{ k: string; render: string[]; others: string[][] }> = [];
     try {
       for (const [i, c] of clips.entries()) {
         const log = watch.clips.get(c.id) ?? {};
@@ -803,27 +825,20 @@ async function measureSource(
         const captured = watch.cpu.captured(c.id);
         if (captured) {
           const frames = framesOnlyArgs(file, c, paths.get(c.id) ?? null, tmp, `frames-${i}`);
-          const [paired, framed] = await inTurns(captured.args, [bareArgs, frames], PAIRS);
-          sum.paired.push(paired.wall);
-          sum.pairedCpu.push(paired.cpu);
-          sum.frames.push(framed.wall);
-          sum.framesCpu.push(framed.cpu);
-          row(
-            `${k}: render / bare, in turns after the run`,
-            paired.wall,
-            'x',
-            `median of ${PAIRS} rounds (render, bare, frames alone); in CPU time ${paired.cpu.toFixed(2)}`,
-          );
-          row(
-            `${k}: render / its frames alone, in turns after the run`,
-            framed.wall,
-            'x',
-            `the same framing with nothing added, encoded as the bare one; in CPU time ${framed.cpu.toFixed(2)}`,
-          );
+          // the service's copy of the source (or its URL) goes with the service: the same bytes are read here
+          const input = captured.args.indexOf('-i') + 1;
+          const render = captured.args.map((a, j) => (j === input ? file : a));
+          inTurnsOf.push({ k, render, others: [bareArgs, frames] });
+          if (KEEP) {
+            keepScript(path.join(tmp, `clip-${i}.render.sh`), render);
+            keepScript(path.join(tmp, `clip-${i}.bare.sh`), bareArgs);
+            keepScript(path.join(tmp, `clip-${i}.frames.sh`), frames);
+          }
         }
       }
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
+    } catch (e) {
+      if (!KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+      throw e;
     }
     const made = clips.filter((c) => c.status === 'completed').length;
     row(
@@ -838,20 +853,6 @@ async function measureSource(
       'x',
       `${sum.render.toFixed(1)} s against ${sum.bare.toFixed(1)} s, worst clip ${sum.worst.toFixed(2)}; load ${clipsLoad} while the service rendered, ${loadBetween(bareFrom, Date.now())} during the bare runs`,
     );
-    if (sum.paired.length) {
-      row(
-        'render / bare, in turns after the run, worst clip',
-        Math.max(...sum.paired),
-        'x',
-        `each clip's own command run again beside its bare transcode, ${PAIRS} rounds each; in CPU time at most ${Math.max(...sum.pairedCpu).toFixed(2)}`,
-      );
-      row(
-        'render / its frames alone, in turns after the run, worst clip',
-        Math.max(...sum.frames),
-        'x',
-        `what the render adds to the picture it shows (captions, hook, the preview, the sound at 160 kb/s); in CPU time at most ${Math.max(...sum.framesCpu).toFixed(2)}`,
-      );
-    }
     row(
       'render / bare transcode in CPU time, all clips',
       sum.renderCpu / sum.bareCpu,
@@ -870,7 +871,48 @@ async function measureSource(
       's',
       `load average ${loadBetween(start, last.at)} (max ${Math.max(...loads.map((l) => l.load)).toFixed(1)}) on 2 cores shared with other work`,
     );
-    return rows;
+    const quiet = async (): Promise<Row[]> => {
+      const done = rows.length;
+      try {
+        for (const { k, render, others } of inTurnsOf) {
+          const [paired, framed] = await inTurns(render, others, PAIRS);
+          sum.paired.push(paired.wall);
+          sum.pairedCpu.push(paired.cpu);
+          sum.frames.push(framed.wall);
+          sum.framesCpu.push(framed.cpu);
+          row(
+            `${k}: render / bare, in turns after the run`,
+            paired.wall,
+            'x',
+            `median of ${PAIRS} rounds (render, bare, frames alone), the service stopped; in CPU time ${paired.cpu.toFixed(2)}`,
+          );
+          row(
+            `${k}: render / its frames alone, in turns after the run`,
+            framed.wall,
+            'x',
+            `the same framing with nothing added, encoded as the bare one; in CPU time ${framed.cpu.toFixed(2)}`,
+          );
+        }
+        if (sum.paired.length) {
+          row(
+            'render / bare, in turns after the run, worst clip',
+            Math.max(...sum.paired),
+            'x',
+            `each clip's own command run again beside its bare transcode, ${PAIRS} rounds each; in CPU time at most ${Math.max(...sum.pairedCpu).toFixed(2)}`,
+          );
+          row(
+            'render / its frames alone, in turns after the run, worst clip',
+            Math.max(...sum.frames),
+            'x',
+            `what the render adds to the picture it shows (captions, hook, the preview, the sound at 160 kb/s); in CPU time at most ${Math.max(...sum.framesCpu).toFixed(2)}`,
+          );
+        }
+        return rows.slice(done);
+      } finally {
+        if (!KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+      }
+    };
+    return { rows, quiet };
   } finally {
     clearInterval(sampler);
   }
@@ -909,10 +951,18 @@ export async function clips(): Promise<Row[]> {
         await svc.stop();
         throw e;
       });
-      const captures = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-clips-renders-'));
+      const captures = workFolder('renders');
       const cpu = watchCpu(worker.pid!, captures);
       const db = new pg.Client({ connectionString: url });
       await db.connect();
+      let stopped: Promise<void> | undefined;
+      const stop = () =>
+        (stopped ??= (async () => {
+          cpu.stop();
+          await db.end().catch(() => {});
+          await stopProcess(worker);
+          await svc.stop();
+        })());
       try {
         const { apiKey } = await admin(
           svc.env,
@@ -925,24 +975,38 @@ export async function clips(): Promise<Row[]> {
           '--clips-subscription',
         );
         const rows: Row[] = [];
+        const quiet: Array<() => Promise<Row[]>> = [];
+        const tell = (got: Row[]) => {
+          for (const r of got) process.stderr.write(`# clips: ${r.metric} = ${r.value.toFixed(2)} ${r.unit}${r.note ? ` (${r.note})` : ''}\n`);
+        };
         for (const s of SOURCES) {
           try {
             const got = await measureSource(svc, db, apiKey, { clips: clipLogs, voice, cpu }, files, s);
-            rows.push(...got);
+            rows.push(...got.rows);
+            quiet.push(got.quiet);
             // as they come: a later source that fails (an hour's run) does not take these with it
-            for (const r of got) process.stderr.write(`# clips: ${r.metric} = ${r.value.toFixed(2)} ${r.unit}${r.note ? ` (${r.note})` : ''}\n`);
+            tell(got.rows);
           } catch (e) {
             process.stderr.write(`# clips: the ${s.name} source failed: ${e instanceof Error ? e.stack : e}\n`);
             rows.push({ section: SECTION, metric: `${s.name}: failed`, value: NaN, unit: '', note: e instanceof Error ? e.message : String(e) });
           }
         }
+        // the renders again beside their bare transcodes, on a machine the service no longer shares
+        await stop();
+        for (const q of quiet) {
+          try {
+            const got = await q();
+            rows.push(...got);
+            tell(got);
+          } catch (e) {
+            process.stderr.write(`# clips: a render in turns failed: ${e instanceof Error ? e.stack : e}\n`);
+            rows.push({ section: SECTION, metric: 'renders in turns: failed', value: NaN, unit: '', note: e instanceof Error ? e.message : String(e) });
+          }
+        }
         return rows;
       } finally {
-        cpu.stop();
-        fs.rmSync(captures, { recursive: true, force: true });
-        await db.end();
-        await stopProcess(worker);
-        await svc.stop();
+        await stop();
+        if (!KEEP) fs.rmSync(captures, { recursive: true, force: true });
       }
     });
   } finally {

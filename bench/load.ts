@@ -50,7 +50,7 @@ import { subscribeCrowd } from '../test/support/crowd.js';
 import { syntheticTalk, TALK_SENTENCES } from '../test/support/talk.js';
 import { nodeOf, startCluster, treeRssMiB, type Cluster } from './cluster.js';
 import type { Row } from './row.js';
-import { rssKiB, withPgDatabase } from './support.js';
+import { cpuByKind, rssKiB, withPgDatabase } from './support.js';
 
 const run = promisify(execFile);
 const SECTION = 'load';
@@ -221,6 +221,50 @@ async function breakdown(db: pg.Client, runs: ReadonlyArray<{ id: string; upload
   return `upload ${upload.toFixed(1)} s; pipeline waited ${pipeline?.wait.toFixed(1)} s and ran ${pipeline?.ran.toFixed(1)} s; render waited ${render?.wait.toFixed(1)} s and ran ${render?.ran.toFixed(1)} s (means)`;
 }
 
+/** CPU seconds of the waited-for children of this process so far (the bare transcodes). */
+function childrenCpu(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
+}
+
+/** Which part of the layout a process is: the virtual users, a server, a worker and its programs by name, the store, PostgreSQL, Redis. */
+function kindsOf(c: Cluster) {
+  const servers = new Set(c.servers.map((s) => s.child.pid!));
+  const workers = new Set(c.workers.map((w) => w.pid!));
+  const node = (comm: string) => ['node', 'npm', 'sh', 'npm run server', 'npm run worker'].includes(comm) || comm.startsWith('npm');
+  return (pid: number, comm: string, ancestors: readonly number[]): string => {
+    if (pid === process.pid) return 'the virtual users (this process)';
+    if (comm.startsWith('postgres')) return 'PostgreSQL';
+    if (comm.startsWith('redis-server')) return 'Redis';
+    const line = [pid, ...ancestors];
+    if (line.some((p) => workers.has(p))) return node(comm) ? 'workers: Node' : `workers: ${comm.startsWith('pocketsphinx') ? 'pocketsphinx' : comm}`;
+    if (line.some((p) => servers.has(p))) return node(comm) ? 'servers: Node' : `servers: ${comm}`;
+    if (line.includes(c.s3.pid!)) return 'the S3 server';
+    return 'the rest of the machine';
+  };
+}
+
+/** The CPU rows of a phase: each kind's seconds, largest first, and the whole against `reference` CPU seconds. */
+function cpuRows(
+  row: (metric: string, value: number, unit: string, note?: string) => void,
+  phase: string,
+  cpu: Map<string, number>,
+  reference: { cpu: number; what: string },
+  wallMs: number,
+) {
+  const total = [...cpu.values()].reduce((a, b) => a + b, 0);
+  row(
+    `${phase}: CPU of every process`,
+    total,
+    's',
+    `${(total / reference.cpu).toFixed(2)} times ${reference.what} (${reference.cpu.toFixed(1)} s); ${(total / (wallMs / 1000) / os.availableParallelism()).toFixed(2)} of the ${os.availableParallelism()} cores over ${(wallMs / 1000).toFixed(1)} s`,
+  );
+  for (const [kind, seconds] of [...cpu].sort((a, b) => b[1] - a[1])) {
+    if (seconds >= 0.05) row(`${phase}: CPU of ${kind}`, seconds, 's', `${((seconds / total) * 100).toFixed(0)} %`);
+  }
+}
+
 /** Peak resident memory of each process while `work` runs, sampled every 500 ms. */
 async function peaks<T>(c: Cluster, work: () => Promise<T>): Promise<{ result: T; peak: Record<string, number> }> {
   const peak: Record<string, number> = {};
@@ -253,15 +297,24 @@ export async function load(): Promise<Row[]> {
 
     // 1. the machine's render throughput
     const bare: number[] = [];
+    const bareCpus: number[] = [];
     for (let i = 0; i < BARE_RUNS; i++) {
       const t0 = performance.now();
+      const c0 = childrenCpu();
       const out = path.join(dir, 'bare.mp4');
       await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', talk.file, ...BARE_CODECS, out]);
       bare.push(performance.now() - t0);
+      bareCpus.push(childrenCpu() - c0);
     }
     const bareMs = pct(bare, 50);
+    const bareCpu = pct(bareCpus, 50);
     const bareThroughput = talk.duration / (bareMs / 1000);
-    row('bare veryfast transcode of the 20 s talk (median)', bareMs / 1000, 's', `${BARE_RUNS} runs; ${bareThroughput.toFixed(2)} video-seconds a second`);
+    row(
+      'bare veryfast transcode of the 20 s talk (median)',
+      bareMs / 1000,
+      's',
+      `${BARE_RUNS} runs; ${bareThroughput.toFixed(2)} video-seconds a second; CPU ${bareCpu.toFixed(1)} s`,
+    );
 
     return await withPgDatabase(async (url) => {
       const c = await startCluster(url, { env: { LOG_LEVEL: 'warn' } });
@@ -271,17 +324,20 @@ export async function load(): Promise<Row[]> {
       try {
         const light = await c.user();
         let idleMs = Number.NaN;
+        const kindOf = kindsOf(c);
         if (PHASES.has('idle')) {
-          const alone = await talkToExported(c, null, light.apiKey, talk, 0, 'Alone');
+          const { result: alone, cpu } = await cpuByKind(kindOf, () => talkToExported(c, null, light.apiKey, talk, 0, 'Alone'));
           idleMs = alone.ms;
           row('light user: upload to exported, idle service', idleMs / 1000, 's', await breakdown(db, [alone]));
+          cpuRows(row, 'idle', cpu, { cpu: bareCpu, what: 'the bare transcode' }, idleMs);
         }
         if (PHASES.has('six')) {
           const six = await Promise.all(Array.from({ length: 6 }, () => c.user()));
           const t6 = performance.now();
-          const made = await Promise.all(six.map((u, i) => talkToExported(c, null, u.apiKey, talk, i, `Six ${i}`)));
+          const { result: made, cpu } = await cpuByKind(kindOf, () => Promise.all(six.map((u, i) => talkToExported(c, null, u.apiKey, talk, i, `Six ${i}`))));
           const sixMs = performance.now() - t6;
           row("six users' talks at once: to the last exported", sixMs / 1000, 's', await breakdown(db, made));
+          cpuRows(row, 'six at once', cpu, { cpu: 6 * bareCpu, what: 'six bare transcodes' }, sixMs);
           row(
             'six at once against six bare transcodes in a row',
             sixMs / (6 * bareMs),

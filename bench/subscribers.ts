@@ -13,8 +13,9 @@
  * memory with the subscribers connected, less before, over the subscribers).
  *
  * The subscribers are this process's: it reads 10,000 sockets on the same two
- * cores as the servers and Redis, so the spread includes its own reading
- * (reported alone as "this process reading the arrivals").
+ * cores as the servers and Redis, so the spread includes its own reading.
+ * Each server's own subscribers' spread is reported too: one server writing
+ * its share against the two starting apart.
  */
 import pg from 'pg';
 import { spread, subscribeCrowd } from '../test/support/crowd.js';
@@ -79,6 +80,18 @@ export async function subscribers(): Promise<Row[]> {
           row(`spread of the arrivals, p50 (${tag})`, s.p50, 'ms');
           row(`spread of the arrivals, p99 (${tag})`, s.p99, 'ms', `target p99 <= ${SPREAD_TARGET_MS} ms: ${s.p99 <= SPREAD_TARGET_MS ? 'met' : 'MISSED'}`);
           row(`spread of the arrivals, last (${tag})`, s.p100, 'ms');
+          // each server's own subscribers (the crowd opened them round-robin): how much of the spread is one
+          // server writing its share, and how much the servers starting apart
+          for (const [k, url] of urls.entries()) {
+            const mine = times.filter((_, i) => i % urls.length === k);
+            const own = spread(mine);
+            row(
+              `spread of server ${k + 1}'s arrivals, p99 (${tag})`,
+              own.p99,
+              'ms',
+              `${mine.length} subscribers of ${new URL(url).host}; its first ${(Math.min(...mine) - since).toFixed(0)} ms after the POST, last ${(Math.max(...mine) - since).toFixed(0)} ms`,
+            );
+          }
           row(`first arrival after the export's POST was sent (${tag})`, first, 'ms');
           row(`last arrival after the export's POST was sent (${tag})`, last, 'ms');
           row(`subscribers connected and hearing the current state (${tag})`, connectMs / 1000, 's', `${Math.round(COUNT / (connectMs / 1000))} a second`);

@@ -154,6 +154,69 @@ export function rssKiB(pid: number | 'self'): number {
 }
 
 /** Every live descendant of `root` (children, their children, ...) with its command name. */
+/** Every process's parent, command name and CPU seconds so far (user and system, all its threads), from /proc. */
+export function processTable(): Map<number, { ppid: number; comm: string; cpu: number }> {
+  const table = new Map<number, { ppid: number; comm: string; cpu: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid ... utime stime (fields 14 and 15, in ticks of 1/100 s)
+      const close = stat.lastIndexOf(')');
+      const f = stat.slice(close + 2).split(' ');
+      table.set(Number(name), { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // gone
+    }
+  }
+  return table;
+}
+
+/**
+ * CPU seconds spent by every process on the machine while `work` runs, summed
+ * by the kind `kindOf` gives each (from its pid, its command name and its
+ * ancestors' pids); sampled every `everyMs`, so a process that ends between
+ * two samples loses at most that much of its time, and one that starts and
+ * ends between two is missed.
+ */
+export async function cpuByKind<T>(
+  kindOf: (pid: number, comm: string, ancestors: readonly number[]) => string,
+  work: () => Promise<T>,
+  everyMs = 200,
+): Promise<{ result: T; cpu: Map<string, number> }> {
+  const before = processTable();
+  const last = new Map<number, { comm: string; kind: string; cpu: number; from: number }>();
+  /** processes whose pid came back as another program (or a fork that became one: its name changes at exec) */
+  const ended: Array<{ kind: string; cpu: number; from: number }> = [];
+  const sample = () => {
+    const table = processTable();
+    for (const [pid, p] of table) {
+      const seen = last.get(pid);
+      if (seen?.comm === p.comm) {
+        seen.cpu = p.cpu;
+        continue;
+      }
+      if (seen) ended.push(seen);
+      const ancestors: number[] = [];
+      for (let up = p.ppid, hops = 0; up > 1 && hops < 32; up = table.get(up)?.ppid ?? 0, hops++) ancestors.push(up);
+      // not counted: what a process alive at the start had spent already, and what a fork spent before its exec (counted under its first name)
+      const from = seen ? (p.cpu >= seen.cpu ? seen.cpu : 0) : before.get(pid)?.comm === p.comm ? before.get(pid)!.cpu : 0;
+      last.set(pid, { comm: p.comm, kind: kindOf(pid, p.comm, ancestors), cpu: p.cpu, from });
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  try {
+    const result = await work();
+    sample();
+    const cpu = new Map<string, number>();
+    for (const { kind, cpu: c, from } of [...ended, ...last.values()]) cpu.set(kind, (cpu.get(kind) ?? 0) + c - from);
+    return { result, cpu };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 export function descendants(root: number): Array<{ pid: number; comm: string }> {
   const parent = new Map<number, { ppid: number; comm: string }>();
   for (const name of readdirSync('/proc')) {
