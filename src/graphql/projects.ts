@@ -209,7 +209,7 @@ builder.queryFields((t) => ({
     type: 'Project',
     description: 'One of your projects',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { id }, ctx) => withQuery(ctx, query, await getProject(ctx.app, currentUser(ctx).id, String(id))),
+    resolve: (query, _root, { id }, ctx) => getProject(ctx.app, currentUser(ctx).id, String(id), query),
   }),
   projects: t.connection({
     type: ProjectType,

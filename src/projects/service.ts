@@ -96,8 +96,9 @@ export function checkProjectSource(p: ProbeResult): VideoMeta {
 }
 
 /** One of the user's projects; a missing, foreign or malformed id is NOT_FOUND. */
-export async function getProject(app: App, userId: string, id: string): Promise<Project> {
-  const project = isUuid(id) ? await app.db.project.findFirst({ where: { id, userId } }) : null;
+export async function getProject(app: App, userId: string, id: string, query: { include?: unknown; select?: unknown } = {}): Promise<Project> {
+  // the relations a GraphQL selection asks for come in the same read
+  const project = isUuid(id) ? await app.db.project.findFirst({ ...(query as object), where: { id, userId } }) : null;
   if (!project) throw notFound('Project');
   return project;
 }

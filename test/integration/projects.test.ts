@@ -382,6 +382,50 @@ describe('GET /v1/projects/{id}', () => {
     expect(g.body.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
 
+  it("reads the project's row once, with the clips and relations its answer shows in the same read", async () => {
+    const inner = app.runtime.app;
+    const plain = inner.db;
+    // a finished project no job touches: every read of its row meanwhile is the request's
+    const words = ['Read', 'once'].map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
+    const meta = { width: 1080, height: 1920, duration: 2, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2' };
+    const { id } = await plain.project.create({
+      data: {
+        userId: user.id,
+        kind: 'edit',
+        title: 'Read once',
+        language: 'en',
+        templateName: 'classic',
+        status: 'completed',
+        transcriptionStatus: 'COMPLETED',
+        sourceKey: 'tests/none.mp4',
+        videoMeta: meta,
+        transcript: words,
+      },
+    });
+    const reads: string[] = [];
+    inner.db = plain.$extends({
+      query: {
+        project: {
+          async $allOperations({ operation, args, query }) {
+            if ((args as { where?: { id?: unknown } }).where?.id === id) reads.push(operation);
+            return query(args);
+          },
+        },
+      },
+    }) as unknown as typeof plain;
+    try {
+      const r = await request(app, 'GET', `/v1/projects/${id}`, { key: user.key });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id, title: 'Read once', status: 'completed' });
+      expect(r.body.words.map((w: { text: string }) => w.text)).toEqual(['Read', 'once']);
+      const g = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { id title magicClips { id } } }', { id });
+      expect(g.body.data.project).toEqual({ id, title: 'Read once', magicClips: [] });
+    } finally {
+      inner.db = plain;
+    }
+    expect(reads).toEqual(['findFirst', 'findFirst']);
+  });
+
   it('GraphQL lists your projects as a connection, newest first', async () => {
     const u = await createUser(app);
     const ids = [];
