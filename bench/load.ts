@@ -14,6 +14,10 @@
  * 2. idle: one light user's talk, alone on the service.
  * 3. six at once: six users' talks uploaded together, to the last exported,
  *    against six bare transcodes in a row.
+ *    In 2 and 3, every process on the machine is sampled every 200 ms
+ *    (cpuByKind) and its CPU time summed by what it is (the workers' ffmpeg
+ *    and pocketsphinx, the servers' and workers' Node, the store, PostgreSQL,
+ *    Redis, this process), beside the bare transcodes' own CPU time.
  * 4. flood: a heavy user uploads ten talks, and 2 s later the light user one:
  *    the light user's time to exported against idle, and each one's queue
  *    waits (the fairness check).
