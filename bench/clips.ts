@@ -85,7 +85,7 @@ import { buildRenderGraph, type RenderPlan } from '../src/media/render/graph.js'
 import { keepSegments } from '../src/media/render/timeline.js';
 import type { CropPath } from '../src/magic-clips/types.js';
 import { CLIP_SIZE, clipFps } from '../src/magic-clips/render.js';
-import { admin, descendants, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
+import { admin, childrenCpu, descendants, startService, startWorker, stopProcess, withPgDatabase, type Service } from './support.js';
 
 const run = promisify(execFile);
 const SECTION = 'clips';
@@ -179,13 +179,6 @@ function cpuOf(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/** CPU seconds of this process's waited-for children (the bare transcodes). */
-function childrenCpu(): number {
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
 }
 
 interface Watched {

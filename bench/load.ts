@@ -54,7 +54,7 @@ import { subscribeCrowd } from '../test/support/crowd.js';
 import { syntheticTalk, TALK_SENTENCES } from '../test/support/talk.js';
 import { nodeOf, startCluster, treeRssMiB, type Cluster } from './cluster.js';
 import type { Row } from './row.js';
-import { cpuByKind, rssKiB, withPgDatabase } from './support.js';
+import { childrenCpu, cpuByKind, rssKiB, withPgDatabase } from './support.js';
 
 const run = promisify(execFile);
 const SECTION = 'load';
@@ -225,18 +225,12 @@ async function breakdown(db: pg.Client, runs: ReadonlyArray<{ id: string; upload
   return `upload ${upload.toFixed(1)} s; pipeline waited ${pipeline?.wait.toFixed(1)} s and ran ${pipeline?.ran.toFixed(1)} s; render waited ${render?.wait.toFixed(1)} s and ran ${render?.ran.toFixed(1)} s (means)`;
 }
 
-/** CPU seconds of the waited-for children of this process so far (the bare transcodes). */
-function childrenCpu(): number {
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
-}
-
 /** Which part of the layout a process is: the virtual users, a server, a worker and its programs by name, the store, PostgreSQL, Redis. */
 function kindsOf(c: Cluster) {
   const servers = new Set(c.servers.map((s) => s.child.pid!));
   const workers = new Set(c.workers.map((w) => w.pid!));
-  const node = (comm: string) => ['node', 'npm', 'sh', 'npm run server', 'npm run worker'].includes(comm) || comm.startsWith('npm');
+  // npm (its process titled `npm run server` and the like), the shell it runs, and node
+  const node = (comm: string) => comm === 'node' || comm === 'sh' || comm.startsWith('npm');
   return (pid: number, comm: string, ancestors: readonly number[]): string => {
     if (pid === process.pid) return 'the virtual users (this process)';
     if (comm.startsWith('postgres')) return 'PostgreSQL';

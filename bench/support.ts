@@ -153,7 +153,6 @@ export function rssKiB(pid: number | 'self'): number {
   }
 }
 
-/** Every live descendant of `root` (children, their children, ...) with its command name. */
 /** Every process's parent, command name and CPU seconds so far (user and system, all its threads), from /proc. */
 export function processTable(): Map<number, { ppid: number; comm: string; cpu: number }> {
   const table = new Map<number, { ppid: number; comm: string; cpu: number }>();
@@ -197,8 +196,7 @@ export async function cpuByKind<T>(
         continue;
       }
       if (seen) ended.push(seen);
-      const ancestors: number[] = [];
-      for (let up = p.ppid, hops = 0; up > 1 && hops < 32; up = table.get(up)?.ppid ?? 0, hops++) ancestors.push(up);
+      const ancestors = ancestorsOf(table, pid);
       // not counted: what a process alive at the start had spent already, and what a fork spent before its exec (counted under its first name)
       const from = seen ? (p.cpu >= seen.cpu ? seen.cpu : 0) : before.get(pid)?.comm === p.comm ? before.get(pid)!.cpu : 0;
       last.set(pid, { comm: p.comm, kind: kindOf(pid, p.comm, ancestors), cpu: p.cpu, from });
@@ -217,27 +215,22 @@ export async function cpuByKind<T>(
   }
 }
 
+/** The pids above `pid` in `table`, its parent first (at most 32, short of init). */
+function ancestorsOf(table: ReadonlyMap<number, { ppid: number }>, pid: number): number[] {
+  const up: number[] = [];
+  for (let p = table.get(pid)?.ppid ?? 0; p > 1 && up.length < 32; p = table.get(p)?.ppid ?? 0) up.push(p);
+  return up;
+}
+
+/** Every live descendant of `root` (children, their children, ...) with its command name. */
 export function descendants(root: number): Array<{ pid: number; comm: string }> {
-  const parent = new Map<number, { ppid: number; comm: string }>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid ...
-      const close = stat.lastIndexOf(')');
-      parent.set(Number(name), { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(stat.slice(close + 2).split(' ')[1]) });
-    } catch {
-      // gone
-    }
-  }
-  const out: Array<{ pid: number; comm: string }> = [];
-  for (const [pid, p] of parent) {
-    for (let up = p.ppid, hops = 0; up > 1 && hops < 32; up = parent.get(up)?.ppid ?? 0, hops++) {
-      if (up === root) {
-        out.push({ pid, comm: p.comm });
-        break;
-      }
-    }
-  }
-  return out;
+  const table = processTable();
+  return [...table].filter(([pid]) => ancestorsOf(table, pid).includes(root)).map(([pid, p]) => ({ pid, comm: p.comm }));
+}
+
+/** CPU seconds of the waited-for children of this process so far (cutime and cstime). */
+export function childrenCpu(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
 }
