@@ -15,20 +15,22 @@ export interface AuthUser {
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The user of an API key, or null when the key is unknown or revoked. One
- * indexed query; the key's `lastUsedAt` is moved on when it is older than a
- * minute, without waiting for the write.
+ * The user of an API key, or null when the key is unknown or revoked: one
+ * indexed query, the key joined to its user (every request makes it, so it is
+ * one round trip rather than Prisma's two). The key's `lastUsedAt` is moved
+ * on when it is older than a minute, without waiting for the write.
  */
 export async function userForKey(db: Db, key: string | undefined): Promise<AuthUser | null> {
   if (!key || key.length > 200) return null;
-  const found = await db.apiKey.findUnique({
-    where: { hash: hashApiKey(key) },
-    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, clipsSubscription: true, apiPublishing: true } } },
-  });
-  if (!found || found.revokedAt) return null;
+  const [found] = await db.$queryRaw<Array<Omit<AuthUser, 'keyId'> & { keyId: string; lastUsedAt: Date | null }>>`
+    SELECT k.id AS "keyId", k."lastUsedAt", u.id, u.email, u."clipsSubscription", u."apiPublishing"
+    FROM "ApiKey" k JOIN "User" u ON u.id = k."userId"
+    WHERE k.hash = ${hashApiKey(key)} AND k."revokedAt" IS NULL`;
+  if (!found) return null;
+  const { keyId, lastUsedAt, ...user } = found;
   const now = Date.now();
-  if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    db.apiKey.update({ where: { id: found.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+  if (!lastUsedAt || now - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { ...found.user, keyId: found.id };
+  return { ...user, keyId };
 }

@@ -112,9 +112,14 @@ builder.prismaObjectFields(ProjectType, (t) => ({
     nullable: true,
     description: 'magic clips: what the clips could not be as asked (fewer moments than clipCount), in words',
   }),
-  magicClips: t.relation('magicClips', {
+  // only a magic-clips project has clips: an edit project's read (the one clients poll) makes no query for them
+  magicClips: t.prismaField({
+    type: ['MagicClip'],
     description: 'magic clips: the clips, in the order of the source',
-    query: { orderBy: [{ startTime: 'asc' }, { id: 'asc' }] },
+    resolve: (query, project, _args, ctx) =>
+      project.kind === 'magic_clips'
+        ? ctx.app.db.magicClip.findMany({ ...query, where: { projectId: project.id }, orderBy: [{ startTime: 'asc' }, { id: 'asc' }] })
+        : [],
   }),
 }));
 

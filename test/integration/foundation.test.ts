@@ -232,7 +232,13 @@ describe('errors', () => {
   });
 
   it('unexpected failures are 500 INTERNAL_SERVER_ERROR without internals, logged with the request id', async () => {
-    const spy = vi.spyOn(app.runtime.app.db.apiKey, 'findUnique').mockRejectedValue(new Error('connection to /var/run/secret-db lost'));
+    // the key's look-up fails; the service's other statements (its workers' among them) go on
+    const db = app.runtime.app.db;
+    const raw = db.$queryRaw.bind(db);
+    const spy = vi
+      .spyOn(db, '$queryRaw')
+      .mockImplementation(((sql: TemplateStringsArray, ...values: unknown[]) =>
+        sql.join('').includes('"ApiKey"') ? Promise.reject(new Error('connection to /var/run/secret-db lost')) : raw(sql, ...values)) as never);
     try {
       const r = await request(app, 'GET', '/v1/templates', { key: user.key });
       expect(r.status).toBe(500);

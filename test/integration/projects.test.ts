@@ -5,7 +5,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
+import pg from 'pg';
 import WebSocket from 'ws';
+import { hashApiKey } from '../../src/auth/keys.js';
 import { createUser, gql, request, startTestApp, type TestApp, type TestUser, waitProject as waitProjectOf } from '../support/app.js';
 import { FF, type FileServer, type Fixtures, mediaFixtures, serveFolder } from '../support/media.js';
 import { readSse, subscribeSse } from '../support/sse.js';
@@ -424,6 +426,49 @@ describe('GET /v1/projects/{id}', () => {
       inner.db = plain;
     }
     expect(reads).toEqual(['findFirst', 'findFirst']);
+  });
+
+  it("a project's read is two SQL statements: the key with its user, then the row (an edit project has no clips to read)", async () => {
+    const words = ['Two', 'statements'].map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
+    const meta = { width: 1080, height: 1920, duration: 2, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2' };
+    const { id } = await app.runtime.app.db.project.create({
+      data: {
+        userId: user.id,
+        kind: 'edit',
+        title: 'Two statements',
+        language: 'en',
+        templateName: 'classic',
+        status: 'completed',
+        transcriptionStatus: 'COMPLETED',
+        sourceKey: 'tests/none.mp4',
+        videoMeta: meta,
+        transcript: words,
+      },
+    });
+    // a first call moves the key's lastUsedAt on (a write at most once a minute), so the counted ones make none
+    expect((await request(app, 'GET', `/v1/projects/${id}`, { key: user.key })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    // every statement this process sends whose parameters name this project, its owner or the key: the requests'
+    const mine = new Set([id, user.id, hashApiKey(user.key)]);
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string; values?: unknown[] };
+      const values = (typeof config === 'object' && config?.values) || (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+      if (values.some((v) => mine.has(v as string))) sent.push(typeof config === 'string' ? config : (config.text ?? ''));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const r = await request(app, 'GET', `/v1/projects/${id}`, { key: user.key });
+      expect(r.status).toBe(200);
+      expect(sent.map((q) => /FROM "(?:public"\.")?(\w+)"/.exec(q)?.[1])).toEqual(['ApiKey', 'Project']);
+      sent.length = 0;
+      const g = await gql(app, user.key, 'query($id: ID!) { project(id: $id) { id magicClips { id } } }', { id });
+      expect(g.body.data.project).toEqual({ id, magicClips: [] });
+      expect(sent).toHaveLength(2);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
   });
 
   it('GraphQL lists your projects as a connection, newest first', async () => {

@@ -79,9 +79,15 @@ export async function subscribeCrowd(
     size: subscribers.length,
     close,
     async heard(match, since, withinMs = 30_000) {
+      const t0 = performance.now();
+      // first, until every subscriber has had a message since `since`, only their arrival instants are
+      // looked at: parsing messages while others still arrive would hold up this process's reading of those
+      while (subscribers.some((s) => !((s.messages.at(-1)?.at ?? -1) >= since)) && performance.now() - t0 <= withinMs) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       const found: Array<number | undefined> = subscribers.map(() => undefined);
       const looked = subscribers.map(() => 0);
-      for (const t0 = performance.now(); ; ) {
+      for (;;) {
         subscribers.forEach((s, i) => {
           for (; found[i] === undefined && looked[i] < s.messages.length; looked[i]++) {
             const m = s.messages[looked[i]];
