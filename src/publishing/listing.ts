@@ -9,8 +9,9 @@
  * Sorting by views or engagement orders by the totals settled at the end of
  * the last settled UTC day (Publication.settled*, analytics.ts), which do not
  * change while today's counts grow; the cursor carries that day too, and a
- * traversal that outlives a settlement reads its keys as of its own day from
- * the daily rows, so no page repeats or skips an item. A cursor also names
+ * traversal that outlives a settlement reads its keys as of its own day (the
+ * previous keys, or the keys kept of its day), so no page repeats or skips an
+ * item. A cursor also names
  * the sortBy and direction it was made for, and is refused with others.
  * `totals` show the latest counts.
  */
@@ -191,28 +192,45 @@ interface KeySource {
  * The sort key of a row as of the traversal's settlement day: the settled
  * keys, or the previous ones for a traversal begun before the last
  * settlement, or the keys kept of its own day for one begun before several
- * (each indexed by user, key and id). One begun before the oldest kept day
- * takes back what the days since its own day added, from the daily rows.
+ * (each indexed by user, key and id; keepKeysOf writes them for a traversal
+ * older than the kept week).
  */
-function keySource(sortBy: SortKey, pinnedDay: string, settlement: Settlement, kept: boolean, userId: string): KeySource {
+function keySource(sortBy: SortKey, pinnedDay: string, settlement: Settlement, userId: string): KeySource {
   const publications = Prisma.sql`"Publication" p`;
   const own = (key: Prisma.Sql): KeySource => ({ key, id: Prisma.sql`p.id`, from: publications, owner: null });
   if (sortBy === 'publishedAt') return own(Prisma.sql`p."publishedAt"`);
   const views = sortBy === 'views';
   if (pinnedDay === settlement.day) return own(views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`);
   if (pinnedDay === settlement.previousDay) return own(views ? Prisma.sql`p."previousSettledViews"` : Prisma.sql`p."previousSettledEngagement"`);
-  if (kept) {
-    return {
-      key: views ? Prisma.sql`k.views` : Prisma.sql`k.engagement`,
-      id: Prisma.sql`k."publicationId"`,
-      from: Prisma.sql`"PublicationKeptKey" k JOIN "Publication" p ON p.id = k."publicationId"`,
-      owner: Prisma.sql`k."userId" = ${userId}::uuid AND k.day = ${pinnedDay}::date`,
-    };
-  }
-  const settled = views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
-  const gained = views ? Prisma.sql`d.views` : Prisma.sql`d.likes + d.comments + d.shares`;
-  return own(Prisma.sql`(${settled} - COALESCE((SELECT sum(${gained}) FROM "PostMetricsDaily" d JOIN "Post" po ON po.id = d."postId"
-    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${settlement.day}::date), 0))::int`);
+  return {
+    key: views ? Prisma.sql`k.views` : Prisma.sql`k.engagement`,
+    id: Prisma.sql`k."publicationId"`,
+    from: Prisma.sql`"PublicationKeptKey" k JOIN "Publication" p ON p.id = k."publicationId"`,
+    owner: Prisma.sql`k."userId" = ${userId}::uuid AND k.day = ${pinnedDay}::date`,
+  };
+}
+
+/**
+ * A traversal begun before the oldest kept day: the user's keys as of its
+ * day, written once among the kept keys (the settled keys less what the days
+ * since added, from the daily rows, summed in one pass), so that this page and
+ * every later one read them through the kept keys' index. Every publication
+ * the user has now is written: one made later was made after the traversal
+ * began, and its pages leave it out. The next settlement drops them with the
+ * week's oldest; a traversal still going then writes them again.
+ */
+async function keepKeysOf(tx: Pick<Db, '$executeRaw'>, userId: string, day: string, settlement: Settlement): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO "PublicationKeptKey" (day, "publicationId", "userId", views, engagement)
+    SELECT ${day}::date, p.id, p."userId", p."settledViews" - COALESCE(g.views, 0), p."settledEngagement" - COALESCE(g.engagement, 0)
+    FROM "Publication" p LEFT JOIN (
+      SELECT po."publicationId", sum(d.views)::int AS views, sum(d.likes + d.comments + d.shares)::int AS engagement
+      FROM "Publication" own JOIN "Post" po ON po."publicationId" = own.id JOIN "PostMetricsDaily" d ON d."postId" = po.id
+      WHERE own."userId" = ${userId}::uuid AND d.day >= ${day}::date AND d.day < ${settlement.day}::date
+      GROUP BY po."publicationId"
+    ) g ON g."publicationId" = p.id
+    WHERE p."userId" = ${userId}::uuid
+    ON CONFLICT DO NOTHING`;
 }
 
 /** A page's query: the ids and keys of up to `limit + 1` rows after the cursor. */
@@ -245,16 +263,23 @@ export function pageQuery(userId: string, q: ReadListing, pin: Pin, source: KeyS
  * Reads the settlement, pins the traversal and finds where its keys are, in
  * the caller's transaction: the page's query, ready to run.
  */
-export async function planPage(tx: Pick<Db, '$queryRaw'>, userId: string, q: ReadListing): Promise<{ sql: Prisma.Sql; pin: Pin }> {
+export async function planPage(tx: Pick<Db, '$queryRaw' | '$executeRaw'>, userId: string, q: ReadListing): Promise<{ sql: Prisma.Sql; pin: Pin }> {
   const [row] = await tx.$queryRaw<
     { day: Date; previousDay: Date | null; now: Date }[]
   >`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
   const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
   const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
   const older = q.sortBy !== 'publishedAt' && pin.day !== settlement.day && pin.day !== settlement.previousDay;
-  const kept =
-    older && (await tx.$queryRaw<{ kept: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "PublicationKeptKey" WHERE day = ${pin.day}::date) AS kept`)[0].kept;
-  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, kept, userId)), pin };
+  if (
+    older &&
+    !(
+      await tx.$queryRaw<{ kept: boolean }[]>`
+        SELECT EXISTS (SELECT 1 FROM "PublicationKeptKey" WHERE "userId" = ${userId}::uuid AND day = ${pin.day}::date) AS kept`
+    )[0].kept
+  ) {
+    await keepKeysOf(tx, userId, pin.day, settlement);
+  }
+  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, userId)), pin };
 }
 
 /** One page of the caller's publications. */
