@@ -384,17 +384,15 @@ describe('GET /v1/projects/{id}', () => {
     expect(g.body.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
 
-  it("reads the project's row once, with the clips and relations its answer shows in the same read", async () => {
-    const inner = app.runtime.app;
-    const plain = inner.db;
-    // a finished project no job touches: every read of its row meanwhile is the request's
-    const words = ['Read', 'once'].map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
+  /** A transcribed and rendered edit project of `user`, written straight to its table; its words are its title's. */
+  async function finishedProject(title: string): Promise<string> {
+    const words = title.split(' ').map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
     const meta = { width: 1080, height: 1920, duration: 2, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2' };
-    const { id } = await plain.project.create({
+    const { id } = await app.runtime.app.db.project.create({
       data: {
         userId: user.id,
         kind: 'edit',
-        title: 'Read once',
+        title,
         language: 'en',
         templateName: 'classic',
         status: 'completed',
@@ -404,6 +402,14 @@ describe('GET /v1/projects/{id}', () => {
         transcript: words,
       },
     });
+    return id;
+  }
+
+  it("reads the project's row once, with the clips and relations its answer shows in the same read", async () => {
+    const inner = app.runtime.app;
+    const plain = inner.db;
+    // a finished project no job touches: every read of its row meanwhile is the request's
+    const id = await finishedProject('Read once');
     const reads: string[] = [];
     inner.db = plain.$extends({
       query: {
@@ -429,22 +435,7 @@ describe('GET /v1/projects/{id}', () => {
   });
 
   it("a project's read is two SQL statements: the key with its user, then the row (an edit project has no clips to read)", async () => {
-    const words = ['Two', 'statements'].map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
-    const meta = { width: 1080, height: 1920, duration: 2, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2' };
-    const { id } = await app.runtime.app.db.project.create({
-      data: {
-        userId: user.id,
-        kind: 'edit',
-        title: 'Two statements',
-        language: 'en',
-        templateName: 'classic',
-        status: 'completed',
-        transcriptionStatus: 'COMPLETED',
-        sourceKey: 'tests/none.mp4',
-        videoMeta: meta,
-        transcript: words,
-      },
-    });
+    const id = await finishedProject('Two statements');
     // a first call moves the key's lastUsedAt on (a write at most once a minute), so the counted ones make none
     expect((await request(app, 'GET', `/v1/projects/${id}`, { key: user.key })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
