@@ -179,7 +179,7 @@ export async function writeFollowers(db: Db, batch: Array<{ id: string; follower
     UPDATE "SocialAccount" a SET followers = f.followers, "updatedAt" = now() FROM f WHERE a.id = f.id`;
 }
 
-/** How long a settlement's keys are kept after the next two settlements: a traversal older than that sums its keys from the daily rows. */
+/** How long a settlement's keys are kept after the next two settlements: a traversal older than that writes its own once, summed from the daily rows (listing.ts). */
 export const KEPT_DAYS = 7;
 
 /**

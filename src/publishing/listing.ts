@@ -193,44 +193,61 @@ interface KeySource {
  * keys, or the previous ones for a traversal begun before the last
  * settlement, or the keys kept of its own day for one begun before several
  * (each indexed by user, key and id; keepKeysOf writes them for a traversal
- * older than the kept week).
+ * older than the kept week). Should they be missing still (the next
+ * settlement dropped them between the two), the page takes back what the days
+ * since its own day added, from the daily rows.
  */
-function keySource(sortBy: SortKey, pinnedDay: string, settlement: Settlement, userId: string): KeySource {
+function keySource(sortBy: SortKey, pinnedDay: string, settlement: Settlement, kept: boolean, userId: string): KeySource {
   const publications = Prisma.sql`"Publication" p`;
   const own = (key: Prisma.Sql): KeySource => ({ key, id: Prisma.sql`p.id`, from: publications, owner: null });
   if (sortBy === 'publishedAt') return own(Prisma.sql`p."publishedAt"`);
   const views = sortBy === 'views';
   if (pinnedDay === settlement.day) return own(views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`);
   if (pinnedDay === settlement.previousDay) return own(views ? Prisma.sql`p."previousSettledViews"` : Prisma.sql`p."previousSettledEngagement"`);
-  return {
-    key: views ? Prisma.sql`k.views` : Prisma.sql`k.engagement`,
-    id: Prisma.sql`k."publicationId"`,
-    from: Prisma.sql`"PublicationKeptKey" k JOIN "Publication" p ON p.id = k."publicationId"`,
-    owner: Prisma.sql`k."userId" = ${userId}::uuid AND k.day = ${pinnedDay}::date`,
-  };
+  if (kept) {
+    return {
+      key: views ? Prisma.sql`k.views` : Prisma.sql`k.engagement`,
+      id: Prisma.sql`k."publicationId"`,
+      from: Prisma.sql`"PublicationKeptKey" k JOIN "Publication" p ON p.id = k."publicationId"`,
+      owner: Prisma.sql`k."userId" = ${userId}::uuid AND k.day = ${pinnedDay}::date`,
+    };
+  }
+  const settled = views ? Prisma.sql`p."settledViews"` : Prisma.sql`p."settledEngagement"`;
+  const gained = views ? Prisma.sql`d.views` : Prisma.sql`d.likes + d.comments + d.shares`;
+  return own(Prisma.sql`(${settled} - COALESCE((SELECT sum(${gained}) FROM "PostMetricsDaily" d JOIN "Post" po ON po.id = d."postId"
+    WHERE po."publicationId" = p.id AND d.day >= ${pinnedDay}::date AND d.day < ${settlement.day}::date), 0))::int`);
 }
 
 /**
  * A traversal begun before the oldest kept day: the user's keys as of its
  * day, written once among the kept keys (the settled keys less what the days
- * since added, from the daily rows, summed in one pass), so that this page and
- * every later one read them through the kept keys' index. Every publication
- * the user has now is written: one made later was made after the traversal
- * began, and its pages leave it out. The next settlement drops them with the
- * week's oldest; a traversal still going then writes them again.
+ * from its day to the settlement's added, from the daily rows, summed in one
+ * pass), so that this page and every later one read them through the kept
+ * keys' index. Every publication the user has now is written: one made later
+ * was made after the traversal began, and its pages leave it out. One
+ * statement of its own, outside a page's transaction: two first pages at once
+ * both write, the second's rows meeting the first's and becoming nothing. The
+ * next settlement drops them with the week's oldest; a traversal still going
+ * then writes them again.
  */
-async function keepKeysOf(tx: Pick<Db, '$executeRaw'>, userId: string, day: string, settlement: Settlement): Promise<void> {
-  await tx.$executeRaw`
+async function keepKeysOf(db: Pick<Db, '$executeRaw'>, userId: string, { day, until }: KeysToKeep): Promise<void> {
+  await db.$executeRaw`
     INSERT INTO "PublicationKeptKey" (day, "publicationId", "userId", views, engagement)
     SELECT ${day}::date, p.id, p."userId", p."settledViews" - COALESCE(g.views, 0), p."settledEngagement" - COALESCE(g.engagement, 0)
     FROM "Publication" p LEFT JOIN (
       SELECT po."publicationId", sum(d.views)::int AS views, sum(d.likes + d.comments + d.shares)::int AS engagement
       FROM "Publication" own JOIN "Post" po ON po."publicationId" = own.id JOIN "PostMetricsDaily" d ON d."postId" = po.id
-      WHERE own."userId" = ${userId}::uuid AND d.day >= ${day}::date AND d.day < ${settlement.day}::date
+      WHERE own."userId" = ${userId}::uuid AND d.day >= ${day}::date AND d.day < ${until}::date
       GROUP BY po."publicationId"
     ) g ON g."publicationId" = p.id
     WHERE p."userId" = ${userId}::uuid
     ON CONFLICT DO NOTHING`;
+}
+
+/** The day whose keys a page would read through the index, were they kept, and the settlement day they are summed back from. */
+interface KeysToKeep {
+  day: string;
+  until: string;
 }
 
 /** A page's query: the ids and keys of up to `limit + 1` rows after the cursor. */
@@ -263,35 +280,48 @@ export function pageQuery(userId: string, q: ReadListing, pin: Pin, source: KeyS
  * Reads the settlement, pins the traversal and finds where its keys are, in
  * the caller's transaction: the page's query, ready to run.
  */
-export async function planPage(tx: Pick<Db, '$queryRaw' | '$executeRaw'>, userId: string, q: ReadListing): Promise<{ sql: Prisma.Sql; pin: Pin }> {
+export async function planPage(
+  tx: Pick<Db, '$queryRaw'>,
+  userId: string,
+  q: ReadListing,
+): Promise<{ sql: Prisma.Sql; pin: Pin; keysToKeep: KeysToKeep | null }> {
   const [row] = await tx.$queryRaw<
     { day: Date; previousDay: Date | null; now: Date }[]
   >`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
   const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
   const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
   const older = q.sortBy !== 'publishedAt' && pin.day !== settlement.day && pin.day !== settlement.previousDay;
-  if (
+  const kept =
     older &&
-    !(
+    (
       await tx.$queryRaw<{ kept: boolean }[]>`
         SELECT EXISTS (SELECT 1 FROM "PublicationKeptKey" WHERE "userId" = ${userId}::uuid AND day = ${pin.day}::date) AS kept`
-    )[0].kept
-  ) {
-    await keepKeysOf(tx, userId, pin.day, settlement);
-  }
-  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, userId)), pin };
+    )[0].kept;
+  // a day before the previous settlement's has kept keys, or can have them (a cursor made up with another day reads from the daily rows)
+  const keysToKeep = older && !kept && settlement.previousDay !== null && pin.day < settlement.previousDay ? { day: pin.day, until: settlement.day } : null;
+  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, kept, userId)), pin, keysToKeep };
 }
 
 /** One page of the caller's publications. */
 export async function listPublications(db: Db, userId: string, args: ListingArgs): Promise<PublicationsPage> {
   const q = readListing(args);
-  const found = await db.$transaction(
-    async (tx) => {
-      const { sql, pin } = await planPage(tx, userId, q);
-      return { rows: await tx.$queryRaw<{ id: string; key: Date | number }[]>(sql), pin };
-    },
-    { isolationLevel: 'RepeatableRead' },
-  );
+  type Read = { rows: { id: string; key: Date | number }[]; pin: Pin } | { keysToKeep: KeysToKeep };
+  const read = (keysWritten: boolean): Promise<Read> =>
+    db.$transaction(
+      async (tx) => {
+        const { sql, pin, keysToKeep } = await planPage(tx, userId, q);
+        // keys to write first: the page is read again once they are
+        if (keysToKeep && !keysWritten) return { keysToKeep };
+        return { rows: await tx.$queryRaw<{ id: string; key: Date | number }[]>(sql), pin };
+      },
+      { isolationLevel: 'RepeatableRead' },
+    );
+  let found = await read(false);
+  if ('keysToKeep' in found) {
+    await keepKeysOf(db, userId, found.keysToKeep);
+    found = await read(true);
+  }
+  if (!('rows' in found)) throw new Error('a listing page was planned without its rows');
   const hasMore = found.rows.length > q.limit;
   const rows = found.rows.slice(0, q.limit);
   const last = rows.at(-1);

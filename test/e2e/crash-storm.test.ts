@@ -132,7 +132,8 @@ describe.skipIf(!serverUrl())('a crash storm: workers SIGKILLed and restarted wh
       if (Date.now() - t0 > 150_000) {
         const left = await db.project.findMany({ where: { id: { in: ids } }, include: { exports: true } });
         const states = left.map(
-          (p) => `${p.id.slice(0, 8)} ${p.status} ${JSON.stringify(p.progress)} exports ${p.exports.map((e) => e.status).join(',') || '-'}`,
+          (p) =>
+            `${p.id.slice(0, 8)} ${p.status} ${JSON.stringify(p.progress)} exports ${p.exports.map((e) => e.status + (e.failureReason ? ` (${e.failureReason})` : '')).join(',') || '-'}`,
         );
         throw new Error(`the projects did not all complete in 150 s (${kills} kills):\n${states.join('\n')}`);
       }

@@ -462,6 +462,54 @@ describe('GET /v1/projects/{id}', () => {
     }
   });
 
+  it("a page of projects reads its magic-clips projects' clips in one statement, an edit project's in none", async () => {
+    const u = await createUser(app);
+    const db = app.runtime.app.db;
+    const parents: string[] = [];
+    for (let p = 0; p < 3; p++) {
+      const { id } = await db.project.create({
+        data: { userId: u.id, kind: 'magic_clips', title: `Long talk ${p}`, language: 'en', templateName: 'classic', status: 'completed' },
+      });
+      parents.push(id);
+      for (const i of [1, 0]) {
+        await db.magicClip.create({
+          data: {
+            projectId: id,
+            title: `Clip ${p}.${i}`,
+            startTime: i * 30,
+            endTime: i * 30 + 20,
+            duration: 20,
+            viralityScores: {},
+            rank: i + 1,
+            status: 'completed',
+          },
+        });
+      }
+    }
+    await db.project.create({ data: { userId: u.id, title: 'An edit', language: 'en', templateName: 'classic', status: 'completed' } });
+    const mine = new Set(parents);
+    const clipReads: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string; values?: unknown[] };
+      const text = typeof config === 'string' ? config : (config.text ?? '');
+      const values = (typeof config === 'object' && config?.values) || [];
+      if (/FROM "(?:public"\.")?MagicClip"/.test(text) && values.some((v) => mine.has(v as string))) clipReads.push(text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const g = await gql(app, u.key, '{ projects(first: 10) { edges { node { title kind magicClips { title } } } } }');
+      const nodes = g.body.data.projects.edges.map((e: { node: unknown }) => e.node);
+      expect(nodes).toEqual([
+        { title: 'An edit', kind: 'edit', magicClips: [] },
+        ...[2, 1, 0].map((p) => ({ title: `Long talk ${p}`, kind: 'magic_clips', magicClips: [{ title: `Clip ${p}.0` }, { title: `Clip ${p}.1` }] })),
+      ]);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(clipReads).toHaveLength(1);
+  });
+
   it('GraphQL lists your projects as a connection, newest first', async () => {
     const u = await createUser(app);
     const ids = [];
