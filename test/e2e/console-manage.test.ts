@@ -310,7 +310,7 @@ describe.skipIf(!hasChromium)('the library, presets and account pages in Chromiu
     const after = (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).deliveredAt!;
     expect(after.getTime()).toBeGreaterThan(before.getTime());
     await expect
-      .poll(() => delivery.getByTestId('delivered-at').innerText())
+      .poll(() => delivery.getByTestId('delivered-at').innerText(), { timeout: 15_000 })
       .toBe(await page.evaluate((iso) => new Date(iso).toLocaleString(), after.toISOString()));
   });
 

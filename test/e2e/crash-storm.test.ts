@@ -67,8 +67,9 @@ describe.skipIf(!serverUrl())('a crash storm: workers SIGKILLed and restarted wh
         JOB_POLL_MS: '300',
         ALLOW_PRIVATE_NETWORK: '1',
         NODE_EXTRA_CA_CERTS: receiver.cert,
-        // a dead worker's project, render and webhook jobs are taken over 3 s after it last renewed their locks
-        PROJECT_JOB_LOCK_MS: '3000',
+        // a dead worker's project, render and webhook jobs are taken over 6 s after it last renewed their locks. (At 3 s a
+        // live worker starved of both cores by the restarts and renders could miss its renewals, its run cancelled as dead.)
+        PROJECT_JOB_LOCK_MS: '6000',
         WEBHOOK_RETRY_BASE_MS: '1000',
         RENDER_PRESET: 'ultrafast',
         TRANSCRIBER: 'openai',
