@@ -384,6 +384,23 @@ describe('GET /v1/projects/{id}', () => {
     expect(g.body.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
 
+  /**
+   * Records the text of every SQL statement this process sends (through pg, as Prisma's adapter does) that `keep`
+   * takes, by its text and parameters, until `restore`.
+   */
+  function recordStatements(keep: (text: string, values: unknown[]) => boolean) {
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string; values?: unknown[] };
+      const text = typeof config === 'string' ? config : (config.text ?? '');
+      const values = (typeof config === 'object' && config?.values) || (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+      if (keep(text, values)) sent.push(text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    return { sent, restore: () => void (pg.Client.prototype.query = query) };
+  }
+
   /** A transcribed and rendered edit project of `user`, written straight to its table; its words are its title's. */
   async function finishedProject(title: string): Promise<string> {
     const words = title.split(' ').map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
@@ -441,14 +458,7 @@ describe('GET /v1/projects/{id}', () => {
     await new Promise((r) => setTimeout(r, 200));
     // every statement this process sends whose parameters name this project, its owner or the key: the requests'
     const mine = new Set([id, user.id, hashApiKey(user.key)]);
-    const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string; values?: unknown[] };
-      const values = (typeof config === 'object' && config?.values) || (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
-      if (values.some((v) => mine.has(v as string))) sent.push(typeof config === 'string' ? config : (config.text ?? ''));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
+    const { sent, restore } = recordStatements((_text, values) => values.some((v) => mine.has(v as string)));
     try {
       const r = await request(app, 'GET', `/v1/projects/${id}`, { key: user.key });
       expect(r.status).toBe(200);
@@ -458,7 +468,7 @@ describe('GET /v1/projects/{id}', () => {
       expect(g.body.data.project).toEqual({ id, magicClips: [] });
       expect(sent).toHaveLength(2);
     } finally {
-      pg.Client.prototype.query = query;
+      restore();
     }
   });
 
@@ -488,15 +498,9 @@ describe('GET /v1/projects/{id}', () => {
     }
     await db.project.create({ data: { userId: u.id, title: 'An edit', language: 'en', templateName: 'classic', status: 'completed' } });
     const mine = new Set(parents);
-    const clipReads: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string; values?: unknown[] };
-      const text = typeof config === 'string' ? config : (config.text ?? '');
-      const values = (typeof config === 'object' && config?.values) || [];
-      if (/FROM "(?:public"\.")?MagicClip"/.test(text) && values.some((v) => mine.has(v as string))) clipReads.push(text);
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
+    const { sent: clipReads, restore } = recordStatements(
+      (text, values) => /FROM "(?:public"\.")?MagicClip"/.test(text) && values.some((v) => mine.has(v as string)),
+    );
     try {
       const g = await gql(app, u.key, '{ projects(first: 10) { edges { node { title kind magicClips { title } } } } }');
       const nodes = g.body.data.projects.edges.map((e: { node: unknown }) => e.node);
@@ -505,7 +509,7 @@ describe('GET /v1/projects/{id}', () => {
         ...[2, 1, 0].map((p) => ({ title: `Long talk ${p}`, kind: 'magic_clips', magicClips: [{ title: `Clip ${p}.0` }, { title: `Clip ${p}.1` }] })),
       ]);
     } finally {
-      pg.Client.prototype.query = query;
+      restore();
     }
     expect(clipReads).toHaveLength(1);
   });
