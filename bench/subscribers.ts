@@ -15,18 +15,24 @@
  * The subscribers are this process's: it reads 10,000 sockets on the same two
  * cores as the servers and Redis, so the spread includes its own reading.
  * Each server's own subscribers' spread is reported too: one server writing
- * its share against the two starting apart.
+ * its share against the two starting apart. Last, the same crowd is read from
+ * two bare fan-out servers (bare-fan-out.ts), which write one prepared message
+ * to each socket in a loop: the spread of the sockets' writes and reads alone,
+ * the floor on this machine that the service's spread compares with.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import pg from 'pg';
 import { spread, subscribeCrowd } from '../test/support/crowd.js';
 import { nodeOf, startCluster } from './cluster.js';
 import type { Row } from './row.js';
-import { rssKiB, withPgDatabase } from './support.js';
+import { ROOT, rssKiB, withPgDatabase } from './support.js';
 
 const SECTION = 'subscribers';
 const COUNT = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_SUBSCRIBER_ROUNDS ?? 2);
 const SPREAD_TARGET_MS = 100;
+const SERVERS = 2;
 const QUERY = 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status stage percent } }';
 
 /** A transcribed project written straight to its table: the export's POST is all this bench needs of it. */
@@ -44,9 +50,16 @@ async function transcribedProject(db: pg.Client, userId: string): Promise<string
 }
 
 export async function subscribers(): Promise<Row[]> {
+  const rows = await service();
+  // the same crowd against the floor, once the service's processes are gone
+  rows.push(...(await bareFanOut(SERVERS)));
+  return rows;
+}
+
+async function service(): Promise<Row[]> {
   return withPgDatabase(async (url) => {
     // no workers: the export's POST moves the project, and its render waits in the queue
-    const cluster = await startCluster(url, { workers: 0, env: { WS_MAX_SOCKETS_PER_KEY: String(COUNT), LOG_LEVEL: 'warn' } });
+    const cluster = await startCluster(url, { servers: SERVERS, workers: 0, env: { WS_MAX_SOCKETS_PER_KEY: String(COUNT), LOG_LEVEL: 'warn' } });
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     const rows: Row[] = [];
@@ -113,5 +126,48 @@ export async function subscribers(): Promise<Row[]> {
       await db.end();
       await cluster.stop();
     }
+  });
+}
+
+/**
+ * The machine's floor: as many subscribers, spread over as many bare fan-out servers (bare-fan-out.ts),
+ * each writing one prepared message to its sockets in a loop when told to, both told at once. Its spread
+ * is the sockets' writes and this process's reads alone, on the same cores.
+ */
+async function bareFanOut(servers: number): Promise<Row[]> {
+  const started = await Promise.all(Array.from({ length: servers }, () => startBareServer()));
+  try {
+    const urls = started.map((s) => s.url);
+    const crowd = await subscribeCrowd(urls, 'none', QUERY, {}, COUNT, { batch: 250, withinMs: 120_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 3000));
+      const since = performance.now();
+      await Promise.all(urls.map((u) => fetch(`${u}/go`, { method: 'POST' }).then((r) => r.text())));
+      const times = await crowd.heard((d) => d.projectUpdates.status === 'exporting', since, 60_000);
+      const s = spread(times);
+      const tag = `${crowd.size} subscribers over ${urls.length} bare fan-out servers: the machine's floor`;
+      return [
+        { section: SECTION, metric: `spread of the arrivals, p50 (${tag})`, value: s.p50, unit: 'ms' },
+        {
+          section: SECTION,
+          metric: `spread of the arrivals, p99 (${tag})`,
+          value: s.p99,
+          unit: 'ms',
+          note: 'one prepared message written to each socket in a loop',
+        },
+      ];
+    } finally {
+      crowd.close();
+    }
+  } finally {
+    for (const s of started) s.child.kill('SIGTERM');
+  }
+}
+
+function startBareServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/bare-fan-out.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve({ child, url: `http://127.0.0.1:${String(d).trim()}` }));
+    child.once('exit', (code) => reject(new Error(`the bare fan-out server exited (${code})`)));
   });
 }

@@ -21,6 +21,13 @@ export const graphqlOperations = new client.Counter({
   registers: [registry],
 });
 
+export const subscriptionEvents = new client.Counter({
+  name: 'graphql_subscription_events_total',
+  help: "Subscription events answered, by how: executed (the event's answer was run) or shared (an alike subscriber's answer to the same event was handed on)",
+  labelNames: ['answer'] as const,
+  registers: [registry],
+});
+
 export const jobEvents = new client.Counter({
   name: 'job_events_total',
   help: 'Background job lifecycle events seen by this process',

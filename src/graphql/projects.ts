@@ -271,6 +271,14 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+/** what an event says apart from its instant, to pass over a repeat; computed once per event for all its subscribers */
+const movesOfEvent = new WeakMap<ProjectEvent, string>();
+function movesOf(e: ProjectEvent): string {
+  let moves = movesOfEvent.get(e);
+  if (moves === undefined) movesOfEvent.set(e, (moves = JSON.stringify({ ...e, at: undefined })));
+  return moves;
+}
+
 builder.subscriptionFields((t) => ({
   projectUpdates: t.field({
     type: ProjectUpdateType,
@@ -294,10 +302,10 @@ builder.subscriptionFields((t) => ({
         try {
           yield current;
           if (await ends(current)) return;
-          let last = JSON.stringify({ ...current, at: undefined });
+          let last = movesOf(current);
           for (let next = await first; !next.done; next = await events.next()) {
             const e = next.value;
-            const same = JSON.stringify({ ...e, at: undefined });
+            const same = movesOf(e);
             if (same === last || e.at < current.at) continue;
             last = same;
             yield e;

@@ -17,6 +17,7 @@ import { useQueryStringParams } from './plugins/query-string.js';
 import { useRateLimits } from './plugins/rate-limits.js';
 import { useBackPressure } from './plugins/back-pressure.js';
 import { useRequireUser } from './plugins/require-user.js';
+import { useSharedEventExecution } from './plugins/shared-events.js';
 import { useStorableText } from './plugins/storable-text.js';
 import { useVariableChecks } from './plugins/variable-checks.js';
 import { useVariableErrors } from './plugins/variable-errors.js';
@@ -50,7 +51,8 @@ export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
  * 4. useErrorLogging: unexpected errors are logged with the request id before masking;
  * 5. masking (Yoga's maskedErrors, maskError): only AppError reaches a client, anything else is INTERNAL_SERVER_ERROR;
  *    useSpecErrorCodes: GraphQL's and Yoga's own refusals of a request (syntax, unknown field) become BAD_REQUEST;
- * 6. useMetrics last, so it sees the final outcome.
+ * 6. useSharedEventExecution: a subscription's event is executed once for all who subscribed alike;
+ *    useMetrics last, so it sees the final outcome.
  */
 export function createGraphQLServer(app: App): GraphQLServer {
   return createYoga<ServerContext, Context>({
@@ -99,6 +101,7 @@ export function createGraphQLServer(app: App): GraphQLServer {
       useStorableText(),
       useErrorLogging(),
       useSpecErrorCodes(),
+      useSharedEventExecution(),
       useMetrics(),
     ],
     maskedErrors: { maskError },

@@ -217,3 +217,55 @@ describe('jobEvents: reachable from the project and the export, ending with the 
     await expect(followWs(app.url, other.key, JOB_EVENTS, { id: jobId }, pickJob)).rejects.toThrow(/NOT_FOUND/);
   });
 });
+
+describe('subscribers who ask alike share one execution of each event', () => {
+  /** graphql_subscription_events_total of this process, by answer */
+  const answered = async () => {
+    const text = await (await fetch(new URL('/metrics', app.url))).text();
+    const count = (answer: string) => Number(text.match(new RegExp(`graphql_subscription_events_total\\{answer="${answer}"\\} (\\d+)`))?.[1] ?? 0);
+    return { executed: count('executed'), shared: count('shared') };
+  };
+
+  it('five alike followers get one answer per move, a follower of another selection its own, each the fields it asked', async () => {
+    const id = await create();
+    await waitProject(app, user.key, id, (p) => p.status === 'completed');
+    const OTHER = 'subscription($id: ID!) { projectUpdates(projectId: $id, follow: true) { status percent } }';
+    const before = await answered();
+    const heard: Array<Array<Record<string, unknown>>> = [];
+    /** completed again, after the current state's completed */
+    const done = (i: number) => (e: Record<string, unknown>) => heard[i].length > 1 && e.status === 'completed';
+    const followers = [
+      ...Array.from({ length: 5 }, (_, i) =>
+        followWs(app.url, user.key, UPDATES, { id, follow: true }, (d) => ((heard[i] ??= []).push(d.projectUpdates), d.projectUpdates), {
+          until: done(i),
+        }),
+      ),
+      followWs(app.url, user.key, OTHER, { id }, (d) => ((heard[5] ??= []).push(d.projectUpdates), d.projectUpdates), {
+        until: done(5),
+      }),
+    ];
+    // every follower has the current state before the project moves
+    for (const t0 = Date.now(); heard.filter(Boolean).length < 6; ) {
+      if (Date.now() - t0 > 10_000) throw new Error(`${heard.filter(Boolean).length} of 6 followers heard the current state`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await request(app, 'POST', `/v1/projects/${id}/export`, { key: user.key, json: {} })).status).toBe(200);
+    await Promise.all(followers);
+
+    // the moves: exporting, then completed; each follower heard them in order, with the fields it asked for
+    for (const events of heard.slice(0, 5)) {
+      expect(events.map((e) => e.status)).toEqual(heard[0].map((e) => e.status));
+      expect(Object.keys(events[0]).sort()).toEqual(['failureReason', 'stage', 'status']);
+    }
+    expect(heard[0].map((e) => e.status)).toEqual(['completed', 'exporting', ...heard[0].slice(2).map(() => expect.any(String))]);
+    expect(heard[0].at(-1)).toMatchObject({ status: 'completed', stage: 'done' });
+    expect(heard[5].map((e) => e.status)).toEqual(heard[0].map((e) => e.status));
+    expect(Object.keys(heard[5][0]).sort()).toEqual(['percent', 'status']);
+
+    // each follower's current state is its own answer; every move after it was executed once per selection
+    const moves = heard[0].length - 1;
+    const after = await answered();
+    expect(after.executed - before.executed).toBe(6 + 2 * moves);
+    expect(after.shared - before.shared).toBe(4 * moves);
+  });
+});
