@@ -43,6 +43,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
@@ -94,8 +95,11 @@ class Calls {
   readonly ms = new Map<string, number[]>();
   readonly statuses = new Map<string, Map<number, number>>();
   readonly errors: string[] = [];
+  /** the calls of 2 s or more: when each started (performance.now()) and how long it took */
+  readonly slow: Array<{ route: string; at: number; ms: number }> = [];
   record(route: string, status: number, ms: number, body?: string) {
     (this.ms.get(route) ?? this.ms.set(route, []).get(route)!).push(ms);
+    if (ms >= 2000) this.slow.push({ route, at: performance.now() - ms, ms });
     const s = this.statuses.get(route) ?? this.statuses.set(route, new Map()).get(route)!;
     s.set(status, (s.get(status) ?? 0) + 1);
     if (status >= 400 && status !== 429 && status !== 503) this.errors.push(`${route} ${status} ${(body ?? '').slice(0, 200)}`);
@@ -310,6 +314,45 @@ function cpuRows(
 }
 
 /** Peak resident memory of each process while `work` runs, sampled every 500 ms. */
+/**
+ * Each second's longest event-loop delay (ms) of both servers (their /metrics, whose histogram restarts at
+ * each scrape) and of this process, while `work` runs: a stall shows as a second of seconds, where a
+ * machine short of CPU shows as many seconds of tens or hundreds of milliseconds.
+ */
+async function eventLoopDelays<T>(c: Cluster, work: () => Promise<T>): Promise<{ result: T; delays: Record<string, number[]> }> {
+  const delays: Record<string, number[]> = { 'this process (the virtual users)': [] };
+  c.servers.forEach((_, i) => (delays[`server ${i + 1}`] = []));
+  const own = monitorEventLoopDelay({ resolution: 10 });
+  own.enable();
+  let scraping = false;
+  const sample = async () => {
+    if (scraping) return;
+    scraping = true;
+    delays['this process (the virtual users)'].push(own.max / 1e6);
+    own.reset();
+    await Promise.all(
+      c.servers.map(async (s, i) => {
+        const text = await fetch(`${s.url}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
+        const max = Number(text.match(/^nodejs_eventloop_lag_max_seconds (\S+)$/m)?.[1]);
+        if (Number.isFinite(max)) delays[`server ${i + 1}`].push(max * 1000);
+      }),
+    );
+    scraping = false;
+  };
+  await sample(); // the servers' histograms start now
+  for (const k of Object.keys(delays)) delays[k] = [];
+  const timer = setInterval(() => void sample(), 1000);
+  try {
+    return { result: await work(), delays };
+  } finally {
+    clearInterval(timer);
+    own.disable();
+  }
+}
+
 async function peaks<T>(c: Cluster, work: () => Promise<T>): Promise<{ result: T; peak: Record<string, number> }> {
   const peak: Record<string, number> = {};
   const sample = () => {
@@ -556,7 +599,12 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
     renderedSeconds += done[0].seconds;
   };
 
-  const { peak } = await peaks(c, () => Promise.all(users.map((u, i) => (i < CREATORS ? creator(u, i) : i < CREATORS + LONG ? clipper(u, i) : reader(u, i)))));
+  const {
+    result: { peak },
+    delays,
+  } = await eventLoopDelays(c, () =>
+    peaks(c, () => Promise.all(users.map((u, i) => (i < CREATORS ? creator(u, i) : i < CREATORS + LONG ? clipper(u, i) : reader(u, i))))),
+  );
   const wall = (performance.now() - t0) / 1000;
   for (const cr of crowds) cr.close();
 
@@ -585,6 +633,21 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
     const statuses = [...(calls.statuses.get(route) ?? [])].map(([s, n]) => `${s}:${n}`).join(' ');
     row(`mixed: ${route}`, pct(ms, 50), 'ms', `p99 ${pct(ms, 99).toFixed(0)} ms, ${ms.length} calls (${statuses})`);
   }
+  // when the slow calls started, by 5 s of the run: a stall gathers them in a few windows, a machine short of CPU spreads them
+  const slowWindows = new Map<number, number>();
+  for (const c of calls.slow) slowWindows.set(Math.floor((c.at - t0) / 5000) * 5, (slowWindows.get(Math.floor((c.at - t0) / 5000) * 5) ?? 0) + 1);
+  row(
+    'mixed: calls of 2 s or more',
+    calls.slow.length,
+    '',
+    `started in ${slowWindows.size} of the run's 5 s windows: ${
+      [...slowWindows]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([s, n]) => `${n} at ${s}-${s + 5} s`)
+        .join(', ') || 'none'
+    }`,
+  );
   row(
     'mixed: errors',
     calls.errors.length + failures.length,
@@ -592,5 +655,12 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
     [...calls.errors, ...failures].slice(0, 3).join(' | ') || 'none (429 and 503 are the limits at work)',
   );
   for (const [who, mib] of Object.entries(peak)) row(`mixed: peak memory, ${who}`, mib, 'MiB');
+  for (const [who, ms] of Object.entries(delays))
+    row(
+      `mixed: event-loop delay, worst second, ${who}`,
+      Math.max(...ms),
+      'ms',
+      `each second's longest: p50 ${pct(ms, 50).toFixed(0)} ms, p99 ${pct(ms, 99).toFixed(0)} ms over ${ms.length} s; ${ms.filter((d) => d >= 1000).length} s with a delay of a second or more`,
+    );
   return rows;
 }

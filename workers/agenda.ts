@@ -3,6 +3,7 @@ import {
   backoffStrategies,
   toJobId,
   type AgendaBackend,
+  type BackoffStrategy,
   type DrainResult,
   type Job,
   type JobParameters,
@@ -80,6 +81,31 @@ const reserveOf = (definitions: readonly JobDefinition[]): Record<string, number
 export const SHARE_CHECK_MS = 1000;
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
+
+/**
+ * The failure of a run Agenda gave up on because its lock lapsed (not renewed within the job's lock
+ * lifetime, on a worker too busy to renew it). The job's work did not fail: a run that lapsed records no
+ * outcome (JobContext.lapsed) and the job runs again after LAPSED_RETRY_MS, whatever its own backoff, up to
+ * LAPSED_RUNS runs in all.
+ */
+export class RunLapsed extends Error {
+  constructor(jobName: string, cause: unknown) {
+    super(`the run of ${jobName} lapsed: its lock was not renewed in time`, { cause });
+    this.name = 'RunLapsed';
+  }
+}
+export const LAPSED_RETRY_MS = 1000;
+const LAPSED_RUNS = 10;
+
+/** `backoff`, with a lapsed run retried after LAPSED_RETRY_MS (a job written without retries included). */
+export function againAfterLapse(backoff: BackoffStrategy | null): BackoffStrategy {
+  return (context) => {
+    if (context.error instanceof RunLapsed) return context.attempt < LAPSED_RUNS ? LAPSED_RETRY_MS : null;
+    return backoff ? backoff(context) : null;
+  };
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 const TABLE = JOBS_TABLE;
 const CHANNEL = JOBS_CHANNEL;
@@ -193,7 +219,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   for (const def of definitions) {
     const concurrency = concurrencyOf(def);
     const written = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
-    const backoff = written && scaled(written, config.jobRetryBaseMs);
+    const backoff = againAfterLapse(written && scaled(written, config.jobRetryBaseMs));
     agenda.define(
       def.name,
       async (job: Job<Record<string, unknown>>) => {
@@ -222,6 +248,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
                   app: app!,
                   log: jobLog,
                   signal: stop.signal,
+                  lapsed: () => job.getCanceledMessage() !== undefined,
                   async progress(percent: number) {
                     const p = Math.max(0, Math.min(100, percent));
                     await job.touch(p);
@@ -239,7 +266,14 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
             jobLog.info({ durationMs: Math.round(performance.now() - t0) }, 'job stopped: its project was deleted');
             return;
           }
-          jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: err instanceof Error ? err.message : String(err) }, 'job failed');
+          const lapse = job.getCanceledMessage();
+          if (lapse !== undefined) {
+            // Agenda gave this run up for a lock it did not renew in time (a worker starved of CPU): the run that
+            // took the job over, or this job's next run, records the outcome
+            jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: errorText(lapse) }, 'job run lapsed; it runs again');
+            throw new RunLapsed(def.name, err);
+          }
+          jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: errorText(err) }, 'job failed');
           throw err;
         } finally {
           unwatch();
@@ -250,7 +284,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         concurrency,
         lockLimit: concurrency,
         lockLifetime: def.lockLifetime === 'long' ? opts.config.longJobLockMs : (def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS),
-        ...(backoff ? { backoff } : {}),
+        backoff,
       },
     );
   }

@@ -46,9 +46,9 @@ export function longProjectJob(
     concurrency,
     lockLifetime: 'long',
     backoff: longJobBackoff,
-    handler: (job, { app, log, progress }) =>
+    handler: (job, { app, log, progress, lapsed }) =>
       withHeartbeat(app, progress, (touch) =>
-        run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch }),
+        run(app, job.attrs.data.projectId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch, lapsed }),
       ),
   };
 }

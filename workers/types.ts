@@ -18,6 +18,11 @@ export interface JobContext {
   progress(percent: number): Promise<void>;
   /** aborts when the run must stop now: its project was deleted */
   signal: AbortSignal;
+  /**
+   * True once Agenda has given this run up because its lock lapsed (agenda.ts, RunLapsed): the job is
+   * another run's, or runs again, so this run records no failure of its subject.
+   */
+  lapsed(): boolean;
 }
 
 /** One background job: its handler plus the options Agenda needs to run it. */

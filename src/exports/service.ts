@@ -100,7 +100,11 @@ function throwBadRequest(errors: FieldErrors) {
  * ended, its files stay if it completed and go if it failed; both ends are
  * final, so no run removes files an export it did not end refers to.
  */
-export async function runExport(app: App, exportId: string, ctx: { log: Logger; touch(percent: number): Promise<void>; signal?: AbortSignal }) {
+export async function runExport(
+  app: App,
+  exportId: string,
+  ctx: { log: Logger; touch(percent: number): Promise<void>; signal?: AbortSignal; lapsed?(): boolean },
+) {
   const exp = await app.db.export.findUnique({ where: { id: exportId }, include: { project: true } });
   if (!exp || exp.status === 'completed' || exp.status === 'failed') return;
   const project = exp.project;
@@ -136,8 +140,9 @@ export async function runExport(app: App, exportId: string, ctx: { log: Logger; 
     });
     await finishExport(app, exp.id, { key, previewKey, duration });
   } catch (e) {
-    // stopped: the project is gone with its exports (deleted while its render ran)
-    if (ctx.signal?.aborted || !(await app.db.project.count({ where: { id: project.id } }))) throw e;
+    // stopped: the project is gone with its exports (deleted while its render ran); or lapsed: the run that took the job
+    // over, or the job's next run, renders it and records how it ended
+    if (ctx.signal?.aborted || ctx.lapsed?.() || !(await app.db.project.count({ where: { id: project.id } }))) throw e;
     ctx.log.error({ err: e, exportId }, 'export failed');
     await finishExport(app, exp.id, { failed: `Export failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
   }

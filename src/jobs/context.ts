@@ -12,4 +12,6 @@ export interface LongJobContext {
   /** this run's number: runs before it failed on passing errors */
   attempt: number;
   maxAttempts: number;
+  /** true once the worker gave this run up for a lock it did not renew in time: it records no failure, the job runs again */
+  lapsed?(): boolean;
 }

@@ -86,6 +86,7 @@ export async function runClip(app: App, clipId: string, ctx: LongJobContext): Pr
     });
     await app.db.magicClip.updateMany({ where: { id: clip.id, status: 'processing' }, data: { status: 'completed', ...keys, failureReason: null } });
   } catch (e) {
+    if (ctx.lapsed?.()) throw e; // the run that took the job over, or its next run, records the outcome
     if (ctx.attempt < ctx.maxAttempts && isPassingFailure(e)) {
       ctx.log.warn({ err: e, clipId, attempt: ctx.attempt }, 'clip render failed; the job will try again');
       throw e;

@@ -81,6 +81,7 @@ export async function runBrollGeneration(app: App, projectId: string, ctx: LongJ
     if (!(await generateMissingClips(app, project, 'processing', report))) return; // moved on meanwhile
     await move(app, project, 'brollMade');
   } catch (e) {
+    if (ctx.lapsed?.()) throw e; // the run that took the job over, or its next run, records the outcome
     if (ctx.attempt < ctx.maxAttempts) {
       ctx.log.warn({ err: e, attempt: ctx.attempt }, 'AI B-roll generation failed; the job will try again');
       throw e;

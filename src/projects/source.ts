@@ -208,6 +208,7 @@ async function transcribe(
  * failure the caller caused keeps what the project was paid).
  */
 export async function pipelineFailed(app: App, ctx: LongJobContext, kind: ProjectKindDef, project: Pick<Project, 'id' | 'kind'>, e: unknown): Promise<void> {
+  if (ctx.lapsed?.()) throw e; // the run that took the job over, or its next run, records the outcome
   if (ctx.attempt < ctx.maxAttempts && isPassingFailure(e)) {
     ctx.log.warn({ err: e, attempt: ctx.attempt }, `${kind.logName} step failed; the job will try again`);
     throw e;

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { constant, type JobParameters } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgenda, type Jobs } from '../../workers/agenda.js';
+import { againAfterLapse, createAgenda, LAPSED_RETRY_MS, RunLapsed, type Jobs } from '../../workers/agenda.js';
 import { forwardJobEvents } from '../../workers/events.js';
 import type { JobDefinition } from '../../workers/types.js';
 import { createAiProviders } from '../../src/ai/providers.js';
@@ -249,6 +249,25 @@ describe('jobs across processes', () => {
   });
 });
 
+/** Jobs run in this process (role all), their events forwarded to a pub/sub of its own; close() drains and disconnects. */
+async function localJobs(config: Config, definitions: JobDefinition<{ userId: string }>[]) {
+  const jobs = await createAgenda({ config, databaseUrl, log, role: 'all', definitions });
+  const db = createPrisma(databaseUrl, { max: 1 });
+  const local = createAppPubSub();
+  jobs.attach(appFor(config, db, local, jobs));
+  const unforward = forwardJobEvents(jobs.agenda, local, { includeRemote: false, log });
+  await jobs.start();
+  return {
+    jobs,
+    local,
+    async close() {
+      unforward();
+      await jobs.drain(1000);
+      await Promise.all([local.close(), db.$disconnect()]);
+    },
+  };
+}
+
 describe('events of jobs run in this process', () => {
   it('carry data.userId, progress, and a retry scheduled by the backoff', async () => {
     const config = configFor(`local-${crypto.randomBytes(3).toString('hex')}`, { JOB_POLL_MS: '200' });
@@ -263,12 +282,7 @@ describe('events of jobs run in this process', () => {
         if (attempts === 1) throw new Error('first attempt fails');
       },
     };
-    const jobs = await createAgenda({ config, databaseUrl, log, role: 'all', definitions: [flaky] });
-    const db = createPrisma(databaseUrl, { max: 1 });
-    const local = createAppPubSub();
-    jobs.attach(appFor(config, db, local, jobs));
-    const unforwardLocal = forwardJobEvents(jobs.agenda, local, { includeRemote: false, log });
-    await jobs.start();
+    const { jobs, local, close } = await localJobs(config, [flaky]);
     const userId = crypto.randomUUID();
     const jobId = await jobs.enqueue('test.flaky', { userId });
     const { events, stop } = collect(local, jobId);
@@ -281,9 +295,7 @@ describe('events of jobs run in this process', () => {
       expect(events.find((e) => e.type === 'retry')?.error).toBe('first attempt fails');
     } finally {
       await stop();
-      unforwardLocal();
-      await jobs.drain(1000);
-      await Promise.all([local.close(), db.$disconnect()]);
+      await close();
     }
   });
 });
@@ -322,6 +334,56 @@ describe.skipIf(!REDIS_URL)('pub/sub over Redis (needs TEST_REDIS_URL)', () => {
       await stop();
       await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('a run whose lock lapses', () => {
+  it('is given up, records nothing, and its job runs again though the job is written without retries', async () => {
+    const config = configFor(`lapse-${crypto.randomBytes(3).toString('hex')}`, { JOB_POLL_MS: '200' });
+    const runs: Array<{ lapsedSeen: boolean; ended: 'threw' | 'succeeded' }> = [];
+    const lapsing: JobDefinition<{ userId: string }> = {
+      name: 'test.lapsing',
+      // a lock of 300 ms that the first run never renews: a worker too busy to renew it
+      lockLifetime: 300,
+      backoff: null,
+      async handler(_job, { progress, lapsed }) {
+        const run = { lapsedSeen: false, ended: 'threw' as 'threw' | 'succeeded' };
+        runs.push(run);
+        if (runs.length === 1) {
+          const t0 = Date.now();
+          while (!lapsed() && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+          run.lapsedSeen = lapsed();
+          throw new Error('its render broke after the lock lapsed');
+        }
+        await progress(100);
+        run.ended = 'succeeded';
+      },
+    };
+    const { jobs, local, close } = await localJobs(config, [lapsing]);
+    const jobId = await jobs.enqueue('test.lapsing', { userId: crypto.randomUUID() });
+    const { events, stop } = collect(local, jobId);
+    try {
+      await waitFor('a run to succeed', () => runs.some((r) => r.ended === 'succeeded'), 10_000);
+      expect(runs[0]).toEqual({ lapsedSeen: true, ended: 'threw' });
+      // the lapse is told as a failure of that run, with a retry: not the error of the work it gave up
+      const fail = events.find((e) => e.type === 'fail');
+      expect(fail?.error).toMatch(/^the run of test\.lapsing lapsed: its lock was not renewed in time$/);
+      expect(events.some((e) => e.type === 'retry')).toBe(true);
+      await waitFor('the job to end', async () => (await jobs.agenda.db.getJobById(jobId))?.lastFinishedAt instanceof Date);
+    } finally {
+      await stop();
+      await close();
+    }
+  });
+
+  it('a job that fails for its own reason with no retries written is not run again', async () => {
+    const strategy = againAfterLapse(null);
+    const context = { attempt: 1, jobName: 'test.x', jobData: {} };
+    expect(strategy({ ...context, error: new Error('broken') })).toBeNull();
+    expect(strategy({ ...context, error: new RunLapsed('test.x', new Error('broken')) })).toBe(LAPSED_RETRY_MS);
+    expect(strategy({ ...context, attempt: 10, error: new RunLapsed('test.x', new Error('broken')) })).toBeNull();
+    // a job's own backoff still decides its own failures
+    expect(againAfterLapse(() => 777)({ ...context, error: new Error('broken') })).toBe(777);
   });
 });
 

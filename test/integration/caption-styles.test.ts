@@ -24,7 +24,6 @@ const run = promisify(execFile);
 const W = 270;
 const H = 480;
 let dir: string;
-let fonts: string;
 let plain: Frame;
 let n = 0;
 
@@ -41,6 +40,8 @@ async function still(style: CaptionStyle, words: CaptionSourceWord[], at: number
   const base = path.join(dir, `still-${n++}`);
   await fs.writeFile(`${base}.ass`, made.ass);
   const stickers = emojiStickers(made.emoji);
+  // the fonts as a render links them: the families these captions draw with (libass reads every file of the folder at each run)
+  const fonts = fontsDir(dir, [style.font.family], [], made.ass);
   await renderStill({ width: W, height: H, background: null, at, assPath: `${base}.ass`, fontsDir: fonts, stickers, out: `${base}.png` });
   const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', `${base}.png`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
     encoding: 'buffer',
@@ -103,7 +104,6 @@ const iou = (a: Uint8Array, b: Uint8Array) => {
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'caption-styles-'));
-  fonts = fontsDir(dir);
   plain = await still(classic(), [], 1);
 }, 60_000);
 afterAll(async () => {

@@ -296,6 +296,28 @@ describe('POST /v1/projects/{id}/export', () => {
     expect((await core.db.webhookDelivery.findMany({ where: { subjectId: id } })).map((d) => d.event)).toEqual(['export.failed']);
   });
 
+  it('a run whose lock lapsed (its worker starved of CPU) records no failure: the job runs again and that run ends the export', async () => {
+    const p = await transcribed();
+    const core = app.runtime.app;
+    const id = await queuedExport(p.id, { webhookUrl: hooks.url });
+    const outputKey = `projects/${p.id}/exports/${id}.mp4`;
+    // the lapsed run's store fails (its worker let the lock go, and what it does now is no longer the job's)
+    const undo = interceptPut(core.storage, outputKey, 1, { fail: true });
+    try {
+      await expect(runExport(core, id, { log: core.log, touch: async () => {}, lapsed: () => true })).rejects.toThrow('the store went away');
+    } finally {
+      undo();
+    }
+    expect(await core.db.export.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'rendering', failureReason: null });
+    expect(await core.db.project.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: 'exporting', failureReason: null });
+    expect(await core.db.webhookDelivery.findMany({ where: { subjectId: id } })).toEqual([]);
+
+    // the job's next run renders it
+    await runExport(core, id, { log: core.log, touch: async () => {}, lapsed: () => false });
+    expect(await core.db.export.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'completed', outputKey, failureReason: null });
+    expect((await core.db.webhookDelivery.findMany({ where: { subjectId: id } })).map((d) => d.event)).toEqual(['export.completed']);
+  });
+
   it('a failed render leaves the project completed with its previous output and says why', async () => {
     const p = await transcribed();
     await request(app, 'POST', `/v1/projects/${p.id}/export`, { key: user.key, json: { width: 160, height: 120 } });

@@ -17,7 +17,13 @@ let app: TestApp;
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
-const ctx = (): JobContext => ({ app: app.runtime.app, log: app.runtime.app.log, progress: async () => {}, signal: new AbortController().signal });
+const ctx = (): JobContext => ({
+  app: app.runtime.app,
+  log: app.runtime.app.log,
+  progress: async () => {},
+  signal: new AbortController().signal,
+  lapsed: () => false,
+});
 
 beforeAll(async () => {
   app = await startTestApp();

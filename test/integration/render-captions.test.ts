@@ -270,23 +270,22 @@ describe('fonts and a real render', () => {
 
   it('burns captions and the hook title, with the template fonts (no DejaVu fallback)', async () => {
     const words = 'Hello world from the captions test again'.split(' ').map((t, i) => w(t, 0.2 + i * 0.35, 0.5 + i * 0.35));
-    const fonts = fontsDir(dir);
     const plain = await frame(1);
     for (const [i, template] of CAPTION_TEMPLATES.entries()) {
       const hookTemplate = HOOK_TITLE_TEMPLATES[i % HOOK_TITLE_TEMPLATES.length];
       const file = path.join(dir, `${template.name}.ass`);
-      await fs.writeFile(
-        file,
-        buildAss({
-          words,
-          keep: [{ start: 0, end: 3 }],
-          style: template.style,
-          width: W,
-          height: H,
-          positionY: 60,
-          hook: { text: 'Hook title', template: hookTemplate, top: 5 },
-        }),
-      );
+      const ass = buildAss({
+        words,
+        keep: [{ start: 0, end: 3 }],
+        style: template.style,
+        width: W,
+        height: H,
+        positionY: 60,
+        hook: { text: 'Hook title', template: hookTemplate, top: 5 },
+      });
+      await fs.writeFile(file, ass);
+      // linked as a render links them: the families this file draws with
+      const fonts = fontsDir(dir, [], [], ass);
       const vf = `ass=${file}:fontsdir=${fonts}`;
       const { stderr } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'verbose', '-f', 'lavfi', '-i', SRC, '-vf', vf, '-f', 'null', '-']);
       const selected = [...stderr.matchAll(/fontselect: \(([^,]+), \d+, \d+\) -> ([^,\s]+)/g)].map((m) => [m[1], m[2]]);

@@ -133,7 +133,8 @@ async function renderTalk(dir: string, source: string, size: FrameSize, { name, 
     output: { width: size.width, height: size.height, fps: 25, preset: 'ultrafast' },
     keep,
     assPath,
-    fontsDir: fontsDir(dir),
+    // as an export links them (src/themes/looks.ts): the families its captions draw with, not every installed one
+    fontsDir: fontsDir(dir, [template.style.font.family], [], made.ass),
     stickers,
     audio: { clean: false },
   });

@@ -13,8 +13,8 @@ export const renderClipJob: JobDefinition<{ clipId: string; projectId: string; u
   concurrency: 1,
   lockLifetime: 'long',
   backoff: longJobBackoff,
-  handler: (job, { app, log, progress }) =>
+  handler: (job, { app, log, progress, lapsed }) =>
     withHeartbeat(app, progress, (touch) =>
-      runClip(app, job.attrs.data.clipId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch }),
+      runClip(app, job.attrs.data.clipId, { log, attempt: (job.attrs.failCount ?? 0) + 1, maxAttempts: LONG_JOB_ATTEMPTS, touch, lapsed }),
     ),
 };

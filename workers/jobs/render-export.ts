@@ -10,5 +10,6 @@ export const renderExportJob: JobDefinition<{ exportId: string; projectId: strin
   concurrency: 1,
   lockLifetime: 'long',
   backoff: null,
-  handler: (job, { app, log, progress, signal }) => withHeartbeat(app, progress, (touch) => runExport(app, job.attrs.data.exportId, { log, touch, signal })),
+  handler: (job, { app, log, progress, signal, lapsed }) =>
+    withHeartbeat(app, progress, (touch) => runExport(app, job.attrs.data.exportId, { log, touch, signal, lapsed })),
 };
