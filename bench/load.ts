@@ -86,7 +86,6 @@ const READS: Array<{ weight: number; route: string }> = [
 
 interface Talk {
   file: string;
-  bytes: Buffer;
   duration: number;
 }
 
@@ -153,7 +152,8 @@ async function talkToExported(
   const form = new FormData();
   form.append('title', title);
   form.append('language', 'en');
-  form.append('file', new Blob([new Uint8Array(talk.bytes)], { type: 'video/mp4' }), 'talk.mp4');
+  // read from the file as it is sent, as a client streams an upload (a copy in memory stalled this process's event loop)
+  form.append('file', await fs.openAsBlob(talk.file, { type: 'video/mp4' }), 'talk.mp4');
   let created = await call(calls, base, key, 'POST /v1/projects/upload', 'POST', '/v1/projects/upload', form);
   for (let tries = 0; created.status === 429 || created.status === 503; tries++) {
     if (tries > 60) throw new Error(`upload refused: ${JSON.stringify(created.body)}`);
@@ -378,8 +378,8 @@ export async function load(): Promise<Row[]> {
     // a 20 s talk at 1080x1920, and a 3-minute one at 1280x720 for magic clips
     const short = await syntheticTalk({ sentences: TALK_SENTENCES.slice(0, 4), gap: 1.2, size: '1080x1920', fps: 30, name: 'short.mp4' });
     const longTalk = await syntheticTalk({ sentences: Array.from({ length: 3 }, () => TALK_SENTENCES).flat(), size: '1280x720', fps: 30, name: 'long.mp4' });
-    const talk: Talk = { file: short.path, bytes: fs.readFileSync(short.path), duration: short.duration };
-    const long: Talk = { file: longTalk.path, bytes: fs.readFileSync(longTalk.path), duration: longTalk.duration };
+    const talk: Talk = { file: short.path, duration: short.duration };
+    const long: Talk = { file: longTalk.path, duration: longTalk.duration };
     process.stderr.write(`# load: a ${talk.duration.toFixed(1)} s talk and a ${long.duration.toFixed(0)} s source\n`);
 
     // 1. the machine's render throughput
@@ -582,7 +582,7 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
     const form = new FormData();
     form.append('title', `Long source ${n}`);
     form.append('language', 'en');
-    form.append('file', new Blob([new Uint8Array(long.bytes)], { type: 'video/mp4' }), 'long.mp4');
+    form.append('file', await fs.openAsBlob(long.file, { type: 'video/mp4' }), 'long.mp4');
     const made = await call(calls, base, u.apiKey, 'POST /v1/projects/magic-clips/upload', 'POST', '/v1/projects/magic-clips/upload', form);
     if (made.status !== 202) return void failures.push(`magic clips ${made.status} ${JSON.stringify(made.body).slice(0, 200)}`);
     // its clips are counted as they are made, inside the window
