@@ -83,24 +83,30 @@ export const SHARE_CHECK_MS = 1000;
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
 
 /**
- * The failure of a run Agenda gave up on because its lock lapsed (not renewed within the job's lock
- * lifetime, on a worker too busy to renew it). The job's work did not fail: a run that lapsed records no
- * outcome (JobContext.lapsed) and the job runs again after LAPSED_RETRY_MS, whatever its own backoff, up to
- * LAPSED_RUNS runs in all.
+ * The failure of a run whose lock lapsed (not renewed within the job's lock lifetime, on a worker too busy
+ * to renew it): another worker may have taken the job over. The job's work did not fail: a run that lapsed
+ * records no outcome (JobContext.lapsed). If no other run has the job, it runs again after LAPSED_RETRY_MS,
+ * whatever its own backoff; the LAPSED_RUNS-th run records its outcome, lapsed or not, so a job whose
+ * lock keeps lapsing still ends.
  */
 export class RunLapsed extends Error {
-  constructor(jobName: string, cause: unknown) {
+  constructor(
+    jobName: string,
+    cause: unknown,
+    /** another run has the job now: this one is not followed by a retry */
+    readonly takenOver: boolean,
+  ) {
     super(`the run of ${jobName} lapsed: its lock was not renewed in time`, { cause });
     this.name = 'RunLapsed';
   }
 }
 export const LAPSED_RETRY_MS = 1000;
-const LAPSED_RUNS = 10;
+export const LAPSED_RUNS = 10;
 
-/** `backoff`, with a lapsed run retried after LAPSED_RETRY_MS (a job written without retries included). */
+/** `backoff`, with a lapsed run that no other run took over retried after LAPSED_RETRY_MS (a job written without retries included). */
 export function againAfterLapse(backoff: BackoffStrategy | null): BackoffStrategy {
   return (context) => {
-    if (context.error instanceof RunLapsed) return context.attempt < LAPSED_RUNS ? LAPSED_RETRY_MS : null;
+    if (context.error instanceof RunLapsed) return !context.error.takenOver && context.attempt < LAPSED_RUNS ? LAPSED_RETRY_MS : null;
     return backoff ? backoff(context) : null;
   };
 }
@@ -220,6 +226,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     const concurrency = concurrencyOf(def);
     const written = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
     const backoff = againAfterLapse(written && scaled(written, config.jobRetryBaseMs));
+    const lockLifetime = def.lockLifetime === 'long' ? opts.config.longJobLockMs : (def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS);
     agenda.define(
       def.name,
       async (job: Job<Record<string, unknown>>) => {
@@ -239,6 +246,11 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         const watched = await projectExists(app, job);
         const unwatch = watched ? stopWhenProjectDeleted(app, job, stop) : () => {};
         const user = typeof job.attrs.data?.userId === 'string' ? job.attrs.data.userId : undefined;
+        // lapsed: Agenda gave the run up, or its lock is older than its lifetime (another worker may take the job
+        // before Agenda's own check, every half lifetime, notices); the last run a lapse may retry never lapses
+        const lastChance = attempt >= LAPSED_RUNS;
+        const lockedAt = () => (job.attrs.lockedAt ? new Date(job.attrs.lockedAt).getTime() : Date.now());
+        const lapsed = () => !lastChance && (job.getCanceledMessage() !== undefined || Date.now() - lockedAt() >= lockLifetime);
         try {
           await withLog(jobLog, () =>
             runInClass(
@@ -248,7 +260,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
                   app: app!,
                   log: jobLog,
                   signal: stop.signal,
-                  lapsed: () => job.getCanceledMessage() !== undefined,
+                  lapsed,
                   async progress(percent: number) {
                     const p = Math.max(0, Math.min(100, percent));
                     await job.touch(p);
@@ -266,12 +278,16 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
             jobLog.info({ durationMs: Math.round(performance.now() - t0) }, 'job stopped: its project was deleted');
             return;
           }
-          const lapse = job.getCanceledMessage();
-          if (lapse !== undefined) {
-            // Agenda gave this run up for a lock it did not renew in time (a worker starved of CPU): the run that
-            // took the job over, or this job's next run, records the outcome
-            jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: errorText(lapse) }, 'job run lapsed; it runs again');
-            throw new RunLapsed(def.name, err);
+          if (lapsed()) {
+            // a lock not renewed in time (a worker starved of CPU): the run that took the job over, or this job's
+            // next run, records the outcome. A run that took it over has run() since this one: its lastRunAt is later.
+            const now = await jobById(jobId);
+            const takenOver = !!now?.lastRunAt && !!job.attrs.lastRunAt && new Date(now.lastRunAt) > new Date(job.attrs.lastRunAt);
+            jobLog.warn(
+              { durationMs: Math.round(performance.now() - t0), attempt, err, lapse: errorText(job.getCanceledMessage() ?? 'lock older than its lifetime') },
+              takenOver ? 'job run lapsed; another run has the job' : 'job run lapsed; it runs again',
+            );
+            throw new RunLapsed(def.name, err, takenOver);
           }
           jobLog.warn({ durationMs: Math.round(performance.now() - t0), attempt, reason: errorText(err) }, 'job failed');
           throw err;
@@ -280,12 +296,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
           running.delete(jobId);
         }
       },
-      {
-        concurrency,
-        lockLimit: concurrency,
-        lockLifetime: def.lockLifetime === 'long' ? opts.config.longJobLockMs : (def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS),
-        backoff,
-      },
+      { concurrency, lockLimit: concurrency, lockLifetime, backoff },
     );
   }
 

@@ -7,8 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { constant, type JobParameters } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { againAfterLapse, createAgenda, LAPSED_RETRY_MS, RunLapsed, type Jobs } from '../../workers/agenda.js';
+import { againAfterLapse, createAgenda, LAPSED_RETRY_MS, LAPSED_RUNS, RunLapsed, type Jobs } from '../../workers/agenda.js';
 import { forwardJobEvents } from '../../workers/events.js';
+import { JOBS_TABLE } from '../../workers/table.js';
 import type { JobDefinition } from '../../workers/types.js';
 import { createAiProviders } from '../../src/ai/providers.js';
 import type { App } from '../../src/app.js';
@@ -338,21 +339,28 @@ describe.skipIf(!REDIS_URL)('pub/sub over Redis (needs TEST_REDIS_URL)', () => {
 });
 
 describe('a run whose lock lapses', () => {
-  it('is given up, records nothing, and its job runs again though the job is written without retries', async () => {
+  /**
+   * A job written without retries whose first run never renews its lock of a second (a worker too busy to
+   * renew it): that run waits until it sees itself lapsed, `before` does what it is given, then the run
+   * fails; later runs succeed.
+   */
+  async function lapsingJob(before: (jobId: string) => Promise<void> = async () => {}) {
     const config = configFor(`lapse-${crypto.randomBytes(3).toString('hex')}`, { JOB_POLL_MS: '200' });
     const runs: Array<{ lapsedSeen: boolean; ended: 'threw' | 'succeeded' }> = [];
     const lapsing: JobDefinition<{ userId: string }> = {
       name: 'test.lapsing',
-      // a lock of 300 ms that the first run never renews: a worker too busy to renew it
-      lockLifetime: 300,
+      // one at a time: this worker, the only one, cannot take the job over from its own lapsed run
+      concurrency: 1,
+      lockLifetime: 1000,
       backoff: null,
-      async handler(_job, { progress, lapsed }) {
+      async handler(job, { progress, lapsed }) {
         const run = { lapsedSeen: false, ended: 'threw' as 'threw' | 'succeeded' };
         runs.push(run);
         if (runs.length === 1) {
           const t0 = Date.now();
-          while (!lapsed() && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+          while (!lapsed() && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
           run.lapsedSeen = lapsed();
+          await before(String(job.attrs._id));
           throw new Error('its render broke after the lock lapsed');
         }
         await progress(100);
@@ -361,28 +369,53 @@ describe('a run whose lock lapses', () => {
     };
     const { jobs, local, close } = await localJobs(config, [lapsing]);
     const jobId = await jobs.enqueue('test.lapsing', { userId: crypto.randomUUID() });
-    const { events, stop } = collect(local, jobId);
+    return { jobId, runs, ...collect(local, jobId), close };
+  }
+
+  it('records nothing of its own, and its job runs again though the job is written without retries', async () => {
+    const { runs, events, stop, close } = await lapsingJob();
     try {
-      await waitFor('a run to succeed', () => runs.some((r) => r.ended === 'succeeded'), 10_000);
+      await waitFor('the job to succeed', () => events.some((e) => e.type === 'success'), 20_000);
       expect(runs[0]).toEqual({ lapsedSeen: true, ended: 'threw' });
-      // the lapse is told as a failure of that run, with a retry: not the error of the work it gave up
-      const fail = events.find((e) => e.type === 'fail');
-      expect(fail?.error).toMatch(/^the run of test\.lapsing lapsed: its lock was not renewed in time$/);
-      expect(events.some((e) => e.type === 'retry')).toBe(true);
-      await waitFor('the job to end', async () => (await jobs.agenda.db.getJobById(jobId))?.lastFinishedAt instanceof Date);
+      expect(runs.at(-1)).toEqual({ lapsedSeen: false, ended: 'succeeded' });
+      // the lapse is told as that run's failure, followed by a retry: not the error of the work it gave up
+      expect(events.find((e) => e.type === 'fail')?.error).toBe('the run of test.lapsing lapsed: its lock was not renewed in time');
+      expect(events.find((e) => e.type === 'retry')?.error).toBe('the run of test.lapsing lapsed: its lock was not renewed in time');
     } finally {
       await stop();
       await close();
     }
   });
 
-  it('a job that fails for its own reason with no retries written is not run again', async () => {
+  it('is not followed by a retry when another run has taken the job over', async () => {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    // as a worker taking the job over does: its run starts (Agenda writes lastRunAt) after this one's
+    const takeOver = async (jobId: string) =>
+      void (await db.query(`UPDATE "${JOBS_TABLE}" SET last_run_at = now() + interval '1 second' WHERE id = $1`, [jobId]));
+    const { runs, events, stop, close } = await lapsingJob(takeOver);
+    try {
+      await waitFor('the lapsed run to fail', () => events.some((e) => e.type === 'fail'), 20_000);
+      expect(events.find((e) => e.type === 'fail')?.error).toBe('the run of test.lapsing lapsed: its lock was not renewed in time');
+      // longer than the retry would wait, and the poll after it
+      await new Promise((r) => setTimeout(r, LAPSED_RETRY_MS + 1500));
+      expect(runs).toEqual([{ lapsedSeen: true, ended: 'threw' }]);
+      expect(events.some((e) => e.type === 'retry')).toBe(false);
+    } finally {
+      await stop();
+      await close();
+      await db.end();
+    }
+  });
+
+  it('backoff: a lapse no other run took over is retried, up to the last run; any other failure as the job says', () => {
     const strategy = againAfterLapse(null);
     const context = { attempt: 1, jobName: 'test.x', jobData: {} };
+    const lapse = (takenOver: boolean) => new RunLapsed('test.x', new Error('broken'), takenOver);
     expect(strategy({ ...context, error: new Error('broken') })).toBeNull();
-    expect(strategy({ ...context, error: new RunLapsed('test.x', new Error('broken')) })).toBe(LAPSED_RETRY_MS);
-    expect(strategy({ ...context, attempt: 10, error: new RunLapsed('test.x', new Error('broken')) })).toBeNull();
-    // a job's own backoff still decides its own failures
+    expect(strategy({ ...context, error: lapse(false) })).toBe(LAPSED_RETRY_MS);
+    expect(strategy({ ...context, error: lapse(true) })).toBeNull();
+    expect(strategy({ ...context, attempt: LAPSED_RUNS, error: lapse(false) })).toBeNull();
     expect(againAfterLapse(() => 777)({ ...context, error: new Error('broken') })).toBe(777);
   });
 });

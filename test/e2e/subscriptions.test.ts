@@ -5,6 +5,7 @@ import { createUser, gql, startTestApp, type TestApp, type TestUser } from '../s
 import { createTestDatabase, serverUrl, type TestDatabase } from '../support/db.js';
 import { spawnReady, type Child } from '../support/process.js';
 import { readSse } from '../support/sse.js';
+import { JOBS_TABLE } from '../../workers/table.js';
 
 const SUBSCRIPTION = 'subscription($id: ID!) { jobEvents(jobId: $id) { jobId jobName type progress error } }';
 type Event = { jobId: string; jobName: string; type: string; progress: number | null; error: string | null };
@@ -115,9 +116,29 @@ for (const { label, env, skip } of variants) {
       }
     });
 
+    /**
+     * A job queued to start once `listeners` subscriptions of it listen: each subscription listens, then reads
+     * the job's state (src/graphql/jobs.ts), so the job is made due after that many reads of its state; the
+     * worker's poll (500 ms) starts it. A fixed head start was not enough on a machine busy with other suites.
+     */
+    async function jobStartingOnceHeard(data: Record<string, unknown>, listeners: number): Promise<string> {
+      const jobs = api.runtime.app.jobs;
+      const jobId = await jobs.enqueue('test.echo', data, { at: new Date(Date.now() + 10 * 60_000) });
+      const stateOf = jobs.stateOf;
+      let reads = 0;
+      jobs.stateOf = async (id) => {
+        const state = await stateOf.call(jobs, id);
+        if (id === jobId && ++reads === listeners) {
+          jobs.stateOf = stateOf;
+          await api.runtime.app.db.$executeRawUnsafe(`UPDATE "${JOBS_TABLE}" SET next_run_at = now() WHERE id = $1::uuid`, jobId);
+        }
+        return state;
+      };
+      return jobId;
+    }
+
     it('over SSE and graphql-ws: start, progress 50, complete', async () => {
-      // the job starts in 1.5 s, time for both subscribers to connect
-      const jobId = await api.runtime.app.jobs.enqueue('test.echo', { userId: user.id, delayMs: 300 }, { at: new Date(Date.now() + 1500) });
+      const jobId = await jobStartingOnceHeard({ userId: user.id, delayMs: 300 }, 2);
       const signal = AbortSignal.timeout(EVENTS_WITHIN_MS);
       const sse = fetch(new URL('/graphql', api.url), {
         method: 'POST',
@@ -140,7 +161,7 @@ for (const { label, env, skip } of variants) {
     });
 
     it('a failing job reaches subscribers as fail with its error', async () => {
-      const jobId = await api.runtime.app.jobs.enqueue('test.echo', { userId: user.id, delayMs: 100, fail: true }, { at: new Date(Date.now() + 1200) });
+      const jobId = await jobStartingOnceHeard({ userId: user.id, delayMs: 100, fail: true }, 1);
       const events = await wsEvents(api, user.key, jobId, finished);
       expect(events.at(-1)).toMatchObject({ type: 'fail', error: 'echo asked to fail' });
     });

@@ -3,7 +3,7 @@
 // field gone or renamed fails here, not in a reader's terminal.
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildSchema, parse, validate } from 'graphql';
+import { buildSchema, Kind, parse, print, validate, type DocumentNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -16,14 +16,20 @@ const pages = [
     .map((f) => `docs/${f}`),
 ];
 
-/** Each operation a page shows: the lines of its graphql blocks, and the "query" of each JSON body its shell blocks send. */
-function operations(markdown: string): string[] {
-  const found: string[] = [];
-  for (const [, block] of markdown.matchAll(/```graphql\n([\s\S]*?)```/g)) found.push(...block.split('\n').filter((l) => l.trim()));
+/**
+ * Each operation a page shows, as a document of its own (with the block's fragments): the operations of
+ * its graphql blocks, and the "query" of each JSON body its shell blocks send.
+ */
+function operations(markdown: string): DocumentNode[] {
+  const texts = [...markdown.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]);
   for (const [, block] of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    for (const [, body] of block.matchAll(/-d '(\{"query":.*?\})'/g)) found.push((JSON.parse(body) as { query: string }).query);
+    for (const [, body] of block.matchAll(/-d '(\{"query":.*?\})'/g)) texts.push((JSON.parse(body) as { query: string }).query);
   }
-  return found;
+  return texts.flatMap((text) => {
+    const { definitions } = parse(text);
+    const fragments = definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+    return definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).map((op) => ({ kind: Kind.DOCUMENT, definitions: [op, ...fragments] }));
+  });
 }
 
 describe('the GraphQL of the documentation', () => {
@@ -37,8 +43,8 @@ describe('the GraphQL of the documentation', () => {
   it.each(pages)('%s: every operation it shows parses and validates against the schema', (page) => {
     for (const { op } of shown.filter((s) => s.page === page)) {
       expect(
-        validate(schema, parse(op)).map((e) => e.message),
-        `${page}: ${op}`,
+        validate(schema, op).map((e) => e.message),
+        `${page}: ${print(op)}`,
       ).toEqual([]);
     }
   });

@@ -10,7 +10,9 @@
 // That holds because every subscription's event type is a function of its event and of who asked:
 // ProjectUpdate, JobEvent and PublicationUpdate expose the event's own fields and nothing read
 // elsewhere. An answer with errors, or one that waits on a resolver, is not shared: each
-// subscriber gets its own, as before.
+// subscriber gets its own, as before. A subscription refused before it starts (a variable that
+// does not coerce, a project that is not the caller's) is refused by the engine's own subscribe,
+// with the codes it gave before.
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { subscriptionEvents } from '../../metrics.js';
@@ -28,16 +30,22 @@ const answers = new WeakMap<object, Map<string, ExecutionResult>>();
 
 export function useSharedEventExecution(): Plugin<Context> {
   return {
-    onSubscribe({ setSubscribeFn }) {
-      setSubscribeFn(subscribeShared as never);
+    onSubscribe({ subscribeFn, setSubscribeFn }) {
+      setSubscribeFn(((args: ExecutionArgs) => subscribeShared(args, subscribeFn as never)) as never);
     },
   };
 }
 
-/** GraphQL's subscribe (the source stream, then each event mapped to its answer), the answer shared by signature. */
-async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+/**
+ * GraphQL's subscribe (the source stream, then each event mapped to its answer), the answer shared by
+ * signature; a stream that cannot start is left to `engine`, whose refusal the client got before.
+ */
+async function subscribeShared(
+  args: ExecutionArgs,
+  engine: (args: ExecutionArgs) => Promise<AsyncGenerator<ExecutionResult> | ExecutionResult>,
+): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
-  if (!isAsyncIterable(stream)) return stream;
+  if (!isAsyncIterable(stream)) return engine(args);
   const signature = signatureOf(args);
   return mapEvents(stream, (event) => answerOf(args, signature, event));
 }
