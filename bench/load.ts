@@ -635,7 +635,10 @@ async function mixed(c: Cluster, db: pg.Client, prisma: ReturnType<typeof create
   }
   // when the slow calls started, by 5 s of the run: a stall gathers them in a few windows, a machine short of CPU spreads them
   const slowWindows = new Map<number, number>();
-  for (const c of calls.slow) slowWindows.set(Math.floor((c.at - t0) / 5000) * 5, (slowWindows.get(Math.floor((c.at - t0) / 5000) * 5) ?? 0) + 1);
+  for (const c of calls.slow) {
+    const window = Math.floor((c.at - t0) / 5000) * 5;
+    slowWindows.set(window, (slowWindows.get(window) ?? 0) + 1);
+  }
   row(
     'mixed: calls of 2 s or more',
     calls.slow.length,

@@ -226,7 +226,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     const concurrency = concurrencyOf(def);
     const written = def.backoff === undefined ? DEFAULT_BACKOFF : def.backoff;
     const backoff = againAfterLapse(written && scaled(written, config.jobRetryBaseMs));
-    const lockLifetime = def.lockLifetime === 'long' ? opts.config.longJobLockMs : (def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS);
+    const lockLifetime = def.lockLifetime === 'long' ? config.longJobLockMs : (def.lockLifetime ?? DEFAULT_LOCK_LIFETIME_MS);
     agenda.define(
       def.name,
       async (job: Job<Record<string, unknown>>) => {
