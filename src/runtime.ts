@@ -9,7 +9,7 @@ import { createHttpServer, type HttpServer } from './http/server.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createStorage } from './storage/index.js';
 import { bridgeRemoteProjectEvents } from './projects/bridge.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { configuredTranscriber } from './media/transcription/transcriber.js';
 import type { Transcriber } from './media/transcription/types.js';
 import { createAppPubSub, isDistributed } from './pubsub.js';
@@ -44,6 +44,20 @@ export interface StartOptions {
   transcriber?: Transcriber;
 }
 
+/** How long a step of a graceful stop runs before the log says what the stop waits for (and again at each such interval). */
+export const STOP_STEP_WARN_MS = 5_000;
+
+/** One step of a graceful stop; a slow one is named in the log while it runs, so a stop that hangs says where. */
+async function stopStep(log: Logger, what: string, step: () => Promise<unknown>): Promise<void> {
+  const t0 = performance.now();
+  const timer = setInterval(() => log.warn({ waitingMs: Math.round(performance.now() - t0) }, `stopping: still waiting for ${what}`), STOP_STEP_WARN_MS);
+  try {
+    await step();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /**
  * Starts one process of the service: `all` (API and workers, what `npm start`
  * runs), `server` (API only) or `worker` (jobs only). Every role applies pending
@@ -54,42 +68,46 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const log = createLogger(config.logLevel, { role: opts.role }, opts.logDestination, config.logFormat);
   const t0 = performance.now();
   const database = await openDatabase(config, { role: 'service', log: (msg) => log.info(msg) });
-  const closers: Array<() => Promise<unknown>> = [() => database.close()];
+  /** what a stop closes, in the reverse order of their opening, each named for the log should it be slow */
+  const closers: Array<[what: string, close: () => Promise<unknown>]> = [['the database', () => database.close()]];
   const closeAll = async () => {
-    for (const close of closers.reverse()) await close().catch((err) => log.warn({ err }, 'shutdown step failed'));
+    for (const [what, close] of closers.reverse()) await stopStep(log, what, close).catch((err) => log.warn({ err }, 'shutdown step failed'));
   };
   try {
     const { applied } = await applyMigrations(database.url, { log: (msg) => log.info(msg) });
     if (applied.length) log.info({ applied }, 'migrations applied');
 
     const db = createPrisma(database.url, { max: database.embedded ? 4 : 10 });
-    closers.push(() => db.$disconnect());
+    closers.push(['the query pool', () => db.$disconnect()]);
     const pubsub = createAppPubSub(config.redisUrl);
-    closers.push(() => pubsub.close());
+    closers.push(['the pub/sub connections', () => pubsub.close()]);
     const limits = createRateLimits(config.redisUrl);
-    closers.push(() => limits.close());
+    closers.push(['the rate limits connection', () => limits.close()]);
     const storage = createStorage(config);
     const jobs = await createAgenda({ config, databaseUrl: database.url, log, role: opts.role, definitions: opts.definitions });
     const ai = { ...createAiProviders(config), ...opts.ai };
     const transcriber = opts.transcriber ?? configuredTranscriber(config);
-    if (!opts.transcriber && transcriber.close) closers.push(() => transcriber.close!());
+    if (!opts.transcriber && transcriber.close) closers.push(['the speech engine', () => transcriber.close!()]);
     const app: App = { config, db, log, pubsub, jobs, limits, storage, ai, transcriber };
     jobs.attach(app);
     // what a killed process left a day ago or more: swept in the background, awaited before the pools close
     const sweeping = sweepLeftovers(app, log).catch((err) => log.warn({ err }, 'sweeping leftovers failed'));
-    closers.push(() => sweeping);
+    closers.push(['the sweep of leftovers', () => sweeping]);
     // with an in-process pub/sub, events of jobs other processes ran arrive through Agenda only
     const unforward = forwardJobEvents(jobs.agenda, pubsub, { includeRemote: !isDistributed(pubsub), log, ownerOf: (id) => jobs.ownerOf(id) });
-    closers.push(async () => unforward());
+    closers.push(['the job events forwarder', async () => unforward()]);
     if (!isDistributed(pubsub)) {
       const unbridge = bridgeRemoteProjectEvents(app, jobs.agenda);
-      closers.push(async () => unbridge());
+      closers.push(['the project events bridge', async () => unbridge()]);
     }
     await jobs.start();
     let drained = false;
-    closers.push(async () => {
-      if (!drained) await jobs.drain(opts.drainTimeoutMs ?? 60_000);
-    });
+    closers.push([
+      'the running jobs',
+      async () => {
+        if (!drained) await jobs.drain(opts.drainTimeoutMs ?? 60_000);
+      },
+    ]);
 
     let http: HttpServer | undefined;
     let url: string | undefined;
@@ -107,8 +125,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
       url,
       async stop() {
         // requests first (no new work arrives), then jobs, then the connections they used
-        if (http) await http.close().catch((err) => log.warn({ err }, 'http close failed'));
-        await jobs.drain(opts.drainTimeoutMs ?? 60_000).catch((err) => log.warn({ err }, 'job drain failed'));
+        if (http) await stopStep(log, 'the HTTP server', () => http!.close()).catch((err) => log.warn({ err }, 'http close failed'));
+        await stopStep(log, 'the running jobs', () => jobs.drain(opts.drainTimeoutMs ?? 60_000)).catch((err) => log.warn({ err }, 'job drain failed'));
         drained = true;
         await closeAll();
         log.info('stopped');

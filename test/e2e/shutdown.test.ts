@@ -1,27 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { spawnReady, spawnServer } from '../support/process.js';
 import { generateApiKey } from '../../src/auth/keys.js';
 import { createPrisma } from '../../src/db/client.js';
+import { STOP_STEP_WARN_MS } from '../../src/runtime.js';
 
 let database: TestDatabase;
+let dataDir: string;
 beforeAll(async () => {
   database = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutdown-'));
 });
 afterAll(async () => {
   await database?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('graceful shutdown on SIGTERM', () => {
-  it('a worker finishes the job it is running before it exits', async () => {
-    const worker = await spawnReady('test/fixtures/worker-process.ts', { DATABASE_URL: database.url, LOG_LEVEL: 'warn', JOB_POLL_MS: '200' });
+  it('a worker finishes the job it is running before it exits, and says what its stop waits for', async () => {
+    const worker = await spawnReady('test/fixtures/worker-process.ts', {
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'warn',
+      JOB_POLL_MS: '200',
+      FIXTURE_DRAIN_MS: '20000',
+    });
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      // a job due now, that runs for ~2 s; SIGTERM arrives while it runs
+      // a job due now, that runs longer than a stop's step may before the log names it; SIGTERM arrives while it runs
       const { rows } = await client.query<{ id: string }>(
-        `INSERT INTO agenda_jobs (name, data, priority, next_run_at, type) VALUES ('test.echo', '{"delayMs": 1000}', 0, now(), 'normal') RETURNING id`,
+        `INSERT INTO agenda_jobs (name, data, priority, next_run_at, type) VALUES ('test.echo', '{"delayMs": ${STOP_STEP_WARN_MS + 1000}}', 0, now(), 'normal') RETURNING id`,
       );
       const jobId = rows[0].id;
       const started = Date.now();
@@ -31,8 +43,9 @@ describe('graceful shutdown on SIGTERM', () => {
         if (Date.now() - started > 20_000) throw new Error(`job never started:\n${worker.output()}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      const code = await worker.stop('SIGTERM');
-      expect(code).toBe(0);
+      const code = await worker.stop('SIGTERM', 25_000);
+      expect(code, worker.output()).toBe(0);
+      expect(worker.output()).toContain('stopping: still waiting for the running jobs');
       const done = await client.query('SELECT last_finished_at, fail_reason, locked_at FROM agenda_jobs WHERE id = $1', [jobId]);
       expect(done.rows[0].last_finished_at).not.toBeNull();
       expect(done.rows[0].fail_reason).toBeNull();
@@ -43,7 +56,7 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 
   it('the server says where it is, stops taking requests, closes open subscriptions and exits 0', async () => {
-    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    const server = await spawnServer({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
     const base = server.url;
     // one line for a person, and the log as words (LOG_FORMAT=pretty) rather than JSON
     expect(server.output()).toContain(`clipcast server: console ${base}/ · API reference ${base}/docs · GraphQL ${base}/graphql`);
@@ -63,7 +76,8 @@ describe('graceful shutdown on SIGTERM', () => {
     });
     expect(sse.status).toBe(200);
     const t0 = Date.now();
-    expect(await server.stop('SIGTERM', 30_000)).toBe(0);
+    // should it hang, what it said (a slow step of the stop is named) is the failure's message
+    expect(await server.stop('SIGTERM', 30_000), server.output()).toBe(0);
     expect(Date.now() - t0).toBeLessThan(15_000);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     expect(server.output()).toMatch(/info {2}\[server\] stopping {2}signal=SIGTERM/);
