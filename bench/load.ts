@@ -273,7 +273,9 @@ async function breakdown(db: pg.Client, runs: ReadonlyArray<{ id: string; upload
   const of = (name: string) => rows.find((r) => r.name === name);
   const upload = runs.reduce((sum, r) => sum + r.uploadMs, 0) / runs.length / 1000;
   const [pipeline, render] = [of(JOB_NAMES.processProject), of(JOB_NAMES.renderExport)];
-  return `upload ${upload.toFixed(1)} s; pipeline waited ${pipeline?.wait.toFixed(1)} s and ran ${pipeline?.ran.toFixed(1)} s; render waited ${render?.wait.toFixed(1)} s and ran ${render?.ran.toFixed(1)} s (means)`;
+  // a job with no finish recorded (still running when read, or its run ended without one) has no time to show
+  const s = (seconds: number | null | undefined) => (seconds == null ? 'n/a' : `${seconds.toFixed(1)} s`);
+  return `upload ${upload.toFixed(1)} s; pipeline waited ${s(pipeline?.wait)} and ran ${s(pipeline?.ran)}; render waited ${s(render?.wait)} and ran ${s(render?.ran)} (means)`;
 }
 
 /** Which part of the layout a process is: the virtual users, a server, a worker and its programs by name, the store, PostgreSQL, Redis. */
