@@ -265,15 +265,22 @@ async function queueWaits(db: pg.Client, since: Date) {
  * creation) and its run (finished less started), read from the jobs table.
  */
 async function breakdown(db: pg.Client, runs: ReadonlyArray<{ id: string; uploadMs: number }>): Promise<string> {
-  const { rows } = await db.query<{ name: string; wait: number; ran: number }>(
-    `SELECT name, avg(EXTRACT(EPOCH FROM (last_run_at - created_at)))::float AS wait, avg(EXTRACT(EPOCH FROM (last_finished_at - last_run_at)))::float AS ran
-     FROM agenda_jobs WHERE data->>'projectId' = ANY($1) AND name IN ($2, $3) GROUP BY name`,
-    [runs.map((r) => r.id), JOB_NAMES.processProject, JOB_NAMES.renderExport],
-  );
+  const read = () =>
+    db.query<{ name: string; wait: number | null; ran: number | null }>(
+      `SELECT name, avg(EXTRACT(EPOCH FROM (last_run_at - created_at)))::float AS wait, avg(EXTRACT(EPOCH FROM (last_finished_at - last_run_at)))::float AS ran
+       FROM agenda_jobs WHERE data->>'projectId' = ANY($1) AND name IN ($2, $3) GROUP BY name`,
+      [runs.map((r) => r.id), JOB_NAMES.processProject, JOB_NAMES.renderExport],
+    );
+  // a project is exported a moment before its render job records its own finish: read again until it has
+  let { rows } = await read();
+  for (let i = 0; i < 50 && rows.some((r) => r.ran === null); i++) {
+    await sleep(100);
+    ({ rows } = await read());
+  }
   const of = (name: string) => rows.find((r) => r.name === name);
   const upload = runs.reduce((sum, r) => sum + r.uploadMs, 0) / runs.length / 1000;
   const [pipeline, render] = [of(JOB_NAMES.processProject), of(JOB_NAMES.renderExport)];
-  // a job with no finish recorded (still running when read, or its run ended without one) has no time to show
+  // a job with no finish recorded 5 s after its project's has no time to show
   const s = (seconds: number | null | undefined) => (seconds == null ? 'n/a' : `${seconds.toFixed(1)} s`);
   return `upload ${upload.toFixed(1)} s; pipeline waited ${s(pipeline?.wait)} and ran ${s(pipeline?.ran)}; render waited ${s(render?.wait)} and ran ${s(render?.ran)} (means)`;
 }
