@@ -455,7 +455,7 @@ export async function load(): Promise<Row[]> {
         if (PHASES.has('six')) {
           const six = await Promise.all(Array.from({ length: 6 }, () => c.user()));
           // the reference runs just before and just after, so that a machine whose speed drifts
-          // (it has doubled and halved within an afternoon here) is compared with itself
+          // (the same bare transcode has taken 5.2 to 15.2 s on different runs here) is compared with itself
           const before = await bareInARow(talk, dir, 6);
           const t6 = performance.now();
           const { result: made, cpu } = await cpuByKind(kindOf, () => Promise.all(six.map((u, i) => talkToExported(c, null, u.apiKey, talk, i, `Six ${i}`))));

@@ -101,13 +101,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
       closers.push(['the project events bridge', async () => unbridge()]);
     }
     await jobs.start();
-    let drained = false;
-    closers.push([
-      'the running jobs',
-      async () => {
-        if (!drained) await jobs.drain(opts.drainTimeoutMs ?? 60_000);
-      },
-    ]);
+    // the last opened, so the first a stop closes: running jobs drain before the connections they use
+    closers.push(['the running jobs', () => jobs.drain(opts.drainTimeoutMs ?? 60_000)]);
 
     let http: HttpServer | undefined;
     let url: string | undefined;
@@ -126,8 +121,6 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
       async stop() {
         // requests first (no new work arrives), then jobs, then the connections they used
         if (http) await stopStep(log, 'the HTTP server', () => http!.close()).catch((err) => log.warn({ err }, 'http close failed'));
-        await stopStep(log, 'the running jobs', () => jobs.drain(opts.drainTimeoutMs ?? 60_000)).catch((err) => log.warn({ err }, 'job drain failed'));
-        drained = true;
         await closeAll();
         log.info('stopped');
       },
