@@ -402,12 +402,12 @@ describe('GET /v1/projects/{id}', () => {
   }
 
   /** A transcribed and rendered edit project of `user`, written straight to its table; its words are its title's. */
-  async function finishedProject(title: string): Promise<string> {
+  async function finishedProject(title: string, owner: { id: string } = user): Promise<string> {
     const words = title.split(' ').map((text, i) => ({ id: `w${i}`, text, type: 'word', startTime: i, endTime: i + 0.8 }));
     const meta = { width: 1080, height: 1920, duration: 2, fps: 30, rotation: 0, hasAudio: true, size: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2' };
     const { id } = await app.runtime.app.db.project.create({
       data: {
-        userId: user.id,
+        userId: owner.id,
         kind: 'edit',
         title,
         language: 'en',
@@ -452,7 +452,10 @@ describe('GET /v1/projects/{id}', () => {
   });
 
   it("a project's read is two SQL statements: the key with its user, then the row (an edit project has no clips to read)", async () => {
-    const id = await finishedProject('Two statements');
+    // a user of its own: the statements naming it are this test's alone (the file's other users have pipelines
+    // whose last writes, such as the words kept for reuse, can land while this one counts)
+    const user = await createUser(app);
+    const id = await finishedProject('Two statements', user);
     // a first call moves the key's lastUsedAt on (a write at most once a minute), so the counted ones make none
     expect((await request(app, 'GET', `/v1/projects/${id}`, { key: user.key })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
