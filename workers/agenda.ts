@@ -12,6 +12,7 @@ import {
 } from 'agenda';
 import { PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
 import { fairClaimIndexSql, FairPostgresBackend } from './fair-claim.js';
+import { publishStatesInOrder } from './ordered-channel.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
@@ -214,7 +215,10 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
       'job retry scheduled',
     );
   });
-  (notificationChannel ?? backend.notificationChannel)?.on('error', (err) => log.warn({ err }, 'agenda notification channel error'));
+  const channel = notificationChannel ?? backend.notificationChannel;
+  channel?.on('error', (err) => log.warn({ err }, 'agenda notification channel error'));
+  // a job's fail, then its complete: another process hears them in that order (ordered-channel.ts)
+  if (channel) publishStatesInOrder(channel);
   agendaRef = agenda;
   await agenda.ready;
 
