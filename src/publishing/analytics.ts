@@ -179,7 +179,11 @@ export async function writeFollowers(db: Db, batch: Array<{ id: string; follower
     UPDATE "SocialAccount" a SET followers = f.followers, "updatedAt" = now() FROM f WHERE a.id = f.id`;
 }
 
-/** How long a settlement's keys are kept after the next two settlements: a traversal older than that writes its own once, summed from the daily rows (listing.ts). */
+/**
+ * How long a settlement's keys are kept after the next two settlements, and past that while a
+ * traversal of their day has read a page within it (ListingKeyUse): one left longer writes its
+ * own once, summed from the daily rows (listing.ts).
+ */
 export const KEPT_DAYS = 7;
 
 /**
@@ -188,8 +192,9 @@ export const KEPT_DAYS = 7;
  * that waits for the syncs writing those days. Days before the settlement
  * never change again, so pages sorted by these keys keep one order. The keys
  * as they were are kept (previousSettled*), and the ones before those in
- * PublicationKeptKey for KEPT_DAYS days, so a traversal begun before this
- * settlement, or before several, still reads its own keys through an index.
+ * PublicationKeptKey for KEPT_DAYS days, and longer while a traversal of their
+ * day still reads them, so a traversal begun before this settlement, or
+ * before several, still reads its own keys through an index.
  */
 export async function settle(db: Db, today: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
@@ -204,7 +209,13 @@ export async function settle(db: Db, today: string): Promise<boolean> {
         SELECT ${utcDay(previousDay)}::date, id, "userId", "previousSettledViews", "previousSettledEngagement" FROM "Publication"
         ON CONFLICT DO NOTHING`;
     }
-    await tx.$executeRaw`DELETE FROM "PublicationKeptKey" WHERE day < ${today}::date - ${KEPT_DAYS}::int`;
+    // past the kept week, a day's keys stay while a traversal of it reads them (a page within the week)
+    await tx.$executeRaw`
+      DELETE FROM "PublicationKeptKey" k WHERE k.day < ${today}::date - ${KEPT_DAYS}::int
+      AND NOT EXISTS (
+        SELECT 1 FROM "ListingKeyUse" u WHERE u."userId" = k."userId" AND u.day = k.day AND u."seenAt" >= ${today}::date - ${KEPT_DAYS}::int
+      )`;
+    await tx.$executeRaw`DELETE FROM "ListingKeyUse" WHERE "seenAt" < ${today}::date - ${KEPT_DAYS}::int`;
     // only the rows the last settlement moved differ from their previous keys
     await tx.$executeRaw`
       UPDATE "Publication" SET "previousSettledViews" = "settledViews", "previousSettledEngagement" = "settledEngagement"

@@ -284,35 +284,56 @@ export async function planPage(
   tx: Pick<Db, '$queryRaw'>,
   userId: string,
   q: ReadListing,
-): Promise<{ sql: Prisma.Sql; pin: Pin; keysToKeep: KeysToKeep | null }> {
+): Promise<{ sql: Prisma.Sql; pin: Pin; keysToKeep: KeysToKeep | null; seen: Seen | null }> {
   const [row] = await tx.$queryRaw<
     { day: Date; previousDay: Date | null; now: Date }[]
   >`SELECT day, "previousDay", now() AS now FROM "MetricsSettlement" WHERE id = 1`;
   const settlement = { day: utcDay(row.day), previousDay: row.previousDay && utcDay(row.previousDay) };
   const pin: Pin = q.cursor ? { asOf: q.cursor.asOf, day: q.cursor.day } : { asOf: row.now, day: settlement.day };
-  const older = q.sortBy !== 'publishedAt' && pin.day !== settlement.day && pin.day !== settlement.previousDay;
-  const kept =
-    older &&
-    (
-      await tx.$queryRaw<{ kept: boolean }[]>`
-        SELECT EXISTS (SELECT 1 FROM "PublicationKeptKey" WHERE "userId" = ${userId}::uuid AND day = ${pin.day}::date) AS kept`
-    )[0].kept;
+  // a traversal sorted by a key that has outlived a settlement: are its day's keys kept, and when did one last read them
+  const outlived = q.sortBy !== 'publishedAt' && pin.day < settlement.day;
+  const older = outlived && pin.day !== settlement.previousDay;
+  const [found] = outlived
+    ? await tx.$queryRaw<{ kept: boolean; seenAt: Date | null }[]>`
+        SELECT EXISTS (SELECT 1 FROM "PublicationKeptKey" WHERE "userId" = ${userId}::uuid AND day = ${pin.day}::date) AS kept,
+          (SELECT "seenAt" FROM "ListingKeyUse" WHERE "userId" = ${userId}::uuid AND day = ${pin.day}::date) AS "seenAt"`
+    : [{ kept: false, seenAt: null }];
+  const kept = older && found.kept;
   // a day before the previous settlement's has kept keys, or can have them (a cursor made up with another day reads from the daily rows)
   const keysToKeep = older && !kept && settlement.previousDay !== null && pin.day < settlement.previousDay ? { day: pin.day, until: settlement.day } : null;
-  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, kept, userId)), pin, keysToKeep };
+  // seen once a settlement: the settlements of the next week keep the day's keys (analytics.ts, settle)
+  const seen = outlived && (found.seenAt === null || utcDay(found.seenAt) < settlement.day) ? { day: pin.day, at: settlement.day } : null;
+  return { sql: pageQuery(userId, q, pin, keySource(q.sortBy, pin.day, settlement, kept, userId)), pin, keysToKeep, seen };
+}
+
+/** A traversal of `day` read a page at the settlement of `at`. */
+interface Seen {
+  day: string;
+  at: string;
+}
+
+/**
+ * Notes that a traversal of the user's publications pinned to `day` is still read: the next
+ * settlements keep that day's keys past the kept week while one is read within it. At most one
+ * write for each day a traversal is pinned to and each settlement; a later `at` never goes back.
+ */
+async function noteSeen(db: Pick<Db, '$executeRaw'>, userId: string, { day, at }: Seen): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO "ListingKeyUse" ("userId", day, "seenAt") VALUES (${userId}::uuid, ${day}::date, ${at}::date)
+    ON CONFLICT ("userId", day) DO UPDATE SET "seenAt" = GREATEST("ListingKeyUse"."seenAt", EXCLUDED."seenAt")`;
 }
 
 /** One page of the caller's publications. */
 export async function listPublications(db: Db, userId: string, args: ListingArgs): Promise<PublicationsPage> {
   const q = readListing(args);
-  type Read = { rows: { id: string; key: Date | number }[]; pin: Pin } | { keysToKeep: KeysToKeep };
+  type Read = { rows: { id: string; key: Date | number }[]; pin: Pin; seen: Seen | null } | { keysToKeep: KeysToKeep };
   const read = (keysWritten: boolean): Promise<Read> =>
     db.$transaction(
       async (tx) => {
-        const { sql, pin, keysToKeep } = await planPage(tx, userId, q);
+        const { sql, pin, keysToKeep, seen } = await planPage(tx, userId, q);
         // keys to write first: the page is read again once they are
         if (keysToKeep && !keysWritten) return { keysToKeep };
-        return { rows: await tx.$queryRaw<{ id: string; key: Date | number }[]>(sql), pin };
+        return { rows: await tx.$queryRaw<{ id: string; key: Date | number }[]>(sql), pin, seen };
       },
       { isolationLevel: 'RepeatableRead' },
     );
@@ -322,6 +343,7 @@ export async function listPublications(db: Db, userId: string, args: ListingArgs
     found = await read(true);
   }
   if (!('rows' in found)) throw new Error('a listing page was planned without its rows');
+  if (found.seen) await noteSeen(db, userId, found.seen);
   const hasMore = found.rows.length > q.limit;
   const rows = found.rows.slice(0, q.limit);
   const last = rows.at(-1);

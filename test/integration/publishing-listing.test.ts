@@ -558,6 +558,63 @@ describe('GET /v1/projects/published', () => {
     expect(replanned.rowsRead, JSON.stringify(replanned.plan, null, 1)).toBeLessThanOrEqual(4 * 11);
   });
 
+  it("a traversal still read keeps its day's keys past the kept week; one left for a week loses them, and writes them once if it comes back", async () => {
+    const [{ day: settled }] = await db().$queryRaw<{ day: Date }[]>`SELECT day FROM "MetricsSettlement"`;
+    const today = utcDay(settled);
+    const day = (n: number) => utcDay(new Date(Date.parse(`${today}T00:00:00Z`) + n * DAY));
+    const keptOf = async (o: TestUser) =>
+      (await db().publicationKeptKey.findMany({ where: { userId: o.id, day: new Date(`${today}T00:00:00Z`) } })).map((k) => k.publicationId).sort();
+    // two users, each with a traversal begun today: one reads on, the other stops after its first page
+    const [reader, idle] = [await owner(), await owner()];
+    const ids = new Map<TestUser, string[]>();
+    for (const o of [reader, idle]) {
+      const own: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const id = await publication(o, new Date(Date.parse('2026-03-01T00:00:00Z') + i * 60_000), ['microblog']);
+        await db().publication.update({ where: { id }, data: { settledViews: (i * 7) % 30 } });
+        own.push(id);
+      }
+      ids.set(o, own);
+    }
+    const byKey = (o: TestUser) => [...ids.get(o)!].sort((a, b) => ((ids.get(o)!.indexOf(b) * 7) % 30) - ((ids.get(o)!.indexOf(a) * 7) % 30));
+    const first = await list(reader, { sortBy: 'views', limit: 2 });
+    await list(idle, { sortBy: 'views', limit: 2 });
+    let cursor = first.body.pagination.nextCursor as string;
+    let shown = 2;
+    const readOn = async () => {
+      const r = await list(reader, { sortBy: 'views', limit: 2, cursor });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.data.map((p: { id: string }) => p.id)).toEqual(byKey(reader).slice(shown, shown + 2));
+      shown += 2;
+      cursor = r.body.pagination.nextCursor;
+    };
+
+    // the second settlement keeps both users' keys of today; the reader reads a page after it, then again after the sixth
+    for (let n = 1; n <= 9; n++) {
+      expect(await settle(db(), day(n))).toBe(true);
+      if (n === 2 || n === 6) await readOn();
+    }
+    // nine settlements on, past the kept week: the idle traversal's keys went with the week's oldest, the reader's stayed
+    expect(await keptOf(idle)).toEqual([]);
+    expect(await keptOf(reader)).toEqual([...ids.get(reader)!].sort());
+    const seen = await db().listingKeyUse.findMany({ where: { userId: { in: [reader.id, idle.id] } } });
+    expect(seen.map((u) => [u.userId, utcDay(u.day), utcDay(u.seenAt)])).toEqual([[reader.id, today, day(6)]]);
+    // and its next page still reads them through the index, a bounded number of rows
+    const q = readListing({ sortBy: 'views', limit: 2, cursor });
+    const { plan, scans, rowsRead } = await pageScans(reader.id, q);
+    expect(scans.map((n) => n['Relation Name']).sort()).toEqual(['Publication', 'PublicationKeptKey']);
+    expect(rowsRead, JSON.stringify(plan, null, 1)).toBeLessThanOrEqual(4 * 3);
+    await readOn();
+
+    // left for a week after that page (read at the ninth), the day's keys go with the week's oldest, and so does its note
+    for (let n = 10; n <= 17; n++) expect(await settle(db(), day(n))).toBe(true);
+    expect(await keptOf(reader)).toEqual([]);
+    expect(await db().listingKeyUse.count({ where: { userId: reader.id } })).toBe(0);
+    // the traversal comes back: its page writes the keys once, summed from the daily rows, and goes on where it was
+    await readOn();
+    expect(await keptOf(reader)).toEqual([...ids.get(reader)!].sort());
+  });
+
   it('the GraphQL connection gives the same page as REST', async () => {
     const o = await owner();
     for (let i = 0; i < 3; i++) await publication(o, new Date(Date.parse('2026-06-01T00:00:00Z') + i * DAY));
