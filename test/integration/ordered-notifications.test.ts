@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStatesInOrder } from '../../workers/ordered-channel.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/db.js';
+import { eventually } from '../support/http.js';
 
 const CHANNEL = 'ordered_jobs';
 const JOBS = 200;
@@ -52,9 +53,7 @@ describe('job state notifications', () => {
     const sent: Promise<void>[] = [];
     for (let i = 0; i < JOBS; i++) sent.push(sender.publishState!(note('fail', i)), sender.publishState!(note('complete', i)));
     await Promise.all(sent);
-    for (const t0 = Date.now(); heard.length < 2 * JOBS && Date.now() - t0 < 10_000; ) await new Promise((r) => setTimeout(r, 20));
-
-    expect(heard).toHaveLength(2 * JOBS);
+    await eventually(async () => expect(heard).toHaveLength(2 * JOBS), 10_000);
     const order = heard.map((n) => `${n.type} ${String(n.jobId)}`);
     const expected = Array.from({ length: JOBS }, (_, i) => [`fail job-${i}`, `complete job-${i}`]).flat();
     expect(order).toEqual(expected);
@@ -75,7 +74,6 @@ describe('job state notifications', () => {
     } finally {
       pools[0].query = escaped;
     }
-    for (const t0 = Date.now(); heard.length < 1 && Date.now() - t0 < 5_000; ) await new Promise((r) => setTimeout(r, 20));
-    expect(heard.map((n) => n.type)).toEqual(['complete']);
+    await eventually(async () => expect(heard.map((n) => n.type)).toEqual(['complete']));
   });
 });
