@@ -1,4 +1,5 @@
 import { ProgramError, runProgram } from './program.js';
+import { inputOptions } from './input.js';
 
 export interface VideoStreamInfo {
   /** the stream's index in the file */
@@ -65,7 +66,7 @@ const rate = (s?: string) => {
 export async function probe(file: string, { timeoutMs = 30_000 } = {}): Promise<ProbeResult> {
   let stdout: string;
   try {
-    ({ stdout } = await runProgram('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], {
+    ({ stdout } = await runProgram('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...inputOptions(file), file], {
       timeoutMs,
       maxStdout: 16 * 1024 * 1024,
     }));

@@ -129,8 +129,8 @@ export async function fetchSource(
 /**
  * The facts of the stored source (size, duration, streams); a source that is
  * no project video fails the project. The source is read through `files`
- * (the run's local copy of a remote store's object), fetched before the
- * probe's clock starts.
+ * (where it is stored: a local file, or a remote store's URL read by range),
+ * opened before the probe's clock starts.
  */
 export async function probeSource(input: { key: string; files: LocalFiles; report: IngestReport; field?: string }): Promise<VideoMeta> {
   await input.report('probe', 0);

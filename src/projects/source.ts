@@ -106,6 +106,9 @@ async function store<S extends CreationSettings>(
  * VALIDATION_ERROR otherwise). `create` stores the project that owns it; when
  * anything fails, the file is gone and the rest of the request is drained.
  */
+/** How long the upload's probe may read the stored source through its URL: past its own time limit. */
+const UPLOAD_PROBE_URL_SECONDS = 120;
+
 async function withUploadedSource<T>(
   app: App,
   id: string,
@@ -119,8 +122,9 @@ async function withUploadedSource<T>(
     await app.storage.put(key, file.stream, { contentType: ext === '.mov' ? 'video/quicktime' : 'video/mp4', maxBytes });
     let probed: ProbeResult;
     try {
-      // a remote store's object is read through a scratch copy, gone with the request
-      probed = await inWorkDir(app.config.dataDir, `upload-${id}`, async (dir) => probe(await app.storage.readableFile(key, dir)));
+      // read where it is stored: on a remote store through a presigned URL, by range (the header and
+      // the index), not copied back whole
+      probed = await probe(await app.storage.mediaSource(key, UPLOAD_PROBE_URL_SECONDS));
     } catch (e) {
       if (e instanceof NotMediaError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not an mp4 or mov video');
       throw e;
@@ -136,10 +140,14 @@ async function withUploadedSource<T>(
 /**
  * A pipeline's first steps for a project of `kind`: its source fetched (URL
  * projects), probed and transcribed, each skipped when its result is stored
- * already, so a run after a crash picks up where the last one stopped. One
- * local copy of the source (a remote store's) serves them and `then`, which
- * goes on with the transcribed project; the copy is gone when this returns.
- * Null when another run moved the project on.
+ * already, so a run after a crash picks up where the last one stopped. The
+ * probe and the sound read the source where it is stored (a remote store's
+ * through a presigned URL: the probe its header and index, the sound one pass
+ * or only the window), so a talk's source is not copied to this machine for
+ * them. `then` goes on with the transcribed project; a step of it that needs a
+ * local file (the frames a hook's placement looks at) copies the source once,
+ * and the copy is gone when this returns. Null when another run moved the
+ * project on.
  */
 export async function withTranscribedSource<T>(
   app: App,
@@ -155,20 +163,23 @@ export async function withTranscribedSource<T>(
     project = await app.db.project.update({ where: { id: project.id }, data: { sourceKey } });
   }
   return inWorkDir(app.config.dataDir, `source-${project.id}`, async (dir) => {
-    const files = localFiles(app.storage, dir);
+    const inPlace: LocalFiles = (key) => app.storage.mediaSource(key, SOURCE_URL_SECONDS);
     let meta = metaOf(project);
     if (!meta) {
-      meta = await probeSource({ key: project.sourceKey!, files, report, field: kind.urlField });
+      meta = await probeSource({ key: project.sourceKey!, files: inPlace, report, field: kind.urlField });
       project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: videoMetaColumn.write(meta) } });
     }
     if (kind.transcribing) {
       if (project.status === 'processing') project = (await move(app, project, 'transcribe')) ?? project;
       if (project.status !== 'transcribing') return null;
     }
-    if (!wordsOf(project)) project = await transcribe(app, project, kind, meta, files, report, opts);
-    return then(project, meta, files);
+    if (!wordsOf(project)) project = await transcribe(app, project, kind, meta, inPlace, report, opts);
+    return then(project, meta, localFiles(app.storage, dir));
   });
 }
+
+/** How long the probe and the sound extraction may read the source through its URL: past their own time limits. */
+const SOURCE_URL_SECONDS = 3600;
 
 /** Transcribes the source and stores the words, what the kind stores with them and the sound's levels at once. */
 async function transcribe(

@@ -12,11 +12,13 @@ import { itemsColumn } from '../../src/projects/references.js';
 import { transcriptColumn, videoMetaColumn, type VideoMeta } from '../../src/projects/service.js';
 import { createUser, request, startTestApp, waitProject, type TestApp, type TestUser } from '../support/app.js';
 import { startLocalS3, type LocalS3 } from '../support/s3.js';
+import { syntheticTalk, TALK_SENTENCES } from '../support/talk.js';
 
 // An export on a remote store reads what it uses, by range through the store's
 // URL: the window of a long source (a magic clip's project), and the first
 // seconds of a long library video shown as an item. The store's server counts
-// the bytes it sent of each object.
+// the bytes it sent of each object. An upload's probe and its transcription's
+// sound read the source where it is stored too, not a copy of the whole.
 
 const run = promisify(execFile);
 const PREFIX = 'remote-reads';
@@ -143,5 +145,42 @@ describe('an export on a remote store', () => {
     expect(graph.inputs[at(brollKey)].path).toMatch(/^http:/);
     expect(read[at(sourceKey)] / source.size).toBeLessThan(0.1);
     expect(read[at(brollKey)] / broll.size).toBeLessThan(0.15);
+  });
+});
+
+describe('an upload on a remote store', () => {
+  it('is probed and transcribed from the store by ffmpeg reading its URL, not from copies of the whole source', async () => {
+    const talk = await syntheticTalk({ sentences: TALK_SENTENCES.slice(0, 2) });
+    const form = new FormData();
+    form.append('title', 'Read where it is stored');
+    form.append('language', 'en');
+    form.append('file', new Blob([new Uint8Array(fs.readFileSync(talk.path))], { type: 'video/mp4' }), 'talk.mp4');
+    const mark = s3.requests.length;
+    const rangedMark = s3.rangedGets.length;
+    const created = await request(app, 'POST', '/v1/projects/upload', { key: user.key, body: form });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    // the upload's request probed it before answering
+    const stored = await app.runtime.app.db.project.findUniqueOrThrow({ where: { id } });
+    expect(videoMetaColumn.read(stored.videoMeta)?.duration).toBeCloseTo(talk.duration, 0);
+
+    const done = await waitProject(app, user.key, id, (p) => (p.status === 'completed' && !!p.downloadUrl) || p.status === 'failed', 120_000);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    expect((done.words as Array<{ type: string }>).filter((w) => w.type === 'word').length).toBeGreaterThan(3);
+    const out = path.join(tmp, 'upload-out.mp4');
+    fs.writeFileSync(out, Buffer.from(await (await fetch(done.downloadUrl)).arrayBuffer()));
+    expect((await probe(out)).duration).toBeGreaterThan(talk.duration * 0.5);
+
+    // the probe (on the upload's request) and the sound for the transcription: each a presigned GET (no SDK query)
+    // asking for a range. The one copy by the SDK (`?x-id=GetObject`) is the render's, which reads a whole source whole
+    const source = `/${s3.bucket}/${PREFIX}/projects/${id}/source.mp4`;
+    const reads = s3.requests.slice(mark).filter((r) => r.startsWith(`GET ${source} `));
+    const presigned = reads.filter((r) => r.endsWith(' ?'));
+    expect(
+      reads.filter((r) => r.endsWith('?x-id')),
+      JSON.stringify(reads),
+    ).toHaveLength(1);
+    expect(presigned.length, JSON.stringify(reads)).toBeGreaterThanOrEqual(2);
+    expect(s3.rangedGets.slice(rangedMark).filter((r) => r.startsWith(`${source} `))).toHaveLength(presigned.length);
   });
 });

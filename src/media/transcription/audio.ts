@@ -1,5 +1,6 @@
 import { EBUR128_FILTER, parseEbur128 } from '../audio-levels.js';
 import { probe } from '../ffprobe.js';
+import { inputOptions, withoutUrlQueries } from '../input.js';
 import { runProgram } from '../program.js';
 
 /** the rate every engine takes */
@@ -17,7 +18,7 @@ export interface ExtractedAudio {
 }
 
 /**
- * Writes the sound of a video as 16 kHz mono 16-bit PCM, the input every engine takes,
+ * Writes the sound of a video (a local file, or a remote store's URL: Storage.mediaSource) as 16 kHz mono 16-bit PCM, the input every engine takes,
  * exactly as long as the video (padded with silence when the sound track is shorter), so
  * word times line up with the picture. A video without sound gives a silent file. The
  * same run measures the sound's loudness at its own rate and channels (audio-levels.ts).
@@ -60,6 +61,7 @@ export async function extractAudio(
       '-loglevel',
       'info',
       ...seek,
+      ...inputOptions(videoPath),
       '-i',
       videoPath,
       '-map',
@@ -79,6 +81,7 @@ export async function extractAudio(
     ],
     {
       signal: opts.signal,
+      redact: withoutUrlQueries,
       onStderrLine: (line) => {
         if (line.includes('Summary:') || summary) summary += `${line}\n`;
       },
