@@ -4,7 +4,14 @@ import { JOB_CLASSES, type JobClass, type JobName } from './jobs/names.js';
 
 /** One registry per process, served at /metrics. */
 export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry });
+/**
+ * How often the event loop's delay is sampled for `nodejs_eventloop_lag_*` (ms). prom-client's
+ * default, 10 ms, wakes an idle process a hundred times a second: about 1 % of a core for each
+ * server and worker, doing nothing else (0.38 s of CPU in 30 s against 0.06 s without, here);
+ * at 50 ms, 0.13 s. A stall of 50 ms or more is still seen whole; a shorter one may be read short.
+ */
+const EVENT_LOOP_SAMPLE_MS = 50;
+client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
 
 export const httpDuration = new client.Histogram({
   name: 'http_request_duration_seconds',

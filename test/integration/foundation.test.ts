@@ -44,6 +44,17 @@ describe('health and metrics', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/languages",status="200"\} \d+/);
     expect(text).toMatch(/graphql_operations_total\{operation="Languages",type="query",outcome="ok"\} \d+/);
   });
+
+  it('GET /metrics shows a stall of the event loop (nodejs_eventloop_lag_max_seconds), sampled every 50 ms', async () => {
+    const lagMax = async () => Number((await (await fetch(new URL('/metrics', app.url))).text()).match(/^nodejs_eventloop_lag_max_seconds (\S+)$/m)?.[1]);
+    await lagMax(); // each scrape starts the histogram again; its first sample after that only sets the clock
+    await new Promise((r) => setTimeout(r, 120));
+    // the server runs in this process: 200 ms of synchronous work stalls its loop
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await lagMax()).toBeGreaterThanOrEqual(0.15);
+  });
 });
 
 describe('catalogue reads through both doors', () => {
