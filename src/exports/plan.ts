@@ -103,7 +103,7 @@ export function emphasisZooms(words: Word[], keep: Segment[]): RenderZoom[] {
   return zooms;
 }
 
-/** How long an export may read a windowed project's source through a remote store's URL: longer than any render of it lasts. */
+/** How long an export may read the project's source through a remote store's URL: longer than any render of it lasts. */
 const SOURCE_URL_SECONDS = 6 * 3600;
 
 /** A project transcribed before bad takes were stored gets them detected and stored at its first export. */
@@ -117,11 +117,10 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
 
 /**
  * Everything the renderer needs for one export of a project, and the captions
- * file. `dir` is the export's work folder: stored inputs (source, library
- * media, B-roll, music) are read through local copies in its `inputs`, the
- * fonts linked in a folder of its own.
- */
-/**
+ * file. `dir` is the export's work folder: the source and the seconds of
+ * library videos on screen are read where they are stored (by range through a
+ * remote store's URL); the other stored inputs (images, B-roll, music, fonts)
+ * through local copies in its `inputs`, the fonts linked in a folder of their own.
  * What a render of `stored` at the export's size draws. `still`: for one frame
  * of it (src/exports/preview.ts): the same picture, less what only a whole
  * render needs or what would be made for it (sound and music, automatic
@@ -143,9 +142,10 @@ export async function buildExportPlan(
   const keep = await keptSegments(project, words, meta.duration, fps);
 
   const style = await captionStyleOf(app, project);
-  // a still reads its two frames where the source is (a remote store's URL, read by range), not a copy;
-  // so does a project that is a window of a long source (a magic clip's): only its window is read
-  const source = await inputFile(still || meta.window ? inPlace : files, sourceKey, "The project's source video");
+  // the source is read where it is stored (a remote store's URL, read by range), never copied: a still reads
+  // its two frames, a project that is a window of a long source (a magic clip's) only its window, and a whole
+  // render streams it as it encodes instead of waiting for a copy on this machine's disk
+  const source = await inputFile(inPlace, sourceKey, "The project's source video");
   const { fit, reframe } = await reframing(app, project, meta, source, exp, { still });
   const hook = await exportHook(app, project, words, source, meta, style, { ...exp, fit }, still);
   const captions = await captionLayer(

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import { readWavInfo } from './wav.js';
+import { inputOptions, withoutUrlQueries } from './input.js';
 import { runProgram } from './program.js';
 import type { Segment } from './transcript.js';
 
@@ -116,7 +117,8 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
  * Measures a media file's loudness alone (one audio-only ffmpeg run), for
- * sources whose levels were not measured at transcription.
+ * sources whose levels were not measured at transcription; a local file or a
+ * remote store's URL (Storage.mediaSource).
  */
 export async function measureLoudness(mediaPath: string, opts: { signal?: AbortSignal } = {}): Promise<{ loudness: number | null; peak: number | null }> {
   let log = '';
@@ -128,6 +130,7 @@ export async function measureLoudness(mediaPath: string, opts: { signal?: AbortS
       '-nostdin',
       '-loglevel',
       'info',
+      ...inputOptions(mediaPath),
       '-i',
       mediaPath,
       '-map',
@@ -143,6 +146,7 @@ export async function measureLoudness(mediaPath: string, opts: { signal?: AbortS
     ],
     {
       signal: opts.signal,
+      redact: withoutUrlQueries,
       onStderrLine: (line) => {
         // keep only the summary (the per-frame log is at level verbose)
         if (line.includes('Summary:') || log) log += `${line}\n`;

@@ -13,11 +13,10 @@ import type { AuthUser } from '../auth/authenticate.js';
 import { AppError } from '../errors.js';
 import type { Prisma, Project } from '../generated/prisma/client.ts';
 import type { LongJobContext } from '../jobs/context.js';
-import { inWorkDir } from '../jobs/work-dir.js';
 import { NotMediaError, probe, type ProbeResult } from '../media/ffprobe.js';
 import type { RenderPlan } from '../media/render/graph.js';
 import type { Word } from '../media/transcript.js';
-import { localFiles, type LocalFiles } from '../storage/storage.js';
+import type { LocalFiles } from '../storage/storage.js';
 import { reusingTranscripts } from './transcript-reuse.js';
 import { failureReason, isOwnFailure, isPassingFailure, probeSource, ProjectFailure, transcribeSource, type IngestReport } from './ingest.js';
 import type { CreationSettings, ProjectKindDef } from './kinds.js';
@@ -140,21 +139,19 @@ async function withUploadedSource<T>(
 /**
  * A pipeline's first steps for a project of `kind`: its source fetched (URL
  * projects), probed and transcribed, each skipped when its result is stored
- * already, so a run after a crash picks up where the last one stopped. The
- * probe and the sound read the source where it is stored (a remote store's
- * through a presigned URL: the probe its header and index, the sound one pass
- * or only the window), so a talk's source is not copied to this machine for
- * them. `then` goes on with the transcribed project; a step of it that needs a
- * local file (the frames a hook's placement looks at) copies the source once,
- * and the copy is gone when this returns. Null when another run moved the
- * project on.
+ * already, so a run after a crash picks up where the last one stopped. Every
+ * step reads the source where it is stored, never a copy on this machine (a
+ * remote store's through a presigned URL, by range: the probe its header and
+ * index, the sound one pass or only the window); so does `then`, which goes on
+ * with the transcribed project (a hook's placement, the frames it looks at).
+ * Null when another run moved the project on.
  */
 export async function withTranscribedSource<T>(
   app: App,
   stored: Project,
   kind: ProjectKindDef,
   report: IngestReport,
-  then: (project: Project, meta: VideoMeta, files: LocalFiles) => Promise<T>,
+  then: (project: Project, meta: VideoMeta, source: LocalFiles) => Promise<T>,
   opts: { inspectAudio?: (wavPath: string) => Promise<void>; window?: { start: number; end: number } | null } = {},
 ): Promise<T | null> {
   let project = stored;
@@ -162,20 +159,18 @@ export async function withTranscribedSource<T>(
     const sourceKey = await kind.fetchSource(app, { projectId: project.id, url: project.sourceUrl!, maxBytes: kind.maxBytes(app.config), report });
     project = await app.db.project.update({ where: { id: project.id }, data: { sourceKey } });
   }
-  return inWorkDir(app.config.dataDir, `source-${project.id}`, async (dir) => {
-    const inPlace: LocalFiles = (key) => app.storage.mediaSource(key, SOURCE_URL_SECONDS);
-    let meta = metaOf(project);
-    if (!meta) {
-      meta = await probeSource({ key: project.sourceKey!, files: inPlace, report, field: kind.urlField });
-      project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: videoMetaColumn.write(meta) } });
-    }
-    if (kind.transcribing) {
-      if (project.status === 'processing') project = (await move(app, project, 'transcribe')) ?? project;
-      if (project.status !== 'transcribing') return null;
-    }
-    if (!wordsOf(project)) project = await transcribe(app, project, kind, meta, inPlace, report, opts);
-    return then(project, meta, localFiles(app.storage, dir));
-  });
+  const inPlace: LocalFiles = (key) => app.storage.mediaSource(key, SOURCE_URL_SECONDS);
+  let meta = metaOf(project);
+  if (!meta) {
+    meta = await probeSource({ key: project.sourceKey!, files: inPlace, report, field: kind.urlField });
+    project = await app.db.project.update({ where: { id: project.id }, data: { videoMeta: videoMetaColumn.write(meta) } });
+  }
+  if (kind.transcribing) {
+    if (project.status === 'processing') project = (await move(app, project, 'transcribe')) ?? project;
+    if (project.status !== 'transcribing') return null;
+  }
+  if (!wordsOf(project)) project = await transcribe(app, project, kind, meta, inPlace, report, opts);
+  return then(project, meta, inPlace);
 }
 
 /** How long the probe and the sound extraction may read the source through its URL: past their own time limits. */
