@@ -117,10 +117,12 @@ async function withBadTakes(app: App, project: Project, words: Word[]): Promise<
 
 /**
  * Everything the renderer needs for one export of a project, and the captions
- * file. `dir` is the export's work folder: the source and the seconds of
- * library videos on screen are read where they are stored (by range through a
- * remote store's URL); the other stored inputs (images, B-roll, music, fonts)
- * through local copies in its `inputs`, the fonts linked in a folder of their own.
+ * file. `dir` is the export's work folder: the source and the videos shown as
+ * items (library videos, B-roll clips) are read where they are stored (by range
+ * through a remote store's URL); the other stored inputs (images, the logo, a
+ * LUT, music, fonts) through local copies in its `inputs`, the fonts linked in
+ * a folder of their own.
+ *
  * What a render of `stored` at the export's size draws. `still`: for one frame
  * of it (src/exports/preview.ts): the same picture, less what only a whole
  * render needs or what would be made for it (sound and music, automatic

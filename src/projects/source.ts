@@ -99,15 +99,15 @@ async function store<S extends CreationSettings>(
   return project;
 }
 
+/** How long the upload's probe may read the stored source through its URL: past its own time limit. */
+const UPLOAD_PROBE_URL_SECONDS = 120;
+
 /**
  * Stores an uploaded source video of project `id` (413 once past `maxBytes`)
  * and judges it by its content: an mp4 or mov video of at most 2 hours (415 or
  * VALIDATION_ERROR otherwise). `create` stores the project that owns it; when
  * anything fails, the file is gone and the rest of the request is drained.
  */
-/** How long the upload's probe may read the stored source through its URL: past its own time limit. */
-const UPLOAD_PROBE_URL_SECONDS = 120;
-
 async function withUploadedSource<T>(
   app: App,
   id: string,

@@ -18,9 +18,10 @@ export interface ExtractedAudio {
 }
 
 /**
- * Writes the sound of a video (a local file, or a remote store's URL: Storage.mediaSource) as 16 kHz mono 16-bit PCM, the input every engine takes,
- * exactly as long as the video (padded with silence when the sound track is shorter), so
- * word times line up with the picture. A video without sound gives a silent file. The
+ * Writes the sound of a video (a local file, or a remote store's URL: Storage.mediaSource)
+ * as 16 kHz mono 16-bit PCM, the input every engine takes, exactly as long as the video
+ * (padded with silence when the sound track is shorter), so word times line up with the
+ * picture. A video without sound gives a silent file. The
  * same run measures the sound's loudness at its own rate and channels (audio-levels.ts).
  */
 export async function extractAudio(
