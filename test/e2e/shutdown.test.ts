@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { spawnReady, spawnServer } from '../support/process.js';
+import { spawn } from 'node:child_process';
+import { freePort } from '../support/ports.js';
+import { ROOT, spawnReady, spawnServer } from '../support/process.js';
 import { generateApiKey } from '../../src/auth/keys.js';
 import { createPrisma } from '../../src/db/client.js';
 import { STOP_STEP_WARN_MS } from '../../src/runtime.js';
@@ -82,5 +84,50 @@ describe('graceful shutdown on SIGTERM', () => {
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     expect(server.output()).toMatch(/info {2}\[server\] stopping {2}signal=SIGTERM/);
     expect(server.output()).not.toMatch(/ (ERROR|FATAL) /);
+  });
+
+  it('`npm run server` stopped by a SIGTERM to npm (as `docker stop` sends to the image’s `npm start`) stops the service, not only npm', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const npm = spawn('npm', ['run', '--silent', 'server'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout!.on('data', (d) => (output += d));
+    npm.stderr!.on('data', (d) => (output += d));
+    const up = () =>
+      fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    try {
+      await expect.poll(up, { timeout: 60_000, interval: 250 }).toBe(true);
+      npm.kill('SIGTERM');
+      // the signal reaches the service through npm's shell and tsx: it stops as it would on its own SIGTERM,
+      // where a shell in between used to die alone and leave the service running without a parent
+      await expect.poll(up, { timeout: 15_000, interval: 250 }).toBe(false);
+      await expect.poll(() => output, { timeout: 5_000 }).toMatch(/"msg":"stopped"/);
+      expect(output).toMatch(/"signal":"SIGTERM","msg":"stopping"/);
+    } finally {
+      // should the service outlive npm, it is stopped here by its port's owner
+      if (await up()) {
+        const owner = fs
+          .readdirSync('/proc')
+          .filter((p) => /^\d+$/.test(p))
+          .find((p) => {
+            try {
+              return (
+                fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('src/main.ts') &&
+                fs.readFileSync(`/proc/${p}/environ`, 'utf8').includes(`PORT=${port}\0`)
+              );
+            } catch {
+              return false;
+            }
+          });
+        if (owner) process.kill(Number(owner), 'SIGKILL');
+      }
+    }
   });
 });
