@@ -52,7 +52,10 @@ export interface Storage {
   sweepPartials(before: Date): Promise<number>;
 }
 
-/** A local file holding a stored object, for one job's tools (see `localFiles`). */
+/**
+ * What one job's tools (ffmpeg, ffprobe) open a stored object as: a local file holding it
+ * (`localFiles`), or where it is stored, read by range (`Storage.mediaSource`).
+ */
 export type LocalFiles = (key: string) => Promise<string>;
 
 /**

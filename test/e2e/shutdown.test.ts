@@ -1,10 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { spawn } from 'node:child_process';
 import { freePort } from '../support/ports.js';
 import { ROOT, spawnReady, spawnServer } from '../support/process.js';
 import { generateApiKey } from '../../src/auth/keys.js';
