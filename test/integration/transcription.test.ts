@@ -16,6 +16,10 @@ import type { TimedWord, Word } from '../../src/media/transcript.js';
 import { joinPieces, type TimedPiece } from '../../src/media/transcription/timed-pieces.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.js';
 import { generatedTinyEn } from '../support/whisper-model.js';
+import { createWhisperTranscriber } from '../../src/media/transcription/whisper.js';
+import { readWhisperModel } from '../../src/media/transcription/ggml-model.js';
+import { runInClass } from '../../src/jobs/priority.js';
+import { JOB_NAMES } from '../../src/jobs/names.js';
 import { FF } from '../support/media.js';
 
 /** The engine as a process with this environment would build it. */
@@ -510,6 +514,47 @@ describe('whisper', () => {
       // the model stays loaded: a second job gives the same words (greedy decoding is deterministic)
       const again = await engine.transcribe(speech, { language: 'en', dictionary: ['Quokka'] });
       expect(again.map((x) => x.text)).toEqual(heard.map((x) => x.text));
+    } finally {
+      await engine.close?.();
+    }
+  });
+
+  it("transcribes a long recording a piece at a time: a short job asked during it goes before its next piece, and every word keeps the recording's clock", async () => {
+    const long = path.join(dir, 'pieces-whisper.wav');
+    await run('ffmpeg', [...FF, '-stream_loop', '3', '-i', speech, '-c', 'copy', long]);
+    const longDuration = (await readWavInfo(long)).duration;
+    const alone = whisper();
+    let shortAlone: TimedWord[];
+    try {
+      shortAlone = await alone.transcribe(speech, { language: 'en' });
+    } finally {
+      await alone.close?.();
+    }
+    // pieces of about the speech's length: the looped speech is four of them
+    const engine = createWhisperTranscriber({ model: readWhisperModel(model), pieceSeconds: speechDuration });
+    try {
+      const ended: string[] = [];
+      const progress: number[] = [];
+      const longOne = runInClass(JOB_NAMES.processMagicClips, () => engine.transcribe(long, { language: 'en', onProgress: (p) => progress.push(p) })).then(
+        (words) => (ended.push('long'), words),
+      );
+      // asked while the long one's first piece runs, in the same class: it waits for that piece only
+      await new Promise((r) => setTimeout(r, 300));
+      const shortOne = runInClass(JOB_NAMES.processMagicClips, () => engine.transcribe(speech, { language: 'en' })).then(
+        (words) => (ended.push('short'), words),
+      );
+      const [heard, short] = await Promise.all([longOne, shortOne]);
+      expect(ended).toEqual(['short', 'long']);
+      // one piece at a time on one model: the short job's words are those it has alone
+      expect(short.map((x) => [x.text, x.startTime, x.endTime])).toEqual(shortAlone.map((x) => [x.text, x.startTime, x.endTime]));
+      // the later pieces' words are on the recording's clock, not their piece's
+      const words = heard.filter((x) => x.type === 'word');
+      expect(words.length).toBeGreaterThan(0);
+      expect(words.at(-1)!.startTime).toBeGreaterThan(2 * speechDuration);
+      for (let i = 1; i < heard.length; i++) expect(heard[i].startTime).toBeGreaterThanOrEqual(heard[i - 1].startTime);
+      expect(heard.every((x) => x.startTime >= 0 && x.endTime <= longDuration + 0.001)).toBe(true);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(progress.at(-1)).toBe(1);
     } finally {
       await engine.close?.();
     }

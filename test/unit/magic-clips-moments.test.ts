@@ -14,6 +14,7 @@ import { OfflineClipScorer, SCORING_RULES, titleFrom, totalOf, type ClipScore, t
 import { PAUSE_SECONDS, sentencesOf } from '../../src/magic-clips/sentences.js';
 import type { AudioFeatures, ClipWindow, ScoredWindow, Sentence } from '../../src/magic-clips/types.js';
 import { candidateWindows, clipCountFor, pickBest, windowOf } from '../../src/magic-clips/windows.js';
+import { writeWav } from '../support/wav.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -568,28 +569,6 @@ describe('findMoments', () => {
     }
   });
 });
-
-/** A 16 kHz mono 16-bit WAV of `seconds`, with `sample(t)` in [-1, 1]. */
-async function writeWav(file: string, seconds: number, sample: (t: number) => number, rate = 16000): Promise<void> {
-  const n = Math.round(seconds * rate);
-  const data = Buffer.alloc(n * 2);
-  for (let i = 0; i < n; i++) data.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(sample(i / rate) * 32767))), i * 2);
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0);
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write('WAVE', 8);
-  head.write('fmt ', 12);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36);
-  head.writeUInt32LE(data.length, 40);
-  await fs.writeFile(file, Buffer.concat([head, data]));
-}
 
 describe('audio features', () => {
   it('a sine of known pitch and level gives that pitch (±5 %) and loudness (±1 dB); silence gives no pitch and low loudness', async () => {

@@ -1,7 +1,8 @@
 /**
  * The child process that holds a whisper.cpp model (whisper.ts starts it): loads the model
- * once, then transcribes one WAV file at a time on request, reporting each segment as it is
- * decoded. Messages: see HostRequest and HostReply in whisper.ts.
+ * once, then transcribes one piece of a WAV file at a time on request (only its samples are
+ * read), reporting each segment as it is decoded, its times from the piece's start.
+ * Messages: see HostRequest and HostReply in whisper.ts.
  */
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -25,14 +26,22 @@ interface NativeModel {
 const send = (reply: HostReply) => process.send?.(reply);
 let model: NativeModel | undefined;
 
-/** 16 kHz mono 16-bit PCM as the floats whisper.cpp takes. */
-async function readPcm(file: string): Promise<Float32Array> {
+/** Sample frames [from, to) of 16 kHz mono 16-bit PCM, as the floats whisper.cpp takes. */
+async function readPcm(file: string, from: number, to: number): Promise<Float32Array> {
   const info = await readWavInfo(file);
   if (info.sampleRate !== 16_000 || info.channels !== 1 || info.bitsPerSample !== 16) {
     throw new Error(`${file} is not 16 kHz mono 16-bit PCM`);
   }
-  const data = (await fs.readFile(file)).subarray(info.dataOffset, info.dataOffset + info.dataBytes);
-  const pcm = new Float32Array(Math.floor(data.length / 2));
+  const total = Math.floor(info.dataBytes / 2);
+  const first = Math.min(Math.max(0, from), total);
+  const data = Buffer.alloc((Math.min(Math.max(first, to), total) - first) * 2);
+  const fh = await fs.open(file, 'r');
+  try {
+    await fh.read(data, 0, data.length, info.dataOffset + first * 2);
+  } finally {
+    await fh.close();
+  }
+  const pcm = new Float32Array(data.length / 2);
   for (let i = 0; i < pcm.length; i++) pcm[i] = data.readInt16LE(i * 2) / 32768;
   return pcm;
 }
@@ -48,13 +57,13 @@ async function handle(req: HostRequest) {
     case 'transcribe': {
       if (!model) throw new Error('no model loaded');
       const binding = createRequire(import.meta.url)('smart-whisper') as Binding;
-      const pcm = await readPcm(req.wav);
+      const pcm = await readPcm(req.wav, req.from, req.to);
       const task = await binding.TranscribeTask.run(model, pcm, req.params);
       task.on('transcribed', (s) => send({ op: 'segment', id: req.id, to: s.to }));
       const result = await task.result;
       // the binding resolves with the Error when whisper_full fails
       if (result instanceof Error) throw result;
-      send({ op: 'result', id: req.id, segments: result, samples: pcm.length });
+      send({ op: 'result', id: req.id, segments: result });
       return;
     }
     case 'free':

@@ -3,16 +3,19 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { currentClass } from '../../jobs/priority.js';
 import { whisperThreads } from '../cpu.js';
 import { readWavInfo } from '../wav.js';
 import { dictionaryPrompt } from './dictionary.js';
 import { abortReason, TranscriberUnavailableError, TranscriptionError } from './errors.js';
 import { readWhisperModel, type WhisperModelInfo } from './ggml-model.js';
 import { primaryLanguage, WHISPER_LANGUAGES } from './languages.js';
+import { PIECE_SECONDS, planPieces, type Piece } from './pieces.js';
 import { progressReporter } from './progress.js';
 import { joinPieces, type TimedPiece } from './timed-pieces.js';
 import type { Config } from '../../config.js';
 import type { TimedWord } from '../transcript.js';
+import { Turns } from './turns.js';
 import type { Transcriber } from './types.js';
 
 /** the Node binding of whisper.cpp, an optional dependency built from source at install */
@@ -23,6 +26,8 @@ export interface WhisperOptions {
   model: WhisperModelInfo;
   /** whisper.cpp threads (media/cpu.ts) */
   threads?: number;
+  /** the length of the pieces a long recording is transcribed in, each a turn of its own (pieces.ts) */
+  pieceSeconds?: number;
 }
 
 /**
@@ -53,14 +58,17 @@ export interface NativeSegment {
   tokens?: Array<{ text: string; id: number; p: number; from?: number; to?: number }>;
 }
 
-/** What whisper.ts asks of its host process (whisper-host.ts). */
-export type HostRequest = { op: 'load'; model: string } | { op: 'transcribe'; id: number; wav: string; params: Record<string, unknown> } | { op: 'free' };
-/** What the host answers. */
+/** What whisper.ts asks of its host process (whisper-host.ts); `from` and `to` are sample frames of the WAV's data. */
+export type HostRequest =
+  | { op: 'load'; model: string }
+  | { op: 'transcribe'; id: number; wav: string; from: number; to: number; params: Record<string, unknown> }
+  | { op: 'free' };
+/** What the host answers; a piece's times are from its own start, in milliseconds. */
 export type HostReply =
   | { op: 'loaded' }
   | { op: 'freed' }
   | { op: 'segment'; id: number; to: number }
-  | { op: 'result'; id: number; segments: NativeSegment[]; samples: number }
+  | { op: 'result'; id: number; segments: NativeSegment[] }
   | { op: 'error'; id?: number; message: string };
 
 const HOST = fileURLToPath(new URL('./whisper-host.ts', import.meta.url));
@@ -109,17 +117,29 @@ const lastLines = (text: string) => text.trim().split('\n').slice(-3).join(' | '
 const ANNOTATION_OPEN: Record<string, string> = { '[': ']', '(': ')' };
 const MUSIC = /^[♪♫\s]+$/u;
 
+/** whisper.cpp reads 16 kHz sound; a piece's segment times are in milliseconds from its start */
+const SAMPLE_RATE = 16_000;
+/** What of a piece's words goes into the next piece's prompt, as whisper.cpp carries its own windows' text */
+const CONTEXT_CHARS = 160;
+/** The dictionary and the context together: about Whisper's 224 prompt tokens */
+const PROMPT_CHARS = 800;
+
 /**
  * whisper.cpp in a child process that keeps the model loaded from one job to the next. A child,
  * not this process: the binding cannot stop a running transcription (an abort kills the child,
  * and the next job loads the model again), and whisper.cpp ends its process on some faults.
- * Jobs take turns: each runs on the threads media/cpu.ts allows. Word times come from the
- * token timestamps, words from joining tokens (timed-pieces.ts), a word's confidence from its
- * tokens' probabilities; the dictionary goes in as the initial prompt.
+ * Jobs take turns on the model (turns.ts), interactive work first; a recording longer than one
+ * and a half pieces (PIECE_SECONDS) is transcribed a piece at a time, each piece a turn of its
+ * own cut where the sound is quietest (pieces.ts), so a short job waits for one piece of a long
+ * one, not the whole. Each piece runs on the threads media/cpu.ts allows. Word times come from
+ * the token timestamps, words from joining tokens (timed-pieces.ts), a word's confidence from
+ * its tokens' probabilities; the dictionary goes in as the initial prompt, with the end of the
+ * piece before.
  */
 export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
   const { model } = options;
   const threads = options.threads ?? whisperThreads();
+  const pieceSeconds = options.pieceSeconds ?? PIECE_SECONDS;
   // whisper.cpp's special tokens (end of text, timestamps, languages) follow the text tokens
   const firstSpecial = model.multilingual ? 50257 : 50256;
   const supports = (language: string) => {
@@ -127,7 +147,7 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
     return model.multilingual ? WHISPER_LANGUAGES.has(code) : code === 'en';
   };
   let host: Host | undefined;
-  let turn: Promise<unknown> = Promise.resolve();
+  const turns = new Turns();
   let nextId = 1;
 
   const dropHost = (h: Host) => {
@@ -135,10 +155,17 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
     h.child.kill('SIGKILL');
   };
 
-  async function run(wavPath: string, language: string, prompt: string | undefined, signal: AbortSignal | undefined, onProgress: (f: number) => void) {
+  /** One piece of the WAV: its segments, timed from the piece's start; `onHeard` gets how far it is, in seconds. */
+  async function run(
+    wavPath: string,
+    piece: Piece,
+    language: string,
+    prompt: string | undefined,
+    signal: AbortSignal | undefined,
+    onHeard: (s: number) => void,
+  ) {
     signal?.throwIfAborted();
     const h = (host ??= startHost(model.path));
-    const duration = (await readWavInfo(wavPath)).duration;
     const id = nextId++;
     const params = {
       language,
@@ -151,8 +178,8 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
       print_realtime: false,
       ...(prompt ? { initial_prompt: prompt } : {}),
     };
-    return new Promise<{ segments: NativeSegment[]; duration: number }>((resolve, reject) => {
-      const done = (err: unknown, value?: { segments: NativeSegment[]; duration: number }) => {
+    return new Promise<NativeSegment[]>((resolve, reject) => {
+      const done = (err: unknown, value?: NativeSegment[]) => {
         h.child.off('message', onMessage);
         h.child.off('exit', onExit);
         signal?.removeEventListener('abort', onAbort);
@@ -161,8 +188,8 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
       };
       const onMessage = (m: HostReply) => {
         if (!('id' in m) || m.id !== id) return;
-        if (m.op === 'segment' && duration > 0) onProgress(m.to / 1000 / duration);
-        else if (m.op === 'result') done(null, { segments: m.segments, duration: m.samples / 16_000 });
+        if (m.op === 'segment') onHeard(m.to / 1000);
+        else if (m.op === 'result') done(null, m.segments);
         else if (m.op === 'error') done(new TranscriptionError(`whisper.cpp failed: ${m.message}`));
       };
       const onExit = (code: number | null, sig: string | null) => {
@@ -179,7 +206,9 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
       h.child.once('exit', onExit);
       h.ready.then(
         () => {
-          if (!signal?.aborted) h.child.send({ op: 'transcribe', id, wav: path.resolve(wavPath), params } satisfies HostRequest);
+          if (!signal?.aborted) {
+            h.child.send({ op: 'transcribe', id, wav: path.resolve(wavPath), from: piece.from, to: piece.to, params } satisfies HostRequest);
+          }
         },
         (e: unknown) => {
           dropHost(h);
@@ -199,18 +228,38 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
         );
       }
       const report = progressReporter(opts.onProgress);
-      const mine = turn.then(() => run(wavPath, primaryLanguage(opts.language), dictionaryPrompt(opts.dictionary), opts.signal, report));
-      turn = mine.catch(() => undefined);
-      const { segments, duration } = await mine;
-      const words = wordsOfSegments(segments, firstSpecial, duration);
+      const info = await readWavInfo(wavPath);
+      const pieces = await planPieces(wavPath, info, pieceSeconds);
+      const total = pieces.at(-1)!.to;
+      // the class of the job asking: its pieces wait behind interactive work (turns.ts)
+      const cls = currentClass();
+      const segments: NativeSegment[] = [];
+      let context = '';
+      for (const piece of pieces) {
+        const endTurn = await turns.take(cls, opts.signal);
+        let heard: NativeSegment[];
+        try {
+          const dictionary = dictionaryPrompt(opts.dictionary, PROMPT_CHARS - context.length);
+          const prompt = [dictionary, context].filter(Boolean).join(' ') || undefined;
+          const onHeard = (s: number) => total > 0 && report((piece.from + s * SAMPLE_RATE) / total);
+          heard = await run(wavPath, piece, primaryLanguage(opts.language), prompt, opts.signal, onHeard);
+        } finally {
+          endTurn();
+        }
+        const offset = (piece.from / SAMPLE_RATE) * 1000;
+        for (const seg of heard) segments.push(shiftSegment(seg, offset));
+        context = endOfText(heard.map((seg) => seg.text).join(''), CONTEXT_CHARS);
+      }
+      const words = wordsOfSegments(segments, firstSpecial, info.duration);
       opts.onProgress?.(1);
       return words;
     },
     async close() {
+      // the pieces asked for before go first
+      await turns.idle();
       const h = host;
       host = undefined;
       if (!h) return;
-      await turn;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => h.child.kill('SIGKILL'), 5000);
         h.child.once('exit', () => {
@@ -222,6 +271,28 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
       });
     },
   };
+}
+
+/** A segment `ms` later: a piece's segments on the recording's clock. */
+function shiftSegment(seg: NativeSegment, ms: number): NativeSegment {
+  if (ms === 0) return seg;
+  return {
+    ...seg,
+    from: seg.from + ms,
+    to: seg.to + ms,
+    ...(seg.tokens
+      ? { tokens: seg.tokens.map((t) => ({ ...t, ...(t.from === undefined ? {} : { from: t.from + ms }), ...(t.to === undefined ? {} : { to: t.to + ms }) })) }
+      : {}),
+  };
+}
+
+/** The last `max` characters of a text, from a word's start. */
+export function endOfText(text: string, max: number): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  if (t.length <= max) return t;
+  const tail = t.slice(-max);
+  const space = tail.indexOf(' ');
+  return space < 0 ? tail : tail.slice(space + 1);
 }
 
 /**
