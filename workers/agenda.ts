@@ -11,13 +11,13 @@ import {
   type RetryDetails,
 } from 'agenda';
 import { PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
-import { fairClaimIndexSql, FairPostgresBackend } from './fair-claim.js';
+import { fairClaimIndexSql, FairPostgresBackend, lockedOnColumnSql } from './fair-claim.js';
 import { publishStatesInOrder } from './ordered-channel.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { CPU_JOB_NAMES } from '../src/jobs/names.js';
-import { runInClass, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
+import { CPU_JOB_NAMES, jobNamesOf } from '../src/jobs/names.js';
+import { MACHINE_ID, runInClass, setInteractiveNearby, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
 import { BACKOFF_UNIT_MS, scaled } from './backoff.js';
@@ -80,6 +80,8 @@ const reserveOf = (definitions: readonly JobDefinition[]): Record<string, number
 
 /** How often a worker reads which users run more than their share of the CPU jobs (src/jobs/priority.ts). */
 export const SHARE_CHECK_MS = 1000;
+/** The jobs another worker on this machine runs that this one's batch work gives way to (src/jobs/priority.ts). */
+const INTERACTIVE_CPU_JOB_NAMES = jobNamesOf('interactive').filter((n) => CPU_JOB_NAMES.has(n));
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
 
@@ -324,21 +326,28 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     return jobs.map(summarize).sort((a, b) => rank(a) - rank(b));
   };
 
-  // which users run more than their share of the CPU jobs, read from the shared queue while this worker runs jobs
+  // which users run more than their share of the CPU jobs, and how many interactive CPU jobs other
+  // workers on this machine run, read from the shared queue while this worker runs jobs
   let shareTimer: NodeJS.Timeout | undefined;
   let shareReading = false;
   const readShares = async () => {
     if (shareReading) return;
-    if (running.size === 0) return setUsersOverShare([]);
+    if (running.size === 0) {
+      setInteractiveNearby(0);
+      return setUsersOverShare([]);
+    }
     shareReading = true;
     try {
-      const { rows } = await pool.query<{ user_id: string; running: string }>(
-        `SELECT data->>'userId' AS user_id, count(*) AS running FROM "${TABLE}"
-          WHERE locked_at IS NOT NULL AND locked_at > $1 AND name = ANY($2::text[]) AND data->>'userId' IS NOT NULL
+      const { rows } = await pool.query<{ user_id: string | null; running: string; nearby: string }>(
+        `SELECT data->>'userId' AS user_id, count(*) AS running,
+                count(*) FILTER (WHERE name = ANY($3::text[]) AND locked_on = $4 AND last_modified_by IS DISTINCT FROM $5) AS nearby
+           FROM "${TABLE}"
+          WHERE locked_at IS NOT NULL AND locked_at > $1 AND name = ANY($2::text[])
           GROUP BY 1`,
-        [new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS), [...CPU_JOB_NAMES]],
+        [new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS), [...CPU_JOB_NAMES], INTERACTIVE_CPU_JOB_NAMES, MACHINE_ID, name],
       );
-      setUsersOverShare(usersOverShare(new Map(rows.map((r) => [r.user_id, Number(r.running)]))));
+      setInteractiveNearby(rows.reduce((sum, r) => sum + Number(r.nearby), 0));
+      setUsersOverShare(usersOverShare(new Map(rows.flatMap((r) => (r.user_id === null ? [] : [[r.user_id, Number(r.running)] as const])))));
     } catch (err) {
       // a database that does not answer changes no priority
       log.debug({ err }, 'reading the users over their share failed');
@@ -348,6 +357,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   };
   const stopShares = () => {
     clearInterval(shareTimer);
+    setInteractiveNearby(0);
     setUsersOverShare([]);
   };
 
@@ -529,6 +539,8 @@ async function ensureSchema(pool: pg.Pool): Promise<void> {
       }
       // the fair claim's count of each user's running jobs, and a user's load (back-pressure)
       await client.query(fairClaimIndexSql(TABLE));
+      // the machine each job is claimed on: workers on one machine see each other's interactive work
+      await client.query(lockedOnColumnSql(TABLE));
       await client.query(`CREATE INDEX IF NOT EXISTS "${TABLE}_data_userId_idx" ON "${TABLE}" ((data->>'userId'))`);
     } finally {
       await client.query(`SELECT pg_advisory_unlock(hashtext('agenda:schema:${TABLE}'))`);

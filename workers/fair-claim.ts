@@ -33,15 +33,19 @@
 import { PostgresBackend, PostgresJobRepository } from '@agendajs/postgres-backend';
 import type { JobParameters } from 'agenda';
 import type pg from 'pg';
+import { MACHINE_ID } from '../src/jobs/priority.js';
 
 /** The index the running counts read: jobs locked now, by user. */
 export const fairClaimIndexSql = (table: string) =>
   `CREATE INDEX IF NOT EXISTS "${table}_running_user_idx" ON "${table}" ((data->>'userId'), name, locked_at) WHERE locked_at IS NOT NULL`;
 
+/** The machine a job was claimed on (src/jobs/priority.ts's MACHINE_ID): workers on one machine see each other's interactive work. */
+export const lockedOnColumnSql = (table: string) => `ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS locked_on text`;
+
 /**
  * The claim: the next due job of `$2` by the rules above, locked at `$1`; `$3` the scan's horizon,
  * `$4` the lock deadline, `$5` who locks, `$6` the cap, `$7` whether this is a reserve slot's claim (then only
- * a job of a user running none of `$2`). Each user's running counts and the number of
+ * a job of a user running none of `$2`), `$8` the machine it runs on (`locked_on`). Each user's running counts and the number of
  * users waiting under the cap are read once per claim (CTEs), not per candidate: a flood of ten
  * thousand waiting jobs costs one pass over them.
  */
@@ -57,7 +61,7 @@ export const fairClaimSql = (table: string) => `
     WHERE w.name = $2 AND w.disabled = FALSE AND ((w.locked_at IS NULL AND w.next_run_at <= $3) OR w.locked_at <= $4)
       AND w.data->>'userId' IS NOT NULL AND COALESCE(r.same_kind, 0) < $6
   )
-  UPDATE "${table}" SET locked_at = $1, last_modified_by = $5
+  UPDATE "${table}" SET locked_at = $1, last_modified_by = $5, locked_on = $8
   WHERE id = (
     SELECT j.id FROM "${table}" j
     LEFT JOIN running r ON r.user_id = j.data->>'userId'
@@ -80,6 +84,8 @@ export interface FairClaimOptions {
   userCap: number;
   /** the reserve slots of this worker, if it keeps any */
   reserve?: ReserveSlots;
+  /** the machine this worker runs on (MACHINE_ID unless told) */
+  machine?: string;
 }
 
 /** A worker's reserve slots: one more job of each kind named in `slots`, for a user running none of it. */
@@ -120,6 +126,7 @@ export class FairJobRepository extends PostgresJobRepository {
         options?.lastModifiedBy || null,
         this.fair.userCap,
         reserveClaim,
+        this.fair.machine ?? MACHINE_ID,
       ]);
     let rows: unknown[];
     if (own === undefined) rows = (await claim(false)).rows;

@@ -14,7 +14,9 @@
  *   yields between its steps: `yieldToInteractive` waits until none runs.
  * With no interactive work here, batch work runs at the normal priority: it
  * gives way to this service's interactive work, not to every program of the
- * machine.
+ * machine. "Here" is this machine: a worker also counts the interactive CPU
+ * jobs other workers on the same machine (MACHINE_ID) run, read from the
+ * shared queue every second (`setInteractiveNearby`, workers/agenda.ts).
  *
  * Users share the cores the same way: a user running more CPU jobs than
  * another user with CPU work, across every worker (`setUsersOverShare`, read
@@ -48,7 +50,23 @@ interface Running {
 const current = new AsyncLocalStorage<Running>();
 /** interactive jobs that use the CPU, running in this process now */
 let interactive = 0;
+/** interactive jobs that use the CPU, run by other workers on this machine, as this worker last read them */
+let nearby = 0;
 let resume: Array<() => void> = [];
+/** whether batch work gives way now */
+const interactiveHere = () => interactive > 0 || nearby > 0;
+
+/**
+ * This machine, as the workers on it name it in the queue: the kernel's boot id, which every
+ * container on one machine shares (their cores are the same), or the host name where there is none.
+ */
+export const MACHINE_ID: string = (() => {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || os.hostname();
+  } catch {
+    return os.hostname();
+  }
+})();
 
 /** The class of the work running here: its job's, or interactive outside any job (a request's preview). */
 export const currentClass = (): JobClass => current.getStore()?.cls ?? 'interactive';
@@ -59,7 +77,7 @@ let overShare: ReadonlySet<string> = new Set();
 /** The niceness of a program of work in `running`: its class's while interactive work runs here, plus SHARE_NICENESS for a user over their share. */
 function nicenessOf(running: Running | undefined): number {
   const cls = running?.cls ?? 'interactive';
-  const byClass = cls !== 'interactive' && interactive > 0 ? CLASS_NICENESS[cls] : 0;
+  const byClass = cls !== 'interactive' && interactiveHere() ? CLASS_NICENESS[cls] : 0;
   const byShare = running?.user !== undefined && overShare.has(running.user) ? SHARE_NICENESS : 0;
   return Math.min(19, byClass + byShare);
 }
@@ -168,25 +186,43 @@ function lower(pid: number, niceness: number) {
 export async function runInClass<T>(name: string, work: () => Promise<T>, user?: string): Promise<T> {
   const cls = JOB_CLASSES[name as JobName] ?? 'batch';
   const holds = cls === 'interactive' && CPU_JOB_NAMES.has(name);
-  if (holds && interactive++ === 0) lowerPrograms();
+  if (holds && interactive++ === 0 && nearby === 0) lowerPrograms();
   try {
     return await current.run(user === undefined ? { cls } : { cls, user }, work);
   } finally {
-    if (holds && --interactive === 0) {
-      const waiting = resume;
-      resume = [];
-      for (const go of waiting) go();
-    }
+    if (holds) --interactive;
+    resumeBatch();
   }
 }
 
 /**
+ * How many interactive jobs that use the CPU other workers on this machine run now (read from
+ * the shared queue by workers/agenda.ts): while there are any, batch work here gives way as it
+ * does to this worker's own.
+ */
+export function setInteractiveNearby(count: number): void {
+  const before = interactiveHere();
+  nearby = count;
+  if (!before && interactiveHere()) lowerPrograms();
+  resumeBatch();
+}
+
+/** Lets the waiting batch steps go on once no interactive CPU work runs on this machine. */
+function resumeBatch() {
+  if (interactiveHere() || resume.length === 0) return;
+  const waiting = resume;
+  resume = [];
+  for (const go of waiting) go();
+}
+
+/**
  * A step boundary of batch work: returns at once unless this is batch work
- * and an interactive job that uses the CPU runs in this process, in which case
- * it waits until none does (or `signal` aborts).
+ * and an interactive job that uses the CPU runs on this machine (in this
+ * process or another worker), in which case it waits until none does (or
+ * `signal` aborts).
  */
 export function yieldToInteractive(signal?: AbortSignal): Promise<void> | undefined {
-  if (interactive === 0 || currentClass() === 'interactive') return undefined;
+  if (!interactiveHere() || currentClass() === 'interactive') return undefined;
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => {
       resume = resume.filter((r) => r !== go);

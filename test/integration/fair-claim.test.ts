@@ -3,7 +3,8 @@
 // one user floods it and another adds one job.
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FairJobRepository } from '../../workers/fair-claim.js';
+import { MACHINE_ID } from '../../src/jobs/priority.js';
+import { fairClaimIndexSql, FairJobRepository, lockedOnColumnSql } from '../../workers/fair-claim.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/db.js';
 
 const TABLE = 'fair_jobs';
@@ -37,7 +38,8 @@ beforeAll(async () => {
   workers = pools.map((pool, i) => new FairJobRepository({ pool, tableName: TABLE, userCap: 2, ensureSchema: i === 0 }));
   await workers[0].connect();
   await workers[1].connect();
-  await pools[0].query(`CREATE INDEX IF NOT EXISTS "${TABLE}_running_user_idx" ON "${TABLE}" ((data->>'userId'), name, locked_at) WHERE locked_at IS NOT NULL`);
+  await pools[0].query(fairClaimIndexSql(TABLE));
+  await pools[0].query(lockedOnColumnSql(TABLE));
 }, 60_000);
 afterAll(async () => {
   await Promise.all((pools ?? []).map((p) => p.end()));
@@ -55,6 +57,20 @@ describe('the fair claim', () => {
     const order = [await claim(0, 'render'), await claim(1, 'render'), await claim(0, 'render'), await claim(1, 'render')];
     // first come first: the flood's first; then the light user, who runs nothing, before the flood's second
     expect(order).toEqual(['flood-0', 'light', 'flood-1', 'flood-2']);
+  });
+
+  it('names the machine each job is claimed on: this one unless told, as workers on one machine read it', async () => {
+    await add('render', 'a', 0, 'here');
+    await add('render', 'b', 1, 'there');
+    expect(await claim(0, 'render')).toBe('here');
+    const elsewhere = new FairJobRepository({ pool: pools[1], tableName: TABLE, userCap: 2, machine: 'another-machine' });
+    const now = new Date();
+    await elsewhere.getNextJobToRun('render', now, new Date(now.getTime() - LIFETIME_MS), now, { lastModifiedBy: 'worker-x' });
+    const { rows } = await pools[0].query(`SELECT data->>'tag' AS tag, locked_on, last_modified_by FROM "${TABLE}" ORDER BY 1`);
+    expect(rows).toEqual([
+      { tag: 'here', locked_on: MACHINE_ID, last_modified_by: 'worker-0' },
+      { tag: 'there', locked_on: 'another-machine', last_modified_by: 'worker-x' },
+    ]);
   });
 
   it('orders by the running work of every kind: the user running less goes first', async () => {

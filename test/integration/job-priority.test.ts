@@ -8,11 +8,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_NAMES } from '../../src/jobs/names.js';
-import { interactiveRunning, runInClass, SHARE_NICENESS, setUsersOverShare, usersOverShare, yieldToInteractive } from '../../src/jobs/priority.js';
+import { interactiveRunning, MACHINE_ID, runInClass, SHARE_NICENESS, setUsersOverShare, usersOverShare, yieldToInteractive } from '../../src/jobs/priority.js';
 import { runProgram, startProgram, type RunningProgram } from '../../src/media/program.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
 import type { JobDefinition } from '../../workers/types.js';
+import { SHARE_CHECK_MS } from '../../workers/agenda.js';
+import { FairJobRepository } from '../../workers/fair-claim.js';
+import { JOBS_TABLE } from '../../workers/table.js';
+import pg from 'pg';
 import { eventually, startTestApp, type TestApp } from '../support/app.js';
 
 const run = promisify(execFile);
@@ -281,6 +285,81 @@ describe("users' shares of the cores", () => {
   });
 });
 
+/** A worker whose `name` jobs each start a sleeping program (handed to `keep` with the job's data) and hold their slot until `held` settles. */
+const holdingWorker = (name: string, held: Promise<void>, keep: (program: RunningProgram, data: Record<string, unknown>) => void) =>
+  startTestApp({
+    role: 'worker',
+    env: { JOB_POLL_MS: '200' },
+    definitions: [
+      {
+        name,
+        concurrency: 2,
+        async handler(job) {
+          keep(startProgram('sleep', ['60']), job.attrs.data as Record<string, unknown>);
+          await held;
+        },
+      },
+    ],
+  });
+
+describe('two workers on one machine', () => {
+  let app: TestApp;
+  let pool: pg.Pool;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const programs: RunningProgram[] = [];
+
+  beforeAll(async () => {
+    app = await holdingWorker(JOB_NAMES.renderClip, held, (program) => programs.push(program));
+    pool = new pg.Pool({ connectionString: app.database.url, max: 2 });
+  });
+  afterAll(async () => {
+    release();
+    for (const p of programs) p.stop();
+    await pool?.end();
+    await app?.stop();
+  });
+
+  /** Another worker, on `machine`, claims an export: its tag. */
+  async function claimElsewhere(machine: string, tag: string) {
+    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderExport, { tag, userId: 'someone' });
+    const other = new FairJobRepository({ pool, tableName: JOBS_TABLE, userCap: 2, machine });
+    const now = new Date();
+    const job = await other.getNextJobToRun(JOB_NAMES.renderExport, now, new Date(now.getTime() - 60_000), now, { lastModifiedBy: `worker-on-${machine}` });
+    expect((job?.data as { tag?: string } | undefined)?.tag).toBe(tag);
+    return job!;
+  }
+
+  it("lowers a batch job's programs while another worker on the same machine renders an export, not one on another machine", async () => {
+    const nice = () => programs.map((p) => os.getPriority(p.pid!));
+    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderClip, { userId: 'batch-user' });
+    await eventually(async () => expect(programs).toHaveLength(1), 20_000);
+    expect(nice()).toEqual([0]);
+    // an export on another machine takes none of these cores: nothing changes here
+    await claimElsewhere('another-machine', 'far');
+    await new Promise((r) => setTimeout(r, 2.5 * SHARE_CHECK_MS));
+    expect(nice()).toEqual([0]);
+    // one on this machine, by another worker: the clip's program gives way within a reading of the queue
+    const near = await claimElsewhere(MACHINE_ID, 'near');
+    await eventually(async () => expect(nice()).toEqual([10]), 5_000);
+    if (withAutogroup) expect(sessionNice(programs[0].pid!)).toBe(10);
+    // and its next program starts lower while the export runs
+    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderClip, { userId: 'batch-user' });
+    await eventually(async () => expect(nice()).toEqual([10, 10]), 20_000);
+    // a batch step in this worker waits for it too, and goes on once that export is done
+    let stepped = false;
+    const step = runInClass(JOB_NAMES.processMagicClips, async () => {
+      await yieldToInteractive();
+      stepped = true;
+    });
+    await new Promise((r) => setTimeout(r, 2 * SHARE_CHECK_MS));
+    expect(stepped).toBe(false);
+    await pool.query(`UPDATE "${JOBS_TABLE}" SET locked_at = NULL WHERE id = $1`, [String(near._id)]);
+    await step;
+    expect(stepped).toBe(true);
+  });
+});
+
 describe('a worker with a reserve slot, between a flood and a newcomer', () => {
   let app: TestApp;
   let release!: () => void;
@@ -289,22 +368,11 @@ describe('a worker with a reserve slot, between a flood and a newcomer', () => {
   const programs = new Map<string, RunningProgram>();
 
   beforeAll(async () => {
-    app = await startTestApp({
-      role: 'worker',
-      env: { JOB_POLL_MS: '200' },
-      definitions: [
-        {
-          name: JOB_NAMES.renderExport,
-          concurrency: 2,
-          async handler(job) {
-            const tag = String(job.attrs.data.tag);
-            started.push(tag);
-            // a render's program: lowered while its user is over their share
-            programs.set(tag, startProgram('sleep', ['60']));
-            await held;
-          },
-        },
-      ],
+    app = await holdingWorker(JOB_NAMES.renderExport, held, (program, data) => {
+      const tag = String(data.tag);
+      started.push(tag);
+      // a render's program: lowered while its user is over their share
+      programs.set(tag, program);
     });
   });
   afterAll(async () => {
