@@ -8,6 +8,10 @@
  * it is set, else the tests' generated tiny.en-shaped model (random weights: its time is
  * whisper.cpp's work on junk, not a real model's). The render is a 20 s 720x1280 clip with
  * sound exported to 1080x1920 through the service's renderer (graph.ts + ffmpeg.ts).
+ *
+ * Then the model's turns (src/media/transcription/turns.ts): a four-minute recording of a
+ * batch job, transcribed whole and in pieces, and the 30 s one of an interactive job asked a
+ * second after it started: how long the short one takes beside each.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +23,9 @@ import { renderVideo } from '../src/media/render/ffmpeg.js';
 import { buildRenderGraph } from '../src/media/render/graph.js';
 import { readWhisperModel } from '../src/media/transcription/ggml-model.js';
 import { createWhisperTranscriber } from '../src/media/transcription/whisper.js';
+import { PIECE_SECONDS } from '../src/media/transcription/pieces.js';
+import { JOB_NAMES } from '../src/jobs/names.js';
+import { runInClass } from '../src/jobs/priority.js';
 import { generatedTinyEn } from '../test/support/whisper-model.js';
 import type { Row } from './row.js';
 
@@ -102,8 +109,52 @@ export async function concurrency(): Promise<Row[]> {
         await engine.close?.();
       }
     }
+    rows.push(
+      ...(await turns(
+        model,
+        speech,
+        dir,
+        `${CPU_CORES} cores, ${model.type} ${process.env.WHISPER_MODEL ? '' : '(random weights) '}on the 30 s of speech eight times`,
+      )),
+    );
     return rows;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A long batch transcription, whole and in pieces, and a short interactive one asked a second into it. */
+async function turns(model: ReturnType<typeof readWhisperModel>, speech: string, dir: string, note: string): Promise<Row[]> {
+  const long = path.join(dir, 'long.wav');
+  await run('ffmpeg', [...FF, '-stream_loop', '7', '-i', speech, '-c', 'copy', long]);
+  const rows: Row[] = [];
+  for (const [label, pieceSeconds] of [
+    ['whole', Number.POSITIVE_INFINITY],
+    ['in pieces', PIECE_SECONDS],
+  ] as const) {
+    const engine = createWhisperTranscriber({ model, pieceSeconds });
+    try {
+      await engine.transcribe(speech, { language: 'en' }); // loads the model
+      const t0 = performance.now();
+      const longDone = runInClass(JOB_NAMES.processMagicClips, () => engine.transcribe(long, { language: 'en' })).then(() => (performance.now() - t0) / 1000);
+      await new Promise((r) => setTimeout(r, 1000));
+      const t1 = performance.now();
+      await runInClass(JOB_NAMES.processProject, () => engine.transcribe(speech, { language: 'en' }));
+      const short = (performance.now() - t1) / 1000;
+      const longSeconds = await longDone;
+      rows.push(
+        { section: SECTION, metric: `turns: 240 s of a batch job, ${label}`, value: longSeconds, unit: 's', note },
+        {
+          section: SECTION,
+          metric: `turns: 30 s of an interactive job asked 1 s into it, ${label}`,
+          value: short,
+          unit: 's',
+          note: label === 'whole' ? 'waits for the whole recording' : `waits for one piece of about ${PIECE_SECONDS} s`,
+        },
+      );
+    } finally {
+      await engine.close?.();
+    }
+  }
+  return rows;
 }
