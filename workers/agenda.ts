@@ -18,6 +18,7 @@ import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { CPU_JOB_NAMES, jobNamesOf } from '../src/jobs/names.js';
 import { MACHINE_ID, runInClass, setInteractiveNearby, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
+import { isUuid } from '../src/ids.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
 import { BACKOFF_UNIT_MS, scaled } from './backoff.js';
@@ -330,32 +331,47 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
   // workers on this machine run, read from the shared queue while this worker runs jobs
   let shareTimer: NodeJS.Timeout | undefined;
   let shareReading = false;
+  let sharesStopped = false;
   const readShares = async () => {
-    if (shareReading) return;
+    if (shareReading || sharesStopped) return;
     if (running.size === 0) {
       setInteractiveNearby(0);
       return setUsersOverShare([]);
     }
     shareReading = true;
     try {
+      // another worker's interactive job counts while its lock is fresh: those jobs renew theirs
+      // every few seconds (longJobLockMs), so a worker that died holds nothing back for long
+      const now = Date.now();
       const { rows } = await pool.query<{ user_id: string | null; running: string; nearby: string }>(
         `SELECT data->>'userId' AS user_id, count(*) AS running,
-                count(*) FILTER (WHERE name = ANY($3::text[]) AND locked_on = $4 AND last_modified_by IS DISTINCT FROM $5) AS nearby
+                count(*) FILTER (WHERE name = ANY($3::text[]) AND locked_on = $4 AND locked_at > $5 AND NOT (id = ANY($6::uuid[]))) AS nearby
            FROM "${TABLE}"
           WHERE locked_at IS NOT NULL AND locked_at > $1 AND name = ANY($2::text[])
           GROUP BY 1`,
-        [new Date(Date.now() - DEFAULT_LOCK_LIFETIME_MS), [...CPU_JOB_NAMES], INTERACTIVE_CPU_JOB_NAMES, MACHINE_ID, name],
+        [
+          new Date(now - DEFAULT_LOCK_LIFETIME_MS),
+          [...CPU_JOB_NAMES],
+          INTERACTIVE_CPU_JOB_NAMES,
+          MACHINE_ID,
+          new Date(now - config.longJobLockMs),
+          [...running].filter(isUuid),
+        ],
       );
+      // stopped meanwhile: the reading is stale, and nothing would reset it
+      if (sharesStopped) return;
       setInteractiveNearby(rows.reduce((sum, r) => sum + Number(r.nearby), 0));
       setUsersOverShare(usersOverShare(new Map(rows.flatMap((r) => (r.user_id === null ? [] : [[r.user_id, Number(r.running)] as const])))));
     } catch (err) {
-      // a database that does not answer changes no priority
+      // a database that does not answer changes no user's priority, and holds no batch work back
       log.debug({ err }, 'reading the users over their share failed');
+      setInteractiveNearby(0);
     } finally {
       shareReading = false;
     }
   };
   const stopShares = () => {
+    sharesStopped = true;
     clearInterval(shareTimer);
     setInteractiveNearby(0);
     setUsersOverShare([]);

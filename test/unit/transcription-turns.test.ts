@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planPieces, quietestPoint } from '../../src/media/transcription/pieces.js';
 import { Turns } from '../../src/media/transcription/turns.js';
+import { endOfText, onRecordingClock } from '../../src/media/transcription/whisper.js';
 import { readWavInfo } from '../../src/media/wav.js';
 import { writeWav } from '../support/wav.js';
 
@@ -106,5 +107,39 @@ describe('turns on one model', () => {
     (await next)();
     await turns.idle();
     await expect(turns.take('batch', AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
+  });
+});
+
+describe("a piece's words on the recording's clock", () => {
+  it("moves a piece's segments and tokens by its start, and holds what whisper.cpp timed past its end within it", () => {
+    // a piece from 60 s to 115 s: whisper.cpp timed its last segment to its 30 s window's end, 60 s
+    const piece = { from: 60 * RATE, to: 115 * RATE };
+    const [first, last] = onRecordingClock(
+      [
+        { from: 0, to: 2000, text: ' Hello', tokens: [{ text: ' Hello', id: 1, p: 0.9, from: 100, to: 1900 }] },
+        {
+          from: 54_000,
+          to: 60_000,
+          text: ' there',
+          tokens: [
+            { text: ' there', id: 2, p: 0.8, from: 54_500, to: 59_000 },
+            { text: '.', id: 3, p: 0.9 },
+          ],
+        },
+      ],
+      piece,
+    );
+    expect(first).toMatchObject({ from: 60_000, to: 62_000, tokens: [{ from: 60_100, to: 61_900 }] });
+    expect(last).toMatchObject({ from: 114_000, to: 115_000, tokens: [{ from: 114_500, to: 115_000 }, { text: '.' }] });
+    expect(last.tokens![1]).not.toHaveProperty('from');
+  });
+
+  it("carries the end of a piece's text, from a word's start and without sound annotations, into the next prompt", () => {
+    expect(endOfText('  short   text ', 160)).toBe('short text');
+    expect(endOfText('one two three four', 10)).toBe('three four');
+    // the cut falls on a word's start: that word stays
+    expect(endOfText('abc defgh ijk', 9)).toBe('defgh ijk');
+    expect(endOfText(' [BLANK_AUDIO] so we went (upbeat music) home ♪', 160)).toBe('so we went home');
+    expect(endOfText('unbroken', 4)).toBe('oken');
   });
 });

@@ -55,10 +55,11 @@ export function quietestPoint(samples: Int16Array, sampleRate: number): number {
  * piece. Reads only the stretches it searches.
  */
 export async function planPieces(wavPath: string, info: WavInfo, pieceSeconds = PIECE_SECONDS): Promise<Piece[]> {
-  const total = Math.floor(info.dataBytes / info.blockAlign);
-  const piece = Math.round(pieceSeconds * info.sampleRate);
   // another layout is refused by the engine itself, with its reason
-  if (info.channels !== 1 || info.bitsPerSample !== 16 || piece <= 0 || total <= piece * 1.5) return [{ from: 0, to: total }];
+  if (info.channels !== 1 || info.bitsPerSample !== 16 || info.blockAlign !== 2) return [{ from: 0, to: Math.floor(info.dataBytes / 2) }];
+  const total = Math.floor(info.dataBytes / 2);
+  const piece = Math.round(pieceSeconds * info.sampleRate);
+  if (!(piece > 0) || total <= piece * 1.5) return [{ from: 0, to: total }];
   const search = Math.min(Math.round(SEARCH_SECONDS * info.sampleRate), Math.floor(piece / 2));
   const pieces: Piece[] = [];
   const fh = await fs.open(wavPath, 'r');

@@ -3,6 +3,9 @@
  * first, then batch, then upkeep (JOB_CLASSES); within a class, in the order asked. A long
  * transcription asks again for each of its pieces (pieces.ts), so a short one asked meanwhile
  * goes before its next piece instead of after the whole of it, and two long ones alternate.
+ * The order is strict: batch pieces wait while interactive ones keep coming, as batch programs
+ * give way to interactive ones on the cores (src/jobs/priority.ts); their job's heartbeat keeps
+ * its lock meanwhile.
  */
 import type { JobClass } from '../../jobs/names.js';
 

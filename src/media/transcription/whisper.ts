@@ -16,7 +16,7 @@ import { joinPieces, type TimedPiece } from './timed-pieces.js';
 import type { Config } from '../../config.js';
 import type { TimedWord } from '../transcript.js';
 import { Turns } from './turns.js';
-import type { Transcriber } from './types.js';
+import type { TranscribeOptions, Transcriber } from './types.js';
 
 /** the Node binding of whisper.cpp, an optional dependency built from source at install */
 const BINDING = 'smart-whisper';
@@ -149,6 +149,9 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
   let host: Host | undefined;
   const turns = new Turns();
   let nextId = 1;
+  /** transcriptions under way: close() waits for them, not only for the piece that runs */
+  const underWay = new Set<Promise<unknown>>();
+  let closing = false;
 
   const dropHost = (h: Host) => {
     if (host === h) host = undefined;
@@ -165,6 +168,7 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
     onHeard: (s: number) => void,
   ) {
     signal?.throwIfAborted();
+    if (closing) throw new TranscriptionError('the Whisper engine is closing', { retryable: true });
     const h = (host ??= startHost(model.path));
     const id = nextId++;
     const params = {
@@ -221,42 +225,16 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
   return {
     name: 'whisper',
     supports,
-    async transcribe(wavPath, opts) {
-      if (!supports(opts.language)) {
-        throw new TranscriptionError(
-          model.multilingual ? `whisper does not know the language "${opts.language}"` : `the whisper model ${path.basename(model.path)} is English-only`,
-        );
-      }
-      const report = progressReporter(opts.onProgress);
-      const info = await readWavInfo(wavPath);
-      const pieces = await planPieces(wavPath, info, pieceSeconds);
-      const total = pieces.at(-1)!.to;
-      // the class of the job asking: its pieces wait behind interactive work (turns.ts)
-      const cls = currentClass();
-      const segments: NativeSegment[] = [];
-      let context = '';
-      for (const piece of pieces) {
-        const endTurn = await turns.take(cls, opts.signal);
-        let heard: NativeSegment[];
-        try {
-          const dictionary = dictionaryPrompt(opts.dictionary, PROMPT_CHARS - context.length);
-          const prompt = [dictionary, context].filter(Boolean).join(' ') || undefined;
-          const onHeard = (s: number) => total > 0 && report((piece.from + s * SAMPLE_RATE) / total);
-          heard = await run(wavPath, piece, primaryLanguage(opts.language), prompt, opts.signal, onHeard);
-        } finally {
-          endTurn();
-        }
-        const offset = (piece.from / SAMPLE_RATE) * 1000;
-        for (const seg of heard) segments.push(shiftSegment(seg, offset));
-        context = endOfText(heard.map((seg) => seg.text).join(''), CONTEXT_CHARS);
-      }
-      const words = wordsOfSegments(segments, firstSpecial, info.duration);
-      opts.onProgress?.(1);
-      return words;
+    transcribe(wavPath, opts) {
+      const work = transcribeInPieces(wavPath, opts);
+      underWay.add(work);
+      void work.catch(() => {}).finally(() => underWay.delete(work));
+      return work;
     },
     async close() {
-      // the pieces asked for before go first
-      await turns.idle();
+      closing = true;
+      // the transcriptions under way end first: between two of its pieces, one holds no turn
+      await Promise.allSettled([...underWay]);
       const h = host;
       host = undefined;
       if (!h) return;
@@ -271,28 +249,70 @@ export function createWhisperTranscriber(options: WhisperOptions): Transcriber {
       });
     },
   };
+
+  async function transcribeInPieces(wavPath: string, opts: TranscribeOptions): Promise<TimedWord[]> {
+    if (!supports(opts.language)) {
+      throw new TranscriptionError(
+        model.multilingual ? `whisper does not know the language "${opts.language}"` : `the whisper model ${path.basename(model.path)} is English-only`,
+      );
+    }
+    const report = progressReporter(opts.onProgress);
+    const info = await readWavInfo(wavPath);
+    const pieces = await planPieces(wavPath, info, pieceSeconds);
+    const total = pieces.at(-1)!.to;
+    // the class of the job asking: its pieces wait behind interactive work (turns.ts)
+    const cls = currentClass();
+    const segments: NativeSegment[] = [];
+    let context = '';
+    for (const piece of pieces) {
+      const endTurn = await turns.take(cls, opts.signal);
+      let heard: NativeSegment[];
+      try {
+        const dictionary = dictionaryPrompt(opts.dictionary, PROMPT_CHARS - context.length - 1);
+        const prompt = [dictionary, context].filter(Boolean).join(' ') || undefined;
+        const onHeard = (s: number) => total > 0 && report((piece.from + s * SAMPLE_RATE) / total);
+        heard = await run(wavPath, piece, primaryLanguage(opts.language), prompt, opts.signal, onHeard);
+      } finally {
+        endTurn();
+      }
+      segments.push(...onRecordingClock(heard, piece));
+      context = endOfText(heard.map((seg) => seg.text).join(''), CONTEXT_CHARS);
+    }
+    const words = wordsOfSegments(segments, firstSpecial, info.duration);
+    opts.onProgress?.(1);
+    return words;
+  }
 }
 
-/** A segment `ms` later: a piece's segments on the recording's clock. */
-function shiftSegment(seg: NativeSegment, ms: number): NativeSegment {
-  if (ms === 0) return seg;
-  return {
+/**
+ * A piece's segments on the recording's clock: held within the piece (whisper.cpp may time a
+ * segment's end up to its 30 s window's, past the sound it was given), then moved by its start.
+ */
+export function onRecordingClock(segments: NativeSegment[], piece: Piece): NativeSegment[] {
+  const offset = (piece.from / SAMPLE_RATE) * 1000;
+  const length = ((piece.to - piece.from) / SAMPLE_RATE) * 1000;
+  const at = (ms: number) => Math.min(Math.max(ms, 0), length) + offset;
+  return segments.map((seg) => ({
     ...seg,
-    from: seg.from + ms,
-    to: seg.to + ms,
+    from: at(seg.from),
+    to: at(seg.to),
     ...(seg.tokens
-      ? { tokens: seg.tokens.map((t) => ({ ...t, ...(t.from === undefined ? {} : { from: t.from + ms }), ...(t.to === undefined ? {} : { to: t.to + ms }) })) }
+      ? { tokens: seg.tokens.map((t) => ({ ...t, ...(t.from === undefined ? {} : { from: at(t.from) }), ...(t.to === undefined ? {} : { to: at(t.to) }) })) }
       : {}),
-  };
+  }));
 }
 
-/** The last `max` characters of a text, from a word's start. */
+/** Whisper's sound annotations ([BLANK_AUDIO], (music), ♪): not words to carry into a prompt */
+const ANNOTATIONS = /\[[^\]]*\]|\([^)]*\)|[♪♫]/gu;
+
+/** The last `max` characters of a text without its sound annotations, from a word's start. */
 export function endOfText(text: string, max: number): string {
-  const t = text.trim().replace(/\s+/g, ' ');
+  const t = text.replace(ANNOTATIONS, ' ').trim().replace(/\s+/g, ' ');
   if (t.length <= max) return t;
-  const tail = t.slice(-max);
-  const space = tail.indexOf(' ');
-  return space < 0 ? tail : tail.slice(space + 1);
+  const from = t.length - max;
+  if (t[from - 1] === ' ') return t.slice(from);
+  const space = t.indexOf(' ', from);
+  return space < 0 ? t.slice(from) : t.slice(space + 1);
 }
 
 /**
