@@ -247,14 +247,16 @@ describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
     // the fixture server is on loopback, which only ALLOW_PRIVATE_NETWORK lets through
     const local = (...args: string[]) => runCli(args, baseEnv({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1' }));
     try {
-      const [theme, track, page, unreachable, badUrl, ftpUrl] = await Promise.all([
+      const [theme, badUrl, ftpUrl] = await Promise.all([
         cli('theme', 'create', '--user', userId, '--name', 'Bold yellow'),
-        local('music', 'add', '--name', 'Upbeat', '--url', files.url('tone.mp3')),
-        local('music', 'add', '--name', 'A page', '--url', files.url('page.html')),
-        local('music', 'add', '--name', 'Nowhere', '--url', 'http://127.0.0.1:9/music.mp3'),
         cli('music', 'add', '--name', 'Broken', '--url', 'not a url'),
         cli('music', 'add', '--name', 'Old', '--url', 'ftp://media.example/a.mp3'),
       ]);
+      // the calls that fetch run one at a time: a fetch must be answered within 10 s, and five other
+      // CLIs starting beside it on a machine busy with another test file have taken longer
+      const track = await local('music', 'add', '--name', 'Upbeat', '--url', files.url('tone.mp3'));
+      const page = await local('music', 'add', '--name', 'A page', '--url', files.url('page.html'));
+      const unreachable = await local('music', 'add', '--name', 'Nowhere', '--url', 'http://127.0.0.1:9/music.mp3');
       const { userThemeId } = ok(theme, ['userThemeId']) as { userThemeId: string };
       expect(await db.userTheme.findUniqueOrThrow({ where: { id: userThemeId } })).toMatchObject({ userId, name: 'Bold yellow', basedOn: null, style: {} });
       const { trackId } = ok(track, ['trackId']) as { trackId: string };
