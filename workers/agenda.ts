@@ -340,8 +340,8 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     }
     shareReading = true;
     try {
-      // another worker's interactive job counts while its lock is fresh: those jobs renew theirs
-      // every few seconds (longJobLockMs), so a worker that died holds nothing back for long
+      // another worker's interactive job counts while its lock is fresh: those jobs renew theirs at
+      // least every quarter of longJobLockMs, so a worker that died holds nothing back for long
       const now = Date.now();
       const { rows } = await pool.query<{ user_id: string | null; running: string; nearby: string }>(
         `SELECT data->>'userId' AS user_id, count(*) AS running,
