@@ -16,7 +16,7 @@ import { publishStatesInOrder } from './ordered-channel.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { CPU_JOB_NAMES, jobNamesOf } from '../src/jobs/names.js';
+import { CPU_JOB_NAMES, INTERACTIVE_CPU_JOB_NAMES } from '../src/jobs/names.js';
 import { MACHINE_ID, runInClass, setInteractiveNearby, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
 import { isUuid } from '../src/ids.js';
 import { withLog, type Logger } from '../src/logger.js';
@@ -81,8 +81,6 @@ const reserveOf = (definitions: readonly JobDefinition[]): Record<string, number
 
 /** How often a worker reads which users run more than their share of the CPU jobs (src/jobs/priority.ts). */
 export const SHARE_CHECK_MS = 1000;
-/** The jobs another worker on this machine runs that this one's batch work gives way to (src/jobs/priority.ts). */
-const INTERACTIVE_CPU_JOB_NAMES = jobNamesOf('interactive').filter((n) => CPU_JOB_NAMES.has(n));
 /** 5 s, 20 s, 80 s: transient failures (network, a busy platform) get three more tries; jobs are idempotent. */
 const DEFAULT_BACKOFF = backoffStrategies.exponential({ delay: BACKOFF_UNIT_MS, factor: 4, maxRetries: 3, jitter: 0.2 });
 
@@ -352,7 +350,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         [
           new Date(now - DEFAULT_LOCK_LIFETIME_MS),
           [...CPU_JOB_NAMES],
-          INTERACTIVE_CPU_JOB_NAMES,
+          [...INTERACTIVE_CPU_JOB_NAMES],
           MACHINE_ID,
           new Date(now - config.longJobLockMs),
           [...running].filter(isUuid),

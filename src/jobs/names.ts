@@ -77,3 +77,6 @@ export const CPU_JOB_NAMES: ReadonlySet<string> = new Set([
 
 /** The job names of a class. */
 export const jobNamesOf = (cls: JobClass): string[] => Object.entries(JOB_CLASSES).flatMap(([name, c]) => (c === cls ? [name] : []));
+
+/** The interactive kinds that keep the CPU busy: while one runs on a machine, batch work there gives way (src/jobs/priority.ts). */
+export const INTERACTIVE_CPU_JOB_NAMES: ReadonlySet<string> = new Set(jobNamesOf('interactive').filter((n) => CPU_JOB_NAMES.has(n)));

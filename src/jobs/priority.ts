@@ -33,7 +33,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
-import { CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names.js';
+import { INTERACTIVE_CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names.js';
 
 /** The niceness of each class's programs (0 is normal, 19 the lowest). */
 export const CLASS_NICENESS: Readonly<Record<JobClass, number>> = { interactive: 0, batch: 10, upkeep: 10 };
@@ -185,7 +185,7 @@ function lower(pid: number, niceness: number) {
  */
 export async function runInClass<T>(name: string, work: () => Promise<T>, user?: string): Promise<T> {
   const cls = JOB_CLASSES[name as JobName] ?? 'batch';
-  const holds = cls === 'interactive' && CPU_JOB_NAMES.has(name);
+  const holds = INTERACTIVE_CPU_JOB_NAMES.has(name);
   if (holds && interactive++ === 0 && nearby === 0) lowerPrograms();
   try {
     return await current.run(user === undefined ? { cls } : { cls, user }, work);

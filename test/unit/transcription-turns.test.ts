@@ -90,7 +90,6 @@ describe('turns on one model', () => {
       const i = ['batch 2', 'upkeep', 'interactive 1', 'interactive 2'].indexOf(expected);
       (await asked[i])();
     }
-    await turns.idle();
     expect(turns.waiting).toBe(0);
   });
 
@@ -105,7 +104,6 @@ describe('turns on one model', () => {
     expect(turns.waiting).toBe(1);
     end();
     (await next)();
-    await turns.idle();
     await expect(turns.take('batch', AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
   });
 });

@@ -21,7 +21,6 @@ export class Turns {
   #busy = false;
   #seq = 0;
   #waiting: Waiting[] = [];
-  #idle: Array<() => void> = [];
 
   /**
    * Resolves with the function that ends the turn once it is the caller's; rejects with the
@@ -41,18 +40,11 @@ export class Turns {
       const onAbort = () => {
         this.#waiting = this.#waiting.filter((w) => w !== me);
         reject(signal!.reason);
-        this.#settle();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiting.push(me);
       this.#next();
     });
-  }
-
-  /** Resolves once nobody holds a turn or waits for one. */
-  idle(): Promise<void> {
-    if (!this.#busy && this.#waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
   }
 
   /** How many wait for a turn now. */
@@ -71,7 +63,7 @@ export class Turns {
   }
 
   #next() {
-    if (this.#busy || this.#waiting.length === 0) return this.#settle();
+    if (this.#busy || this.#waiting.length === 0) return;
     let first = 0;
     for (let i = 1; i < this.#waiting.length; i++) {
       const w = this.#waiting[i];
@@ -81,12 +73,5 @@ export class Turns {
     const [chosen] = this.#waiting.splice(first, 1);
     this.#busy = true;
     chosen.go();
-  }
-
-  #settle() {
-    if (this.#busy || this.#waiting.length > 0) return;
-    const waiting = this.#idle;
-    this.#idle = [];
-    for (const resolve of waiting) resolve();
   }
 }
