@@ -78,6 +78,22 @@ function descendsFromUs(ppid: number): boolean {
   return false;
 }
 
+/** The render graph of a silent test pattern of `width`x`height` and `duration` s (made in the test's folder as `name`.mp4), kept whole at its size. */
+async function testPatternGraph(name: string, width: number, height: number, duration: number, extra: { preview?: boolean } = {}) {
+  const source = path.join(tmp, `${name}.mp4`);
+  const pattern = `testsrc2=s=${width}x${height}:r=25:d=${duration}`;
+  await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', pattern, '-c:v', 'libx264', '-preset', 'ultrafast', source]);
+  return buildRenderGraph({
+    source: { path: source, width, height, fps: 25, rotation: 0, duration, hasAudio: false },
+    output: { width, height, fps: 25, preset: 'medium' },
+    keep: [{ start: 0, end: duration }],
+    zooms: [],
+    overlays: [],
+    audio: { clean: false, gainDb: 0, music: null },
+    ...extra,
+  } as never);
+}
+
 describe('a job runs in its class', () => {
   it("runs a batch job's programs at its class's niceness while an interactive job uses the CPU here, and at 0 when none does", async () => {
     const niceOf = async () => Number((await runProgram('nice', [])).stdout.trim());
@@ -123,16 +139,7 @@ describe('a job runs in its class', () => {
   });
 
   it("renders at its class's niceness: a batch job's render started beside an export runs at 10, alone at 0", async () => {
-    const source = path.join(tmp, 'src.mp4');
-    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
-    const graph = buildRenderGraph({
-      source: { path: source, width: 320, height: 240, fps: 25, rotation: 0, duration: 6, hasAudio: false },
-      output: { width: 320, height: 240, fps: 25, preset: 'medium' },
-      keep: [{ start: 0, end: 6 }],
-      zooms: [],
-      overlays: [],
-      audio: { clean: false, gainDb: 0, music: null },
-    } as never);
+    const graph = await testPatternGraph('src', 320, 240, 6);
     const niceness = async (name: string, beside: boolean) => {
       let release!: () => void;
       const render = beside ? runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r))) : null;
@@ -240,17 +247,7 @@ describe("a render's threads", () => {
   });
 
   it('hands its share to ffmpeg: a render beside another export runs on fewer threads than alone', async () => {
-    const source = path.join(tmp, 'threads.mp4');
-    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=25:d=8', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
-    const graph = buildRenderGraph({
-      source: { path: source, width: 640, height: 360, fps: 25, rotation: 0, duration: 8, hasAudio: false },
-      output: { width: 640, height: 360, fps: 25, preset: 'medium' },
-      keep: [{ start: 0, end: 8 }],
-      zooms: [],
-      overlays: [],
-      audio: { clean: false, gainDb: 0, music: null },
-      preview: true,
-    } as never);
+    const graph = await testPatternGraph('threads', 640, 360, 8, { preview: true });
     const render = async (beside: boolean) => {
       let release!: () => void;
       const other = beside ? runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)), 'other') : null;
