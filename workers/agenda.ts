@@ -16,8 +16,8 @@ import { publishStatesInOrder } from './ordered-channel.js';
 import pg from 'pg';
 import type { App, JobQueue, JobSubject, JobSummary } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { CPU_JOB_NAMES } from '../src/jobs/names.js';
-import { type JobsNearby, MACHINE_ID, runInClass, setJobsNearby, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
+import { CPU_JOB_NAMES, INTERACTIVE_CPU_JOB_NAMES } from '../src/jobs/names.js';
+import { MACHINE_ID, runInClass, setInteractiveNearby, setUsersOverShare, usersOverShare } from '../src/jobs/priority.js';
 import { isUuid } from '../src/ids.js';
 import { withLog, type Logger } from '../src/logger.js';
 import { jobs as registeredJobs } from './registry.js';
@@ -245,8 +245,6 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
         const attempt = (job.attrs.failCount ?? 0) + 1;
         const t0 = performance.now();
         running.add(jobId);
-        // the programs of a CPU job start with the machine as it is now (priority.ts renderThreads), not as it was a second ago
-        if (CPU_JOB_NAMES.has(def.name)) void readShares();
         jobLog[level]({ attempt }, 'job started');
         const stop = new AbortController();
         // a run over a project that exists now stops once it is deleted (one that never existed fails as any run)
@@ -327,61 +325,53 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<Jobs> {
     return jobs.map(summarize).sort((a, b) => rank(a) - rank(b));
   };
 
-  // which users run more than their share of the CPU jobs, and which CPU jobs other workers on this
-  // machine run, read from the shared queue while this worker runs jobs
+  // which users run more than their share of the CPU jobs, and how many interactive CPU jobs other
+  // workers on this machine run, read from the shared queue while this worker runs jobs
   let shareTimer: NodeJS.Timeout | undefined;
   let shareReading = false;
-  let readAgain = false;
   let sharesStopped = false;
-  const readShares = async (): Promise<void> => {
-    if (sharesStopped) return;
-    // a reading under way may have begun before a job started here: read again once it ends
-    if (shareReading) {
-      readAgain = true;
-      return;
-    }
+  const readShares = async () => {
+    if (shareReading || sharesStopped) return;
     if (running.size === 0) {
-      setJobsNearby([]);
+      setInteractiveNearby(0);
       return setUsersOverShare([]);
     }
     shareReading = true;
     try {
-      // another worker's job counts while its lock is fresh: CPU jobs renew theirs at least every
-      // quarter of longJobLockMs, so a worker that died holds nothing back for long
+      // another worker's interactive job counts while its lock is fresh: those jobs renew theirs at
+      // least every quarter of longJobLockMs, so a worker that died holds nothing back for long
       const now = Date.now();
-      const { rows } = await pool.query<{ user_id: string | null; name: string; running: string; nearby: string }>(
-        `SELECT data->>'userId' AS user_id, name, count(*) AS running,
-                count(*) FILTER (WHERE locked_on = $3 AND locked_at > $4 AND NOT (id = ANY($5::uuid[]))) AS nearby
+      const { rows } = await pool.query<{ user_id: string | null; running: string; nearby: string }>(
+        `SELECT data->>'userId' AS user_id, count(*) AS running,
+                count(*) FILTER (WHERE name = ANY($3::text[]) AND locked_on = $4 AND locked_at > $5 AND NOT (id = ANY($6::uuid[]))) AS nearby
            FROM "${TABLE}"
           WHERE locked_at IS NOT NULL AND locked_at > $1 AND name = ANY($2::text[])
-          GROUP BY 1, 2`,
-        [new Date(now - DEFAULT_LOCK_LIFETIME_MS), [...CPU_JOB_NAMES], MACHINE_ID, new Date(now - config.longJobLockMs), [...running].filter(isUuid)],
+          GROUP BY 1`,
+        [
+          new Date(now - DEFAULT_LOCK_LIFETIME_MS),
+          [...CPU_JOB_NAMES],
+          [...INTERACTIVE_CPU_JOB_NAMES],
+          MACHINE_ID,
+          new Date(now - config.longJobLockMs),
+          [...running].filter(isUuid),
+        ],
       );
       // stopped meanwhile: the reading is stale, and nothing would reset it
       if (sharesStopped) return;
-      const nearby: JobsNearby[] = rows.flatMap((r) =>
-        Number(r.nearby) > 0 ? [{ name: r.name, count: Number(r.nearby), ...(r.user_id === null ? {} : { user: r.user_id }) }] : [],
-      );
-      const byUser = new Map<string, number>();
-      for (const r of rows) if (r.user_id !== null) byUser.set(r.user_id, (byUser.get(r.user_id) ?? 0) + Number(r.running));
-      setJobsNearby(nearby);
-      setUsersOverShare(usersOverShare(byUser));
+      setInteractiveNearby(rows.reduce((sum, r) => sum + Number(r.nearby), 0));
+      setUsersOverShare(usersOverShare(new Map(rows.flatMap((r) => (r.user_id === null ? [] : [[r.user_id, Number(r.running)] as const])))));
     } catch (err) {
       // a database that does not answer changes no user's priority, and holds no batch work back
       log.debug({ err }, 'reading the users over their share failed');
-      setJobsNearby([]);
+      setInteractiveNearby(0);
     } finally {
       shareReading = false;
-      if (readAgain) {
-        readAgain = false;
-        void readShares();
-      }
     }
   };
   const stopShares = () => {
     sharesStopped = true;
     clearInterval(shareTimer);
-    setJobsNearby([]);
+    setInteractiveNearby(0);
     setUsersOverShare([]);
   };
 

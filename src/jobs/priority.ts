@@ -16,7 +16,7 @@
  * gives way to this service's interactive work, not to every program of the
  * machine. "Here" is this machine: a worker also counts the interactive CPU
  * jobs other workers on the same machine (MACHINE_ID) run, read from the
- * shared queue every second and as a job starts (`setJobsNearby`, workers/agenda.ts).
+ * shared queue every second (`setInteractiveNearby`, workers/agenda.ts).
  *
  * Users share the cores the same way: a user running more CPU jobs than
  * another user with CPU work, across every worker (`setUsersOverShare`, read
@@ -26,10 +26,6 @@
  * flood takes what is left; a user alone, or users running alike, are never
  * lowered.
  *
- * A render's decoder and encoder take threads by the same standing
- * (`renderThreads`): ffmpeg's own while nothing that weighs as much runs beside
- * it on the machine, the cores' share of each such job otherwise.
- *
  * The claim keeps the other half: every kind has slots of its own in a worker
  * (workers/agenda.ts), so a delivery or a render is never left waiting for
  * slots that long jobs hold.
@@ -37,7 +33,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
-import { CPU_JOB_NAMES, INTERACTIVE_CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names.js';
+import { INTERACTIVE_CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names.js';
 
 /** The niceness of each class's programs (0 is normal, 19 the lowest). */
 export const CLASS_NICENESS: Readonly<Record<JobClass, number>> = { interactive: 0, batch: 10, upkeep: 10 };
@@ -51,22 +47,10 @@ interface Running {
   user?: string;
 }
 
-/** CPU jobs (CPU_JOB_NAMES) other workers on this machine run, so many of one kind and user */
-export interface JobsNearby {
-  name: string;
-  /** the jobs' user (their data's userId), if they have one */
-  user?: string;
-  count: number;
-}
-
 const current = new AsyncLocalStorage<Running>();
 /** interactive jobs that use the CPU, running in this process now */
 let interactive = 0;
-/** the work of every job that uses the CPU running in this process now */
-const cpuJobsHere = new Set<Running>();
-/** jobs that use the CPU run by other workers on this machine, as this worker last read them */
-let jobsNearby: readonly JobsNearby[] = [];
-/** the interactive ones among them */
+/** interactive jobs that use the CPU, run by other workers on this machine, as this worker last read them */
 let nearby = 0;
 let resume: Array<() => void> = [];
 /** whether batch work gives way now */
@@ -200,60 +184,27 @@ function lower(pid: number, niceness: number) {
  * while it runs.
  */
 export async function runInClass<T>(name: string, work: () => Promise<T>, user?: string): Promise<T> {
-  const running: Running = { cls: JOB_CLASSES[name as JobName] ?? 'batch', ...(user === undefined ? {} : { user }) };
+  const cls = JOB_CLASSES[name as JobName] ?? 'batch';
   const holds = INTERACTIVE_CPU_JOB_NAMES.has(name);
-  if (CPU_JOB_NAMES.has(name)) cpuJobsHere.add(running);
   if (holds && interactive++ === 0 && nearby === 0) lowerPrograms();
   try {
-    return await current.run(running, work);
+    return await current.run(user === undefined ? { cls } : { cls, user }, work);
   } finally {
-    cpuJobsHere.delete(running);
     if (holds) --interactive;
     resumeBatch();
   }
 }
 
 /**
- * The jobs that use the CPU other workers on this machine run now (read from the shared queue
- * by workers/agenda.ts): while interactive ones run, batch work here gives way as it does to
- * this worker's own; all of them count among the programs a render shares the cores with
- * (renderThreads).
+ * How many interactive jobs that use the CPU other workers on this machine run now (read from
+ * the shared queue by workers/agenda.ts): while there are any, batch work here gives way as it
+ * does to this worker's own.
  */
-export function setJobsNearby(jobs: readonly JobsNearby[]): void {
+export function setInteractiveNearby(count: number): void {
   const before = interactiveHere();
-  jobsNearby = jobs;
-  nearby = jobs.reduce((n, j) => n + (INTERACTIVE_CPU_JOB_NAMES.has(j.name) ? j.count : 0), 0);
+  nearby = count;
   if (!before && interactiveHere()) lowerPrograms();
   resumeBatch();
-}
-
-/**
- * The threads a render's decoders and encoders each get (ffmpeg's `-threads`): ffmpeg's own
- * choice (undefined) while the render has the machine's cores to
- * itself, and the cores' share of each once jobs that use the CPU and weigh as much as it or
- * more (a niceness no higher than its own, nicenessOf) run beside it on this machine, in this
- * worker or another: one each on 2 cores.
- *
- * Threads beyond a program's share of the cores cost CPU without making anything faster: the
- * decoder's frame threads (one a core and one more) and x264's (one and a half a core) wait on
- * each other and evict each other's frames from the caches. Measured on 2 cores (the load bench's 20 s 1080x1920 talk, four pairs of runs): six
- * transcodes at once took 19 % less wall and CPU time with one thread each than with
- * ffmpeg's own, two at once 11 % less; one alone took 1.86 times as long. A render that
- * outranks the rest (an export beside batch work, a user's beside another's flood) keeps
- * ffmpeg's own: the rest give way to it. A render keeps the threads it started with.
- */
-export function renderThreads(cores = os.availableParallelism()): number | undefined {
-  const self = current.getStore();
-  const weight = nicenessOf(self);
-  // the render itself, counted among this worker's jobs when it is one's
-  let sharing = self && cpuJobsHere.has(self) ? 0 : 1;
-  for (const job of cpuJobsHere) if (nicenessOf(job) <= weight) sharing++;
-  for (const job of jobsNearby) {
-    const work: Running = { cls: JOB_CLASSES[job.name as JobName] ?? 'batch', ...(job.user === undefined ? {} : { user: job.user }) };
-    if (nicenessOf(work) <= weight) sharing += job.count;
-  }
-  const each = Math.floor(cores / sharing);
-  return each >= cores ? undefined : Math.max(1, each);
 }
 
 /** Lets the waiting batch steps go on once no interactive CPU work runs on this machine. */

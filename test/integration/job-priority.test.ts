@@ -8,17 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_NAMES } from '../../src/jobs/names.js';
-import {
-  interactiveRunning,
-  MACHINE_ID,
-  renderThreads,
-  runInClass,
-  SHARE_NICENESS,
-  setJobsNearby,
-  setUsersOverShare,
-  usersOverShare,
-  yieldToInteractive,
-} from '../../src/jobs/priority.js';
+import { interactiveRunning, MACHINE_ID, runInClass, SHARE_NICENESS, setUsersOverShare, usersOverShare, yieldToInteractive } from '../../src/jobs/priority.js';
 import { runProgram, startProgram, type RunningProgram } from '../../src/media/program.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
@@ -78,22 +68,6 @@ function descendsFromUs(ppid: number): boolean {
   return false;
 }
 
-/** The render graph of a silent test pattern of `width`x`height` and `duration` s (made in the test's folder as `name`.mp4), kept whole at its size. */
-async function testPatternGraph(name: string, width: number, height: number, duration: number, extra: { preview?: boolean } = {}) {
-  const source = path.join(tmp, `${name}.mp4`);
-  const pattern = `testsrc2=s=${width}x${height}:r=25:d=${duration}`;
-  await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', pattern, '-c:v', 'libx264', '-preset', 'ultrafast', source]);
-  return buildRenderGraph({
-    source: { path: source, width, height, fps: 25, rotation: 0, duration, hasAudio: false },
-    output: { width, height, fps: 25, preset: 'medium' },
-    keep: [{ start: 0, end: duration }],
-    zooms: [],
-    overlays: [],
-    audio: { clean: false, gainDb: 0, music: null },
-    ...extra,
-  } as never);
-}
-
 describe('a job runs in its class', () => {
   it("runs a batch job's programs at its class's niceness while an interactive job uses the CPU here, and at 0 when none does", async () => {
     const niceOf = async () => Number((await runProgram('nice', [])).stdout.trim());
@@ -139,7 +113,16 @@ describe('a job runs in its class', () => {
   });
 
   it("renders at its class's niceness: a batch job's render started beside an export runs at 10, alone at 0", async () => {
-    const graph = await testPatternGraph('src', 320, 240, 6);
+    const source = path.join(tmp, 'src.mp4');
+    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
+    const graph = buildRenderGraph({
+      source: { path: source, width: 320, height: 240, fps: 25, rotation: 0, duration: 6, hasAudio: false },
+      output: { width: 320, height: 240, fps: 25, preset: 'medium' },
+      keep: [{ start: 0, end: 6 }],
+      zooms: [],
+      overlays: [],
+      audio: { clean: false, gainDb: 0, music: null },
+    } as never);
     const niceness = async (name: string, beside: boolean) => {
       let release!: () => void;
       const render = beside ? runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r))) : null;
@@ -191,92 +174,6 @@ describe('a job runs in its class', () => {
     await expect(waiting).rejects.toThrow('the project was deleted');
     again();
     await render2;
-  });
-});
-
-/** The threads of the ffmpeg processes this process started that run now (/proc/<pid>/status), with their arguments. */
-function ffmpegThreads(): Array<{ threads: number; args: string[] }> {
-  const out: Array<{ threads: number; args: string[] }> = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)![1]);
-      if (path.basename(args[0] ?? '') === 'ffmpeg' && descendsFromUs(ppid)) out.push({ threads: Number(/^Threads:\s+(\d+)/m.exec(status)![1]), args });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-describe("a render's threads", () => {
-  it('takes the cores to itself alone, and its share of them beside jobs that weigh as much or more, in this worker or another on the machine', async () => {
-    const threads = (name: string, user?: string) => runInClass(name, async () => [renderThreads(2), renderThreads(8)], user);
-    // alone: ffmpeg's own (outside a job too: the render itself)
-    expect(await threads(JOB_NAMES.renderExport)).toEqual([undefined, undefined]);
-    expect(renderThreads(2)).toBeUndefined();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const exports = [runInClass(JOB_NAMES.renderExport, () => held, 'a')];
-    try {
-      // beside another export: half the cores each
-      expect(await threads(JOB_NAMES.renderExport, 'b')).toEqual([1, 4]);
-      // a batch render gives way to the export, and counts it; the export does not count the batch render
-      expect(await threads(JOB_NAMES.renderClip, 'c')).toEqual([1, 4]);
-      exports.push(runInClass(JOB_NAMES.renderClip, () => held, 'c'));
-      expect(await threads(JOB_NAMES.renderExport, 'b')).toEqual([1, 4]);
-      expect(await threads(JOB_NAMES.renderClip, 'c')).toEqual([1, 2]);
-      // a delivery does not use the cores
-      exports.push(runInClass(JOB_NAMES.deliverPost, () => held, 'd'));
-      expect(await threads(JOB_NAMES.renderExport, 'b')).toEqual([1, 4]);
-      // other workers' jobs on this machine count alike: two exports there
-      setJobsNearby([{ name: JOB_NAMES.renderExport, user: 'e', count: 2 }]);
-      expect(await threads(JOB_NAMES.renderExport, 'b')).toEqual([1, 2]);
-      // a user over their share weighs less: a light user's export counts only itself and the rest not over theirs
-      setUsersOverShare(['e']);
-      expect(await threads(JOB_NAMES.renderExport, 'b')).toEqual([1, 4]);
-      expect(await threads(JOB_NAMES.renderExport, 'e')).toEqual([1, 1]);
-    } finally {
-      setJobsNearby([]);
-      setUsersOverShare([]);
-      release();
-      await Promise.all(exports);
-    }
-    expect(await threads(JOB_NAMES.renderClip, 'c')).toEqual([undefined, undefined]);
-  });
-
-  it('hands its share to ffmpeg: a render beside another export runs on fewer threads than alone', async () => {
-    const graph = await testPatternGraph('threads', 640, 360, 8, { preview: true });
-    const render = async (beside: boolean) => {
-      let release!: () => void;
-      const other = beside ? runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)), 'other') : null;
-      const seen: Array<{ threads: number; args: string[] }> = [];
-      const expected = await runInClass(
-        JOB_NAMES.renderExport,
-        async () => {
-          const video = path.join(tmp, `threads-${beside}.mp4`);
-          await renderVideo(graph, { video, preview: `${video}.preview.mp4` }, { onProgress: () => seen.push(...ffmpegThreads()) });
-          return renderThreads();
-        },
-        'user',
-      );
-      release?.();
-      await other;
-      expect(seen.length).toBeGreaterThan(0);
-      return { expected, threads: Math.max(...seen.map((s) => s.threads)), args: seen[0].args };
-    };
-    const alone = await render(false);
-    expect(alone.expected).toBeUndefined();
-    expect(alone.args).not.toContain('-threads');
-    const beside = await render(true);
-    const share = Math.max(1, Math.floor(os.availableParallelism() / 2));
-    expect(beside.expected).toBe(share >= os.availableParallelism() ? undefined : share);
-    // the decoder's and the encoders' threads: before the input, before the video and before the preview
-    const at = beside.args.flatMap((a, i) => (a === '-threads' ? [beside.args[i + 1]] : []));
-    expect(at).toEqual([String(beside.expected), String(beside.expected), String(beside.expected)]);
-    expect(beside.args.indexOf('-threads')).toBeLessThan(beside.args.indexOf('-i'));
-    expect(beside.threads).toBeLessThan(alone.threads);
   });
 });
 
@@ -423,9 +320,9 @@ describe('two workers on one machine', () => {
     await app?.stop();
   });
 
-  /** Another worker, on `machine`, claims an export of a user of its own (nobody runs more CPU jobs than another): its tag. */
+  /** Another worker, on `machine`, claims an export: its tag. */
   async function claimElsewhere(machine: string, tag: string) {
-    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderExport, { tag, userId: `user-${tag}` });
+    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderExport, { tag, userId: 'someone' });
     const other = new FairJobRepository({ pool, tableName: JOBS_TABLE, userCap: 2, machine });
     const now = new Date();
     const job = await other.getNextJobToRun(JOB_NAMES.renderExport, now, new Date(now.getTime() - 60_000), now, { lastModifiedBy: `worker-on-${machine}` });
@@ -446,12 +343,8 @@ describe('two workers on one machine', () => {
     const near = await claimElsewhere(MACHINE_ID, 'near');
     await eventually(async () => expect(nice()).toEqual([10]), 5_000);
     if (withAutogroup) expect(sessionNice(programs[0].pid!)).toBe(10);
-    // a render here shares 12 cores with that export: an export's with it alone (the clip gives way to both), a clip's with
-    // both, each counted once; without the other worker's export, the export would have them all and the clip half
-    expect(await runInClass(JOB_NAMES.renderExport, async () => renderThreads(12), 'fresh-user')).toBe(6);
-    expect(await runInClass(JOB_NAMES.renderClip, async () => renderThreads(12), 'batch-user')).toBe(4);
-    // and its next program starts lower while the export runs (another user's: nobody runs more CPU jobs than another)
-    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderClip, { userId: 'batch-user-2' });
+    // and its next program starts lower while the export runs
+    await app.runtime.app.jobs.enqueue(JOB_NAMES.renderClip, { userId: 'batch-user' });
     await eventually(async () => expect(nice()).toEqual([10, 10]), 20_000);
     // a batch step in this worker waits for it too, and goes on once that export is done
     let stepped = false;
