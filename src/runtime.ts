@@ -6,6 +6,7 @@ import { createPrisma } from './db/client.js';
 import { openDatabase } from './db/database.js';
 import { applyMigrations } from './db/migrate/index.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
+import { markPrograms } from './jobs/priority.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createStorage } from './storage/index.js';
 import { bridgeRemoteProjectEvents } from './projects/bridge.js';
@@ -84,6 +85,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     const limits = createRateLimits(config.redisUrl);
     closers.push(['the rate limits connection', () => limits.close()]);
     const storage = createStorage(config);
+    // this service's programs on the machine know each other by the mark (src/jobs/priority.ts, renderThreads)
+    markPrograms(database.url);
     const jobs = await createAgenda({ config, databaseUrl: database.url, log, role: opts.role, definitions: opts.definitions });
     const ai = { ...createAiProviders(config), ...opts.ai };
     const transcriber = opts.transcriber ?? configuredTranscriber(config);

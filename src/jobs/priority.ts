@@ -26,12 +26,19 @@
  * flood takes what is left; a user alone, or users running alike, are never
  * lowered.
  *
+ * A render's decoder and encoder take threads by the same standing
+ * (`renderThreads`): ffmpeg's own while no program of this service that keeps
+ * a core busy and weighs as much runs beside it on the machine, the cores'
+ * share of each such program otherwise.
+ *
  * The claim keeps the other half: every kind has slots of its own in a worker
  * (workers/agenda.ts), so a delivery or a render is never left waiting for
  * slots that long jobs hold.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import { INTERACTIVE_CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names.js';
 
@@ -240,3 +247,92 @@ export function yieldToInteractive(signal?: AbortSignal): Promise<void> | undefi
 
 /** How many interactive jobs that use the CPU run in this process (for tests and /metrics). */
 export const interactiveRunning = () => interactive;
+
+// ---------------------------------------------------------------------------
+// a render's threads
+
+/**
+ * The variable in the environment of this service's programs that names the service (markPrograms): a worker finds the
+ * programs of the others on the machine by it, and leaves another service's alone.
+ */
+export const SERVICE_VARIABLE = 'CLIPCAST_SERVICE';
+
+/**
+ * Marks the programs this process starts from now on (every program inherits its environment) as this service's: the
+ * one whose data is in the database at `databaseUrl` (a digest of its host, port and name; not its credentials).
+ */
+export function markPrograms(databaseUrl: string): void {
+  let where = databaseUrl;
+  try {
+    const url = new URL(databaseUrl);
+    where = `${url.hostname.toLowerCase()}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    // not a URL: the whole text names it
+  }
+  process.env[SERVICE_VARIABLE] = createHash('sha256').update(where).digest('hex').slice(0, 16);
+}
+
+/** The mark of markPrograms as environment variables, for a program given an environment of its own. */
+export const serviceMark = (): Record<string, string> => {
+  const service = process.env[SERVICE_VARIABLE];
+  return service ? { [SERVICE_VARIABLE]: service } : {};
+};
+
+/**
+ * The programs that keep a core busy for as long as they run: ffmpeg when it encodes H.264 (a render, an AI clip), and
+ * pocketsphinx (src/media/transcription/pocketsphinx.ts), by their names as the kernel keeps them (15 characters).
+ * Not counted: ffmpeg's other runs (the sound written for the speech engine before it starts, frames read for faces: short
+ * or light), and the Whisper engine, which runs in a Node process of its own.
+ */
+const BUSY_PROGRAMS = new Set(['ffmpeg', 'pocketsphinx_continuous'].map((name) => name.slice(0, 15)));
+
+/**
+ * How many of this service's programs (markPrograms) that keep a core busy run now at a niceness no higher than
+ * `niceness`, as this process sees them in /proc: every worker's on the machine when they share its processes (one
+ * host, or one container), this worker's own in a container of its own. A program of a worker that died is gone with
+ * it (it dies with its parent where setpriv is installed: src/media/program.ts). None where there is no /proc, or no
+ * mark.
+ */
+export async function busyProgramsBeside(niceness: number): Promise<number> {
+  const service = process.env[SERVICE_VARIABLE];
+  if (!service || process.platform !== 'linux') return 0;
+  const mark = `${SERVICE_VARIABLE}=${service}`;
+  let pids: string[];
+  try {
+    pids = (await fsp.readdir('/proc')).filter((d) => /^\d/.test(d));
+  } catch {
+    return 0;
+  }
+  const busy = async (pid: string) => {
+    try {
+      const stat = await fsp.readFile(`/proc/${pid}/stat`, 'latin1');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!BUSY_PROGRAMS.has(comm)) return false;
+      // the fields after the name start at the state (the third): the niceness is the nineteenth
+      if (!(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) <= niceness)) return false;
+      if (!(await fsp.readFile(`/proc/${pid}/environ`, 'latin1')).split('\0').includes(mark)) return false;
+      return comm !== 'ffmpeg' || (await fsp.readFile(`/proc/${pid}/cmdline`, 'latin1')).includes('libx264');
+    } catch {
+      // ended meanwhile, or another user's
+      return false;
+    }
+  };
+  return (await Promise.all(pids.map(busy))).filter(Boolean).length;
+}
+
+/**
+ * The threads a render's decoders and encoders each get (ffmpeg's `-threads`): ffmpeg's own choice (undefined) while it
+ * has the machine's cores to itself, and the cores' share of each busy program of this service that runs beside it and
+ * weighs as much or more (busyProgramsBeside, at a niceness no higher than the render's `niceness`) otherwise: one each on 2 cores.
+ *
+ * Threads beyond a program's share of the cores cost CPU without making anything faster: the decoder's frame threads
+ * (one a core and one more) and x264's (one and a half a core) wait on each other and evict each other's frames from
+ * the caches. Measured on 2 cores (the load bench's 20 s 1080x1920 talk, four pairs of runs): six transcodes at once
+ * took 19 % less wall and CPU time with one thread each than with ffmpeg's own, two at once 11 % less; one alone took
+ * 1.86 times as long. A render that outranks the rest (an export beside batch work, a user's beside another's flood)
+ * keeps ffmpeg's own: the rest give way to it. A render keeps the threads it started with.
+ */
+export async function renderThreads(niceness = currentNiceness(), cores = os.availableParallelism()): Promise<number | undefined> {
+  const each = Math.floor(cores / (1 + (await busyProgramsBeside(niceness))));
+  return each >= cores ? undefined : Math.max(1, each);
+}

@@ -25,7 +25,7 @@ import { Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FfmpegCommand } from 'fluent-ffmpeg';
 import { programSearchPath } from '../config.js';
-import { currentNiceness, programStarted } from '../jobs/priority.js';
+import { currentNiceness, programStarted, serviceMark } from '../jobs/priority.js';
 
 export interface ProgramOptions {
   cwd?: string;
@@ -190,7 +190,8 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   const out = options.logFd ?? (stdoutMode === 'ignore' ? 'ignore' : 'pipe');
   const child = spawn(command, commandArgs, {
     cwd: options.cwd,
-    env: options.env,
+    // this service's mark goes with a program given an environment of its own (priority.ts, markPrograms)
+    env: options.env && { ...options.env, ...serviceMark() },
     stdio: ['ignore', out, options.logFd ?? 'pipe'],
     detached: GROUPS,
     shell: false,

@@ -1,15 +1,29 @@
 // Interactive work before batch work (src/jobs/priority.ts, workers/agenda.ts): a job's programs run at
 // its class's niceness, batch steps in this process wait while an interactive job uses the CPU, and a
 // worker whose long jobs hold their slots still takes a delivery at once.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_NAMES } from '../../src/jobs/names.js';
-import { interactiveRunning, MACHINE_ID, runInClass, SHARE_NICENESS, setUsersOverShare, usersOverShare, yieldToInteractive } from '../../src/jobs/priority.js';
+import {
+  busyProgramsBeside,
+  interactiveRunning,
+  MACHINE_ID,
+  markPrograms,
+  renderThreads,
+  runInClass,
+  SERVICE_VARIABLE,
+  SHARE_NICENESS,
+  setUsersOverShare,
+  usersOverShare,
+  yieldToInteractive,
+} from '../../src/jobs/priority.js';
 import { runProgram, startProgram, type RunningProgram } from '../../src/media/program.js';
+import { PROGRAM as POCKETSPHINX } from '../../src/media/transcription/pocketsphinx.js';
 import { renderVideo } from '../../src/media/render/ffmpeg.js';
 import { buildRenderGraph } from '../../src/media/render/graph.js';
 import type { JobDefinition } from '../../workers/types.js';
@@ -68,6 +82,22 @@ function descendsFromUs(ppid: number): boolean {
   return false;
 }
 
+/** The render graph of a silent test pattern of `width`x`height` and `duration` s (made in the test's folder as `name`.mp4), kept whole at its size. */
+async function testPatternGraph(name: string, width: number, height: number, duration: number, extra: { preview?: boolean } = {}) {
+  const source = path.join(tmp, `${name}.mp4`);
+  const pattern = `testsrc2=s=${width}x${height}:r=25:d=${duration}`;
+  await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', pattern, '-c:v', 'libx264', '-preset', 'ultrafast', source]);
+  return buildRenderGraph({
+    source: { path: source, width, height, fps: 25, rotation: 0, duration, hasAudio: false },
+    output: { width, height, fps: 25, preset: 'medium' },
+    keep: [{ start: 0, end: duration }],
+    zooms: [],
+    overlays: [],
+    audio: { clean: false, gainDb: 0, music: null },
+    ...extra,
+  } as never);
+}
+
 describe('a job runs in its class', () => {
   it("runs a batch job's programs at its class's niceness while an interactive job uses the CPU here, and at 0 when none does", async () => {
     const niceOf = async () => Number((await runProgram('nice', [])).stdout.trim());
@@ -113,16 +143,7 @@ describe('a job runs in its class', () => {
   });
 
   it("renders at its class's niceness: a batch job's render started beside an export runs at 10, alone at 0", async () => {
-    const source = path.join(tmp, 'src.mp4');
-    await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=25:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', source]);
-    const graph = buildRenderGraph({
-      source: { path: source, width: 320, height: 240, fps: 25, rotation: 0, duration: 6, hasAudio: false },
-      output: { width: 320, height: 240, fps: 25, preset: 'medium' },
-      keep: [{ start: 0, end: 6 }],
-      zooms: [],
-      overlays: [],
-      audio: { clean: false, gainDb: 0, music: null },
-    } as never);
+    const graph = await testPatternGraph('src', 320, 240, 6);
     const niceness = async (name: string, beside: boolean) => {
       let release!: () => void;
       const render = beside ? runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r))) : null;
@@ -174,6 +195,154 @@ describe('a job runs in its class', () => {
     await expect(waiting).rejects.toThrow('the project was deleted');
     again();
     await render2;
+  });
+});
+
+/** The threads of the ffmpeg processes this process started that run now (/proc/<pid>/status), with their arguments. */
+function ffmpegThreads(): Array<{ threads: number; args: string[] }> {
+  const out: Array<{ threads: number; args: string[] }> = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)![1]);
+      if (path.basename(args[0] ?? '') === 'ffmpeg' && descendsFromUs(ppid)) out.push({ threads: Number(/^Threads:\s+(\d+)/m.exec(status)![1]), args });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+describe("a render's threads", () => {
+  // a service of this test's own: programs of the suite's other files, running beside it, are another service's
+  const database = `postgresql://someone:secret@127.0.0.1:5432/threads-${process.pid}`;
+  const started: RunningProgram[] = [];
+  /** An H.264 encode that runs until stopped, at the pace of its frames (little CPU), as a program of this service. */
+  const encode = (extra: string[] = []) => {
+    const program = startProgram('ffmpeg', [...extra, '-re', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=10', '-c:v', 'libx264', '-f', 'null', '-']);
+    started.push(program);
+    return program;
+  };
+  /** A program with the transcription engine's name (a script that sleeps), as a program of this service. */
+  const transcribe = () => {
+    const program = startProgram(path.join(tmp, POCKETSPHINX), ['60']);
+    started.push(program);
+    return program;
+  };
+  const stopAll = async () => {
+    for (const p of started.splice(0)) {
+      p.stop();
+      await p.done.catch(() => undefined);
+    }
+  };
+  let markBefore: string | undefined;
+  beforeAll(() => {
+    markBefore = process.env[SERVICE_VARIABLE];
+    fs.writeFileSync(path.join(tmp, POCKETSPHINX), '#!/bin/sh\nsleep "$1"\n', { mode: 0o755 });
+  });
+  afterAll(async () => {
+    await stopAll();
+    if (markBefore === undefined) delete process.env[SERVICE_VARIABLE];
+    else process.env[SERVICE_VARIABLE] = markBefore;
+  });
+
+  it("counts this service's busy programs on the machine, as much as or more than a render weighs, whoever started them", async () => {
+    markPrograms(database);
+    const threads = (niceness: number) => Promise.all([renderThreads(niceness, 2), renderThreads(niceness, 8)]);
+    // alone: ffmpeg's own
+    expect(await busyProgramsBeside(0)).toBe(0);
+    expect(await threads(0)).toEqual([undefined, undefined]);
+    // an encode beside it: half the cores each
+    encode();
+    await eventually(async () => expect(await busyProgramsBeside(0)).toBe(1), 5_000);
+    expect(await threads(0)).toEqual([1, 4]);
+    // a transcription counts; the sound ffmpeg hands it (no video encoded) does not
+    transcribe();
+    started.push(startProgram('ffmpeg', ['-re', '-f', 'lavfi', '-i', 'sine=d=60', '-f', 'null', '-']));
+    await eventually(async () => expect(await busyProgramsBeside(0)).toBe(2), 5_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await busyProgramsBeside(0)).toBe(2);
+    expect(await threads(0)).toEqual([1, 2]);
+    // a batch job's encode beside an export runs at 10: it gives way to the export, and the export does not count it;
+    // a batch render counts it, and the two above
+    let release!: () => void;
+    const exporting = runInClass(JOB_NAMES.renderExport, () => new Promise<void>((r) => (release = r)));
+    try {
+      await runInClass(JOB_NAMES.renderClip, async () => encode());
+      await eventually(async () => expect(await busyProgramsBeside(10)).toBe(3), 5_000);
+      expect(await busyProgramsBeside(0)).toBe(2);
+      expect(await threads(10)).toEqual([1, 2]);
+    } finally {
+      release();
+      await exporting;
+    }
+    // another process's program of this service counts (another worker on this machine); another service's does not,
+    // nor a program without the mark
+    const other = (mark: string | undefined) => {
+      const env = { ...process.env };
+      if (mark === undefined) delete env[SERVICE_VARIABLE];
+      else env[SERVICE_VARIABLE] = mark;
+      return spawn('ffmpeg', ['-re', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=10', '-c:v', 'libx264', '-f', 'null', '-'], { env, stdio: 'ignore' });
+    };
+    const ours = process.env[SERVICE_VARIABLE]!;
+    const others = [other(ours), other('another-service'), other(undefined)];
+    try {
+      await eventually(async () => expect(await busyProgramsBeside(10)).toBe(4), 5_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await busyProgramsBeside(10)).toBe(4);
+    } finally {
+      for (const o of others) o.kill('SIGKILL');
+      await Promise.all(others.map((o) => (o.exitCode === null && o.signalCode === null ? once(o, 'exit') : undefined)));
+    }
+    // a program that ended counts no more
+    await stopAll();
+    expect(await busyProgramsBeside(19)).toBe(0);
+    expect(await threads(0)).toEqual([undefined, undefined]);
+    // another service's database is another mark; the credentials are not part of it, nor the default port's spelling
+    markPrograms(database.replace('someone:secret', 'else:other'));
+    expect(process.env[SERVICE_VARIABLE]).toBe(ours);
+    markPrograms(database.replace(':5432', ''));
+    expect(process.env[SERVICE_VARIABLE]).toBe(ours);
+    markPrograms(`${database}-2`);
+    expect(process.env[SERVICE_VARIABLE]).not.toBe(ours);
+    markPrograms(database);
+  });
+
+  // on one core ffmpeg's own is about a thread a stage already
+  it.skipIf(os.availableParallelism() < 2)('hands its share to ffmpeg: a render beside a busy program runs on fewer threads than alone', async () => {
+    markPrograms(database);
+    const graph = await testPatternGraph('threads', 640, 360, 8, { preview: true });
+    const render = async (beside: boolean) => {
+      if (beside) {
+        encode();
+        await eventually(async () => expect(await busyProgramsBeside(0)).toBe(1), 5_000);
+      }
+      const seen: Array<{ threads: number; args: string[] }> = [];
+      const video = path.join(tmp, `threads-${beside}.mp4`);
+      const expected = await renderThreads(0);
+      await runInClass(JOB_NAMES.renderExport, () =>
+        renderVideo(
+          graph,
+          { video, preview: `${video}.preview.mp4` },
+          { onProgress: () => seen.push(...ffmpegThreads().filter((f) => f.args.includes(video))) },
+        ),
+      );
+      await stopAll();
+      expect(seen.length).toBeGreaterThan(0);
+      return { expected, threads: Math.max(...seen.map((s) => s.threads)), args: seen[0].args };
+    };
+    const alone = await render(false);
+    expect(alone.expected).toBeUndefined();
+    expect(alone.args).not.toContain('-threads');
+    const beside = await render(true);
+    const share = Math.max(1, Math.floor(os.availableParallelism() / 2));
+    expect(beside.expected).toBe(share);
+    // the decoder's and the encoders' threads: before the input, before the video and before the preview
+    const at = beside.args.flatMap((a, i) => (a === '-threads' ? [beside.args[i + 1]] : []));
+    expect(at).toEqual([String(share), String(share), String(share)]);
+    expect(beside.args.indexOf('-threads')).toBeLessThan(beside.args.indexOf('-i'));
+    expect(beside.threads).toBeLessThan(alone.threads);
   });
 });
 

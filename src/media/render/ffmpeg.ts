@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import ffmpeg from 'fluent-ffmpeg';
-import { currentNiceness } from '../../jobs/priority.js';
+import { currentNiceness, renderThreads } from '../../jobs/priority.js';
 import { lastLines, ProgramError, runFfmpegCommand } from '../program.js';
 import { inputOptions, withoutUrlQueries } from '../input.js';
 import type { RenderGraph } from './graph.js';
@@ -63,7 +63,8 @@ const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
  * more threads only adds their hand-overs (on 2 cores the wide-to-vertical
  * export took 4 % less wall time with one, 3 pairs of runs). Above that the
  * graph's work (about a sixth of a render's CPU) could hold back the encoder,
- * so ffmpeg's default, a thread per core.
+ * so ffmpeg's default, a thread per core, or the render's share of the cores
+ * when it shares them (renderThreads).
  */
 const FILTER_THREADS = os.availableParallelism() <= 4 ? ['-filter_complex_threads', '1'] : [];
 
@@ -92,13 +93,19 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
   const script = `${outputPath}.graph.txt`;
   await fs.writeFile(script, graph.filterScript);
   try {
+    // each decoder's and encoder's threads: ffmpeg's own, or the render's share of the cores (renderThreads), read as
+    // near its start as can be
+    const threads = await renderThreads(niceness);
+    const threadArgs = threads === undefined ? [] : ['-threads', String(threads)];
+    const filterThreads = threads === undefined || FILTER_THREADS.length > 0 ? FILTER_THREADS : ['-filter_complex_threads', String(threads)];
     const command = ffmpeg({ stdoutLines: 5, niceness });
-    for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...input.args]);
+    for (const input of graph.inputs) command.input(input.path).inputOptions([...inputOptions(input.path), ...threadArgs, ...input.args]);
     command
       .outputOptions([
         '-filter_complex_script',
         script,
-        ...FILTER_THREADS,
+        ...filterThreads,
+        ...threadArgs,
         ...graph.outputArgs,
         '-progress',
         'pipe:1',
@@ -108,7 +115,7 @@ export async function renderVideo(graph: RenderGraph, target: string | RenderTar
         'error',
       ])
       .output(outputPath);
-    if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions(graph.previewArgs);
+    if (graph.previewArgs && previewPath) command.output(previewPath).outputOptions([...threadArgs, ...graph.previewArgs]);
 
     let lastReported = -1;
     let lastAt = 0;

@@ -8,7 +8,7 @@ import { progressReporter } from './progress.js';
 import type { TimedWord } from '../transcript.js';
 import type { Transcriber } from './types.js';
 
-const PROGRAM = 'pocketsphinx_continuous';
+export const PROGRAM = 'pocketsphinx_continuous';
 
 /**
  * Decoder settings beyond the model's defaults, measured with `npm run bench -- transcription`
