@@ -266,6 +266,21 @@ export function defaultLibraryVariable(name: string, value: string): void {
   process.env[name] ??= value;
 }
 
+/**
+ * The variable in the environment of this service's programs that names the service: a worker finds the programs of
+ * the others on the machine by it, and leaves another service's alone (src/jobs/priority.ts, markPrograms). It is the
+ * service's to set, not the operator's.
+ */
+export const SERVICE_VARIABLE = 'CLIPCAST_SERVICE';
+
+/** The service's mark in this process's environment, which the programs it starts inherit (undefined before it is set). */
+export const serviceMarkOf = (env: NodeJS.ProcessEnv = process.env): string | undefined => env[SERVICE_VARIABLE] || undefined;
+
+/** Sets the service's mark in this process's environment: every program it starts from now on inherits it. */
+export function setServiceMark(mark: string): void {
+  process.env[SERVICE_VARIABLE] = mark;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 4000);
   const host = env.HOST || '127.0.0.1';

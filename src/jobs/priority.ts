@@ -40,6 +40,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
+import { SERVICE_VARIABLE, serviceMarkOf, setServiceMark } from '../config.js';
 import { INTERACTIVE_CPU_JOB_NAMES, JOB_CLASSES, type JobClass, type JobName } from './names.js';
 
 /** The niceness of each class's programs (0 is normal, 19 the lowest). */
@@ -252,13 +253,7 @@ export const interactiveRunning = () => interactive;
 // a render's threads
 
 /**
- * The variable in the environment of this service's programs that names the service (markPrograms): a worker finds the
- * programs of the others on the machine by it, and leaves another service's alone.
- */
-export const SERVICE_VARIABLE = 'CLIPCAST_SERVICE';
-
-/**
- * Marks the programs this process starts from now on (every program inherits its environment) as this service's: the
+ * Marks the programs this process starts from now on (every program inherits its environment: SERVICE_VARIABLE) as this service's: the
  * one whose data is in the database at `databaseUrl` (a digest of its host, port and name; not its credentials).
  */
 export function markPrograms(databaseUrl: string): void {
@@ -269,12 +264,12 @@ export function markPrograms(databaseUrl: string): void {
   } catch {
     // not a URL: the whole text names it
   }
-  process.env[SERVICE_VARIABLE] = createHash('sha256').update(where).digest('hex').slice(0, 16);
+  setServiceMark(createHash('sha256').update(where).digest('hex').slice(0, 16));
 }
 
 /** The mark of markPrograms as environment variables, for a program given an environment of its own. */
 export const serviceMark = (): Record<string, string> => {
-  const service = process.env[SERVICE_VARIABLE];
+  const service = serviceMarkOf();
   return service ? { [SERVICE_VARIABLE]: service } : {};
 };
 
@@ -294,7 +289,7 @@ const BUSY_PROGRAMS = new Set(['ffmpeg', 'pocketsphinx_continuous'].map((name) =
  * mark.
  */
 export async function busyProgramsBeside(niceness: number): Promise<number> {
-  const service = process.env[SERVICE_VARIABLE];
+  const service = serviceMarkOf();
   if (!service || process.platform !== 'linux') return 0;
   const mark = `${SERVICE_VARIABLE}=${service}`;
   let pids: string[];

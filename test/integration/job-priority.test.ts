@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_VARIABLE } from '../../src/config.js';
 import { JOB_NAMES } from '../../src/jobs/names.js';
 import {
   busyProgramsBeside,
@@ -16,7 +17,6 @@ import {
   markPrograms,
   renderThreads,
   runInClass,
-  SERVICE_VARIABLE,
   SHARE_NICENESS,
   setUsersOverShare,
   usersOverShare,
