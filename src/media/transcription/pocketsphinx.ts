@@ -28,6 +28,9 @@ export const PROGRAM = 'pocketsphinx_continuous';
  *   same words on every set (tuning, joined, check, 20 dB noise) and on the load bench's
  *   talk, in 7 % fewer instructions (valgrind, 1 December); 5 gave the same words in 9 %
  *   fewer, 3 lost words in noise (20 dB: 45.1 % to 47.9 %), so 10 keeps a margin.
+ * - `-topn` (default 4), for less CPU (1 December, 49 s of the tuning set, three runs): 2 took
+ *   20 % less CPU but clip by clip 21.1 % to 32.4 % word errors (joined 19.7 % to 26.8 %); 3
+ *   took the same CPU with more errors (26.8 %). Left at 4.
  * Tried and left at their defaults (little or no gain on the tuning set, or a loss): wider -beam,
  * -wbeam, -pbeam and -maxhmmpf -1 (same words, twice the time), -lw 7, 8 and 10 (worse),
  * -wip 0.2, 0.5 and 0.9, -pip 0.5, -topn 8, -silprob 0.05 and 0.1, -fillprob 1e-4,
