@@ -276,6 +276,12 @@ export const SERVICE_VARIABLE = 'CLIPCAST_SERVICE';
 /** The service's mark in this process's environment, which the programs it starts inherit (undefined before it is set). */
 export const serviceMarkOf = (env: NodeJS.ProcessEnv = process.env): string | undefined => env[SERVICE_VARIABLE] || undefined;
 
+/** `env`, the environment of a program given one of its own, with the service's mark of this process added (if set). */
+export function withServiceMark(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const mark = serviceMarkOf();
+  return mark ? { ...env, [SERVICE_VARIABLE]: mark } : env;
+}
+
 /** Sets the service's mark in this process's environment: every program it starts from now on inherits it. */
 export function setServiceMark(mark: string): void {
   process.env[SERVICE_VARIABLE] = mark;

@@ -267,12 +267,6 @@ export function markPrograms(databaseUrl: string): void {
   setServiceMark(createHash('sha256').update(where).digest('hex').slice(0, 16));
 }
 
-/** The mark of markPrograms as environment variables, for a program given an environment of its own. */
-export const serviceMark = (): Record<string, string> => {
-  const service = serviceMarkOf();
-  return service ? { [SERVICE_VARIABLE]: service } : {};
-};
-
 /**
  * The programs that keep a core busy for as long as they run: ffmpeg when it encodes H.264 (a render, an AI clip), and
  * pocketsphinx (src/media/transcription/pocketsphinx.ts), by their names as the kernel keeps them (15 characters).

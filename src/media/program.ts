@@ -24,8 +24,8 @@ import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FfmpegCommand } from 'fluent-ffmpeg';
-import { programSearchPath } from '../config.js';
-import { currentNiceness, programStarted, serviceMark } from '../jobs/priority.js';
+import { programSearchPath, withServiceMark } from '../config.js';
+import { currentNiceness, programStarted } from '../jobs/priority.js';
 
 export interface ProgramOptions {
   cwd?: string;
@@ -191,7 +191,7 @@ export function startProgram(file: string, args: readonly string[], options: Pro
   const child = spawn(command, commandArgs, {
     cwd: options.cwd,
     // this service's mark goes with a program given an environment of its own (priority.ts, markPrograms)
-    env: options.env && { ...options.env, ...serviceMark() },
+    env: options.env && withServiceMark(options.env),
     stdio: ['ignore', out, options.logFd ?? 'pipe'],
     detached: GROUPS,
     shell: false,

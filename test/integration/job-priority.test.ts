@@ -54,25 +54,30 @@ function sessionNice(pid: number): number | null {
 }
 const withAutogroup = sessionNice(process.pid) !== null;
 
-/** The niceness of every ffmpeg this process started that runs now (field 19 of /proc/<pid>/stat), and of its session where autogroup is on. */
-function ffmpegNiceness(): number[] {
-  const out: number[] = [];
+/** The ffmpeg processes this process started that run now: pid, arguments, and the fields of /proc/<pid>/stat from the state on. */
+function ourFfmpegs(): Array<{ pid: number; args: string[]; fields: string[] }> {
+  const out: Array<{ pid: number; args: string[]; fields: string[] }> = [];
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields from the state on: ppid is the 2nd, nice the 17th
-      if (comm === 'ffmpeg' && descendsFromUs(Number(fields[1]))) {
-        out.push(Number(fields[16]));
-        if (withAutogroup) out.push(sessionNice(Number(pid))!);
-      }
+      // ppid is the 2nd of these fields
+      if (comm !== 'ffmpeg' || !descendsFromUs(Number(fields[1]))) continue;
+      out.push({ pid: Number(pid), args: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean), fields });
     } catch {
       // gone meanwhile
     }
   }
   return out;
 }
+
+/** The niceness of every ffmpeg this process started that runs now (stat's 19th field), and of its session where autogroup is on. */
+const ffmpegNiceness = (): number[] => ourFfmpegs().flatMap(({ pid, fields }) => [Number(fields[16]), ...(withAutogroup ? [sessionNice(pid)!] : [])]);
+
+/** The threads of the ffmpeg processes this process started that run now (stat's 20th field), with their arguments. */
+const ffmpegThreads = (): Array<{ threads: number; args: string[] }> => ourFfmpegs().map(({ args, fields }) => ({ threads: Number(fields[17]), args }));
+
 function descendsFromUs(ppid: number): boolean {
   for (let p = ppid, hops = 0; p > 1 && hops < 8; hops++) {
     if (p === process.pid) return true;
@@ -197,22 +202,6 @@ describe('a job runs in its class', () => {
     await render2;
   });
 });
-
-/** The threads of the ffmpeg processes this process started that run now (/proc/<pid>/status), with their arguments. */
-function ffmpegThreads(): Array<{ threads: number; args: string[] }> {
-  const out: Array<{ threads: number; args: string[] }> = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)![1]);
-      if (path.basename(args[0] ?? '') === 'ffmpeg' && descendsFromUs(ppid)) out.push({ threads: Number(/^Threads:\s+(\d+)/m.exec(status)![1]), args });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 describe("a render's threads", () => {
   // a service of this test's own: programs of the suite's other files, running beside it, are another service's
